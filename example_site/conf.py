@@ -1,0 +1,29 @@
+"""Sphinx configuration of the okf_sphinx example site.
+
+This site is the README's demo and a fixture of the test suite: every page
+exercises a rule of the search contract (see ``expected_sections.json``).
+"""
+
+import os
+import sys
+
+# The tiny package documented by api.rst (autodoc imports it).
+sys.path.insert(0, os.path.abspath("."))
+
+project = "okf_sphinx example"
+author = "okf_sphinx developers"
+copyright = "2026, okf_sphinx developers"
+language = "en"
+
+extensions = ["okf_sphinx", "myst_parser", "sphinx.ext.autodoc"]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+# _includes/ holds fragments pulled in with ``.. include::`` and ``{include}``;
+# they are not documents of their own.
+exclude_patterns = ["_build", "_includes"]
+
+html_theme = "alabaster"
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"

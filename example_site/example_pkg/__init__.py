@@ -1,0 +1,1 @@
+"""A tiny package documented by the example site's autodoc page."""
