@@ -1,0 +1,26 @@
+"""okf_sphinx: exact, sharded, locator-aware BM25 section search for Sphinx sites.
+
+As a Sphinx extension: ``extensions = ["okf_sphinx"]``.  As a library:
+``okf_sphinx.open_index(site).search("retry policy")``.  Importing this package
+does not import Sphinx: the query path (API, CLI, MCP) stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import OkfError
+from .index import Index, open_index
+
+__version__ = "0.1.0"
+__all__ = ["Index", "OkfError", "open_index", "setup", "__version__"]
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Sphinx entry point; the build-side code is imported only here."""
+    from .extension import setup as _setup
+
+    return _setup(app)

@@ -1,0 +1,73 @@
+"""The one error type every query surface raises, carrying the contract's envelope.
+
+Codes come from SEARCH_CONTRACT.md section 7 and AGENT_TOOLS.md.  The CLI maps
+each code to its own exit status, the MCP server returns the envelope as an
+error result, and the browser runtime shows ``message``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Every error code a surface may produce, with the CLI exit status for it.
+EXIT_CODES: dict[str, int] = {
+    "schema_validation": 2,
+    "resource_limit": 3,
+    "index_not_found": 4,
+    "index_corrupt": 5,
+    "index_version_unsupported": 6,
+    "cancelled": 7,
+    # reading tools (AGENT_TOOLS.md)
+    "not_found": 8,
+    "missing_path": 9,
+    "path_outside_root": 10,
+    "path_too_long": 11,
+    "invalid_line_range": 12,
+    "range_out_of_bounds": 13,
+    "ambiguous_section": 14,
+    "section_not_found": 15,
+    "page_too_large": 16,
+    "source_unavailable": 17,
+}
+
+
+class OkfError(Exception):
+    """A refused operation: ``code`` is one of :data:`EXIT_CODES`.
+
+    ``details`` are extra envelope fields (``candidates``, ``suggestions``,
+    ``limit`` …) and must be JSON-serialisable.
+    """
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        if code not in EXIT_CODES:
+            raise ValueError(f"unknown okf error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+    @property
+    def envelope(self) -> dict[str, Any]:
+        """``{"error": {"code", "message", **details}}`` — the wire form."""
+        return {"error": {"code": self.code, "message": self.message, **self.details}}
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.code]
+
+    def __repr__(self) -> str:
+        return f"OkfError({self.code!r}, {self.message!r})"
+
+
+class BuildLimitError(Exception):
+    """A build-time corpus cap was exceeded (raised inside the Sphinx build)."""
+
+    def __init__(self, limit: str, value: int, maximum: int) -> None:
+        self.limit = limit
+        self.value = value
+        self.maximum = maximum
+        super().__init__(
+            f"okf_sphinx: limit {limit!r} exceeded: {value} > {maximum}; raise it with "
+            f"okf_search_limits = {{{limit!r}: N}} in conf.py (or fix the input); "
+            "no search index was written"
+        )

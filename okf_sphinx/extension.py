@@ -1,0 +1,99 @@
+"""The Sphinx extension: config values, events, and the index written at build-finished."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.errors import ConfigError, ExtensionError
+from sphinx.util import logging
+from sphinx.util.display import status_iterator
+
+from . import __version__
+from .collector import OkfCollector, all_records, on_include_read
+from .errors import BuildLimitError
+from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
+
+logger = logging.getLogger(__name__)
+
+HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
+DEFAULT_EXCLUDE = ["index", "*/index", "log", "*/log"]
+
+
+def _site(app: Sphinx) -> Site:
+    builder = app.builder
+    if builder.name == "singlehtml":
+        page = f"{app.config.root_doc}{builder.out_suffix}"
+        page_url = lambda docname: page  # noqa: E731 - one page holds every document
+    else:
+        page_url = builder.get_target_uri
+    tags = builder.tags
+    search_page = getattr(app, "okf_search_page", "search.html")
+    return Site(
+        builder=builder.name,
+        page_url=page_url,
+        anchor_ok=lambda exprs: all(tags.eval_condition(e) for e in exprs),
+        search_page=search_page,
+        singlehtml=builder.name == "singlehtml",
+    )
+
+
+def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    if app.builder is None or app.builder.name not in HTML_BUILDERS:
+        return
+    target = Path(app.outdir) / app.config.okf_search_output_dir
+    if exception is not None:
+        remove_index(target)  # a failed build leaves no stale index behind
+        return
+    try:
+        limits = resolve_limits(app.config.okf_search_limits)
+    except ValueError as exc:
+        remove_index(target)
+        raise ConfigError(str(exc)) from None
+    records = all_records(app.env)
+    root = source_root(records, Path(app.srcdir), app.config.okf_search_source_root)
+    try:
+        files = build_index(records, root, _site(app), limits)
+    except BuildLimitError as exc:
+        remove_index(target)
+        raise ExtensionError(str(exc)) from None
+    progress = lambda names: status_iterator(  # noqa: E731
+        names, "writing okf search index... ", "darkgreen", len(files), app.verbosity
+    )
+    written = write_index(target, files, progress)
+    _summary(app, records, files, written, target)
+
+
+def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: int, target: Path) -> None:
+    manifest = files["manifest"]
+    excluded = [r.docname for r in records if not r.searchable]
+    terms = sum(len(v) for k, v in files.items() if k.startswith("t/") and isinstance(v, dict))
+    logger.info(
+        "okf_sphinx: indexed %d sections of %d pages (%d distinct terms, %d captured files); "
+        "wrote %d bytes to %s/",
+        manifest["sections"], len(records) - len(excluded), terms, manifest["files"], written, target.name,
+    )
+    if excluded:
+        logger.info(
+            "okf_sphinx: %d pages excluded from search as navigation (%s); "
+            "set okf_search_exclude = [] in conf.py to include them",
+            len(excluded), ", ".join(excluded[:5]) + (" …" if len(excluded) > 5 else ""),
+        )
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("okf_search_exclude", list(DEFAULT_EXCLUDE), "env", types=[list, tuple])
+    app.add_config_value("okf_search_limits", "default", "", types=[str, dict])
+    app.add_config_value("okf_search_output_dir", "_okf", "", types=[str])
+    app.add_config_value("okf_search_source_root", None, "", types=[str, type(None)])
+    app.connect("include-read", on_include_read)
+    app.connect("build-finished", on_build_finished)
+    app.add_env_collector(OkfCollector)
+    try:
+        from .search_page import setup_search_page
+    except ImportError:  # the browser runtime is optional while it is being built
+        pass
+    else:
+        setup_search_page(app)
+    return {"version": __version__, "env_version": 1, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,84 @@
+"""The on-disk index format (docs/index-format.md): names, wrapper, hashing.
+
+Shared by the index writer (build side) and every reader; imports nothing from
+Sphinx.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+from urllib.parse import quote
+
+from .errors import OkfError
+
+FORMAT = "okf-sphinx-index"
+FORMAT_VERSION = 1
+K1 = 1.2
+B = 0.75
+WEIGHTS = {"body": 1, "heading": 3, "title": 2}
+
+_PREFIX = "okfLoad("
+_SUFFIX = ");\n"
+_HTML_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def canonical_json(value: Any, *, sort_keys: bool = True) -> str:
+    """Compact JSON with the HTML-unsafe characters escaped (Go's encoding/json style)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
+    for ch, esc in _HTML_UNSAFE.items():
+        if ch in text:
+            text = text.replace(ch, esc)
+    return text
+
+
+def wrap(name: str, value: Any) -> bytes:
+    """The bytes of index file ``name`` holding ``value``."""
+    return (_PREFIX + json.dumps(name) + "," + canonical_json(value) + _SUFFIX).encode("utf-8")
+
+
+def unwrap(name: str, data: bytes) -> Any:
+    """Parse index file ``name``; anything but the exact expected shape is ``index_corrupt``."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OkfError("index_corrupt", f"index file {name}.js is not UTF-8; rebuild the site", file=f"{name}.js") from None
+    head = _PREFIX + json.dumps(name) + ","
+    if not text.startswith(head) or not text.endswith(_SUFFIX):
+        raise OkfError(
+            "index_corrupt",
+            f"index file {name}.js does not have the okfLoad wrapper for {name!r} (truncated or foreign); rebuild the site",
+            file=f"{name}.js",
+        )
+    try:
+        return json.loads(text[len(head) : -len(_SUFFIX)])
+    except (ValueError, RecursionError):
+        raise OkfError("index_corrupt", f"index file {name}.js holds invalid JSON; rebuild the site", file=f"{name}.js") from None
+
+
+def fnv1a32(term: str) -> int:
+    h = 0x811C9DC5
+    for byte in term.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def shard_name(term: str, shards: int) -> str:
+    return f"t/{fnv1a32(term) % shards:x}"
+
+
+def locator(path: str, line_start: int, line_end: int) -> str:
+    return f"{quote(path, safe='/$&+,:;=@')}#L{line_start}-L{line_end}"
+
+
+def snapshot_revision(entries: list[dict[str, Any]]) -> str:
+    """SHA-256 of the canonical JSON of ``[{"path","size","sha256"}]`` sorted by path."""
+    ordered = sorted(entries, key=lambda e: e["path"])
+    payload = canonical_json([{"path": e["path"], "size": e["size"], "sha256": e["sha256"]} for e in ordered], sort_keys=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def bm25_part(idf: float, f: int, length: int, avglen: float) -> float:
+    """One term's score in one section, in the fixed operation order every engine uses."""
+    return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * length / avglen))

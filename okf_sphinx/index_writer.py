@@ -1,0 +1,262 @@
+"""Write-phase: turn the collected records into the index files (docs/index-format.md).
+
+:func:`build_index` is pure (records in, ``{name: value}`` out) so it is
+deterministic by construction; :func:`write_index` puts the files on disk
+atomically.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import os
+import shutil
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from . import __version__
+from . import format as fmt
+from .errors import BuildLimitError
+from .sections import CapturedFile, DocRecord, Section
+from .terms import unicode_tables
+
+#: Build-time caps: ten times the reference implementation's per-query caps.
+DEFAULT_LIMITS = {
+    "files": 100_000,
+    "bytes": 640 * 1024 * 1024,
+    "file_bytes": 16 * 1024 * 1024,
+    "sections": 1_000_000,
+    "terms": 10_000_000,
+}
+#: ``okf_search_limits = "reference"``: the reference implementation's exact caps.
+REFERENCE_LIMITS = {
+    "files": 10_000,
+    "bytes": 64 * 1024 * 1024,
+    "file_bytes": 16 * 1024 * 1024,
+    "sections": 100_000,
+    "terms": 1_000_000,
+}
+MAX_PATH_BYTES = 4096
+MAX_PATH_COMPONENTS = 64
+SHARD_TARGET_BYTES = 2048  # aim: one posting shard ≈ 2 KB of JSON before gzip
+BIG_POSTING_BYTES = 1024  # a posting list larger than this gets a file of its own
+
+
+@dataclass
+class Site:
+    """What the builder knows that the records do not: where pages land."""
+
+    builder: str
+    page_url: Callable[[str], str]  # docname -> page URL relative to the site root
+    anchor_ok: Callable[[tuple[str, ...]], bool]  # are sections under these `only` exprs rendered?
+    search_page: str
+    singlehtml: bool = False
+
+
+def resolve_limits(value: Any) -> dict[str, int]:
+    if value in (None, "default"):
+        return dict(DEFAULT_LIMITS)
+    if value == "reference":
+        return dict(REFERENCE_LIMITS)
+    if not isinstance(value, dict) or not all(k in DEFAULT_LIMITS for k in value) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value.values()
+    ):
+        raise ValueError(
+            f"okf_search_limits must be 'default', 'reference' or a dict of positive integers with keys "
+            f"{sorted(DEFAULT_LIMITS)}; got {value!r}"
+        )
+    return {**DEFAULT_LIMITS, **value}
+
+
+def _check(limit: str, value: int, limits: dict[str, int]) -> None:
+    if value > limits[limit]:
+        raise BuildLimitError(limit, value, limits[limit])
+
+
+def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) -> PurePosixPath:
+    """The folder captured paths are relative to: ``srcdir`` unless files lie outside it."""
+    if configured:
+        root = Path(configured)
+        base = (srcdir / root if not root.is_absolute() else root).resolve()
+    else:
+        base = srcdir.resolve()
+    paths = [f.path for r in records for f in r.files]
+    outside = [p for p in paths if not PurePosixPath(p).is_relative_to(base.as_posix())]
+    if outside:
+        return PurePosixPath(os.path.commonpath([base.as_posix(), *outside]))
+    return PurePosixPath(base.as_posix())
+
+
+def _relative(path: str, root: PurePosixPath) -> str:
+    return PurePosixPath(path).relative_to(root).as_posix()
+
+
+def _captured(records: list[DocRecord]) -> dict[str, CapturedFile]:
+    files: dict[str, CapturedFile] = {}
+    for record in records:  # docname order: the first reader's bytes win, deterministically
+        for f in record.files:
+            files.setdefault(f.path, f)
+    return files
+
+
+def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root: PurePosixPath, limits: dict[str, int]) -> None:
+    _check("files", len(files), limits)
+    total = 0
+    for f in files.values():
+        _check("file_bytes", len(f.data), limits)
+        total += len(f.data)
+        rel = _relative(f.path, root)
+        if len(rel.encode("utf-8")) > MAX_PATH_BYTES or len(PurePosixPath(rel).parts) > MAX_PATH_COMPONENTS:
+            raise BuildLimitError("path", len(rel.encode("utf-8")), MAX_PATH_BYTES)
+    _check("bytes", total, limits)
+    _check("sections", sum(len(r.sections) for r in records), limits)
+    _check("terms", sum(s.tokens for r in records for s in r.sections), limits)
+
+
+def _url(site: Site, docname: str, sections: list[Section], i: int) -> tuple[str, str]:
+    """(url, anchor) for section ``i``: its own anchor when rendered, else the nearest rendered ancestor's."""
+    page = site.page_url(docname)
+    j: int | None = i
+    while j is not None:
+        s = sections[j]
+        if s.anchor and site.anchor_ok(s.only):
+            return f"{page}#{s.anchor}", s.anchor
+        j = s.parent
+    if site.singlehtml:
+        return f"{page}#document-{docname}", ""
+    return page, ""
+
+
+def build_index(records: list[DocRecord], root: PurePosixPath, site: Site, limits: dict[str, int]) -> dict[str, Any]:
+    """Every index file, as ``{name: JSON value}``."""
+    files = _captured(records)
+    _check_limits(records, files, root, limits)
+    out: dict[str, Any] = {}
+
+    entries = sorted(
+        ({"path": _relative(f.path, root), "size": len(f.data), "sha256": f.sha256} for f in files.values()),
+        key=lambda e: e["path"],
+    )
+    file_no = {e["path"]: n for n, e in enumerate(entries)}
+    out["files"] = entries
+    by_rel = {_relative(f.path, root): f for f in files.values()}
+    for e in entries:
+        data = by_rel[e["path"]].data
+        try:
+            out[f"f/{file_no[e['path']]}"] = {"path": e["path"], "text": data.decode("utf-8")}
+        except UnicodeDecodeError:
+            out[f"f/{file_no[e['path']]}"] = {"path": e["path"], "base64": base64.b64encode(data).decode("ascii")}
+
+    # sids: searchable sections in (concept_id, line_start, path) order, then the rest
+    keyed = [(r, i, s, _relative(s.file, root)) for r in records for i, s in enumerate(r.sections)]
+    searchable = sorted((k for k in keyed if k[0].searchable), key=lambda k: (k[0].docname, k[2].line_start, k[3]))
+    others = sorted((k for k in keyed if not k[0].searchable), key=lambda k: (k[0].docname, k[2].line_start, k[3]))
+    n_search = len(searchable)
+    sid_of = {(k[0].docname, k[1]): sid for sid, k in enumerate(searchable + others)}
+
+    for sid, (record, i, s, rel) in enumerate(searchable + others):
+        url, anchor = _url(site, record.docname, record.sections, i)
+        out[f"s/{sid}"] = {
+            "sid": sid, "concept_id": record.docname, "title": record.title, "path": rel,
+            "heading": s.heading, "level": s.level, "line_start": s.line_start, "line_end": s.line_end,
+            "locator": fmt.locator(rel, s.line_start, s.line_end), "content_sha256": files[s.file].sha256,
+            "url": url, "anchor": anchor, "searchable": record.searchable, "text": s.text,
+        }
+
+    concepts = []
+    for n, record in enumerate(records):
+        concepts.append([record.docname, record.title, n, record.searchable])
+        out[f"p/{n}"] = {
+            "concept_id": record.docname, "title": record.title, "url": site.page_url(record.docname),
+            "path": _relative(record.files[0].path, root), "searchable": record.searchable,
+            "sections": [
+                {"sid": sid_of[(record.docname, i)], "heading": s.heading, "level": s.level, "parent": s.parent,
+                 "path": _relative(s.file, root), "line_start": s.line_start, "line_end": s.line_end,
+                 "anchor": out[f"s/{sid_of[(record.docname, i)]}"]["anchor"]}
+                for i, s in enumerate(record.sections)
+            ],
+        }
+    out["concepts"] = concepts
+
+    lengths = [k[2].length for k in searchable]
+    total_len = sum(lengths)
+    avglen = total_len / n_search if n_search and total_len else 1.0
+    shards = _write_postings(out, (k[2] for k in searchable), n_search)
+    tables = unicode_tables()
+    out["unicode"] = tables
+    out["manifest"] = {
+        "format": fmt.FORMAT, "format_version": fmt.FORMAT_VERSION,
+        "snapshot_revision": fmt.snapshot_revision(entries), "unicode_version": tables["unicode_version"],
+        "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
+        "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
+        "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
+    }
+    return out
+
+
+def _write_postings(out: dict[str, Any], sections: Iterable[Section], n: int) -> int:
+    """Posting shards into ``out``; returns the shard count."""
+    postings: dict[str, list[int]] = defaultdict(list)
+    last: dict[str, int] = {}
+    for sid, s in enumerate(sections):
+        for term, f in s.freqs.items():
+            flat = postings[term]
+            flat.extend((sid - last.get(term, 0) if flat else sid, f, s.length))
+            last[term] = sid
+    size = sum(len(t) + 24 + 6 * min(len(p), BIG_POSTING_BYTES // 6) for t, p in postings.items())
+    shards = 1
+    while size / shards > SHARD_TARGET_BYTES and shards < 4096:
+        shards *= 2
+    content: dict[str, dict[str, Any]] = defaultdict(dict)
+    big: dict[str, int] = defaultdict(int)
+    for term in sorted(postings):
+        flat = postings[term]
+        df = len(flat) // 3
+        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        name = fmt.shard_name(term, shards)
+        if len(fmt.canonical_json(flat)) > BIG_POSTING_BYTES:
+            ref = f"{name}-{big[name]}"
+            big[name] += 1
+            out[ref] = flat
+            content[name][term] = [idf, df, ref]
+        else:
+            content[name][term] = [idf, df, flat]
+    for k in range(shards):
+        out[f"t/{k:x}"] = content.get(f"t/{k:x}", {})
+    return shards
+
+
+def remove_index(target: Path) -> None:
+    """Remove an index folder (stale or partial) without following links."""
+    if target.is_symlink():
+        target.unlink()
+    elif target.exists():
+        shutil.rmtree(target)
+
+
+def write_index(target: Path, files: dict[str, Any], progress: Callable[[Iterable[str]], Iterable[str]] = iter) -> int:
+    """Write ``files`` as ``target/<name>.js`` atomically; returns the bytes written."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".okf-", dir=target.parent))
+    written = 0
+    try:
+        dirs: set[Path] = set()
+        for name in progress(sorted(files)):
+            path = tmp / f"{name}.js"
+            if path.parent not in dirs:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                dirs.add(path.parent)
+            data = fmt.wrap(name, files[name])
+            path.write_bytes(data)
+            written += len(data)
+        os.chmod(tmp, 0o755)
+        remove_index(target)
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return written

@@ -1,0 +1,334 @@
+"""Split a read document into contract sections (SEARCH_CONTRACT.md §1).
+
+Headings come from the doctree that docutils / MyST built (never from regexes
+over the source); line numbers come from the captured bytes, through
+:class:`~okf_sphinx.lines.LineMap`.  Runs in the read phase (``doctree-read``),
+in parallel workers under ``-j``; the records it returns are pickled with the
+environment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.errors import ExtensionError
+from sphinx.transforms import SphinxContentsFilter
+
+from .lines import LineMap, is_blank
+from .terms import terms
+
+MAX_HEADING_BYTES = 1024
+_ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
+_FIELD = re.compile(r":(?![: ])(?:[^:\\]|\\.)*:(?:[ \t]|$)")
+_RST_EXPLICIT = re.compile(r"\.\.(?:[ \t]+|$)")
+_RST_NOT_COMMENT = re.compile(r"(?:\[|\||[\w.+-]+(?::[\w.+-]+)?::)")
+_MD_TARGET = re.compile(r"\([^()\s]*\)=[ \t]*")
+
+
+@dataclass
+class CapturedFile:
+    """The exact bytes of one source file, as the build read them."""
+
+    path: str  # absolute, resolved, POSIX
+    data: bytes
+    sha256: str
+
+    @classmethod
+    def read(cls, path: Path) -> CapturedFile:
+        data = path.read_bytes()
+        return cls(path.as_posix(), data, hashlib.sha256(data).hexdigest())
+
+
+@dataclass
+class Section:
+    """One contract section of one document (document order, see ``DocRecord``)."""
+
+    file: str  # absolute path of the captured file holding the range
+    heading: str
+    level: int  # 0 = intro/body, else depth of the section (1 = page title)
+    line_start: int
+    line_end: int
+    anchor: str  # the rendered section id ("" for intro/body)
+    only: tuple[str, ...]  # enclosing ``.. only::`` expressions, outermost first
+    parent: int | None  # index in DocRecord.sections of the enclosing heading section
+    text: str  # the exact range text
+    freqs: dict[str, int] = field(default_factory=dict)  # weighted term frequencies
+    length: int = 0  # weighted length
+    tokens: int = 0  # unweighted term count (the ``terms`` build limit)
+
+
+@dataclass
+class DocRecord:
+    docname: str
+    title: str
+    searchable: bool
+    files: list[CapturedFile]  # the document's own source first, then includes
+    sections: list[Section]
+
+
+@dataclass
+class _Marker:
+    line: int  # physical start line
+    order: int  # position in document order
+    heading: str = ""
+    level: int = 0
+    anchor: str = ""
+    only: tuple[str, ...] = ()
+    parent_order: int | None = None  # order of the enclosing heading marker
+
+
+def heading_text(doctree: nodes.document, title: nodes.title) -> str:
+    """The title as Sphinx's own table of contents shows it (``env.titles`` filtering)."""
+    visitor = SphinxContentsFilter(doctree)
+    title.walkabout(visitor)
+    return "".join(node.astext() for node in visitor.get_entry_text())
+
+
+def _is_adornment(line: str | None) -> bool:
+    return line is not None and _ADORNMENT.fullmatch(line) is not None
+
+
+def heading_line(lm: LineMap, title: nodes.title, markdown: bool) -> int:
+    """Physical line where the heading of ``title`` starts.
+
+    RST reports the underline line (text one above, overline two above); MyST
+    the heading's first line; an ``{eval-rst}`` block in Markdown uses RST
+    semantics with Markdown line counting.  Each reading is checked against
+    the title's raw source, the file's own syntax first.
+    """
+    line = title.line or 1
+    raw = (title.rawsource or title.astext()).split("\n")[0].strip()
+
+    def rst(model: str) -> int | None:
+        text_line = lm.parser_line_text(model, line - 1)
+        if not _is_adornment(lm.parser_line_text(model, line)) or text_line is None:
+            return None
+        if raw and text_line.strip() != raw:
+            return None
+        over = lm.parser_line_text(model, line - 2)
+        under = lm.parser_line_text(model, line)
+        start = line - 2 if _is_adornment(over) and over is not None and under is not None and over.rstrip() == under.rstrip() else line - 1
+        return lm.physical_line(model, start)
+
+    def md() -> int | None:
+        text_line = lm.parser_line_text("md", line)
+        if text_line is None or (raw and raw not in text_line):
+            return None
+        return lm.physical_line("md", line)
+
+    readings = (md, lambda: rst("md"), lambda: rst("rst")) if markdown else (lambda: rst("rst"), md, lambda: rst("md"))
+    for reading in readings:
+        found = reading()
+        if found is not None:
+            return found
+    # Unverifiable (a source-read handler rewrote the text): trust the parser.
+    return lm.physical_line("md", line) if markdown else lm.physical_line("rst", max(line - 1, 1))
+
+
+def metadata_end(lm: LineMap, markdown: bool) -> int:
+    """Last physical line of front matter / file-wide fields at the top (0 when none)."""
+    total = lm.total_lines
+    if markdown:
+        if lm.line_text(1).rstrip() != "---":
+            return 0
+        for n in range(2, total + 1):
+            if lm.line_text(n).rstrip() in ("---", "..."):
+                return n
+        return 0
+    n = 1
+    while n <= total and is_blank(lm.line_text(n)):
+        n += 1
+    if n > total or not _FIELD.match(lm.line_text(n)):
+        return 0
+    end = n
+    n += 1
+    while n <= total:
+        text = lm.line_text(n)
+        if is_blank(text):
+            break
+        if not (_FIELD.match(text) or text[0] in " \t"):
+            break
+        end = n
+        n += 1
+    return end
+
+
+def only_markup_noise(text: str, markdown: bool) -> bool:
+    """True when a range holds nothing but comments and hyperlink targets."""
+    in_explicit = False
+    for line in re.split(r"\r?\n", text):
+        if is_blank(line):
+            continue
+        if line[0] in " \t":
+            if in_explicit:
+                continue
+            return False
+        in_explicit = False
+        if markdown:
+            if _MD_TARGET.fullmatch(line) or line.startswith("%"):
+                continue
+            return False
+        if _RST_EXPLICIT.match(line):
+            rest = line[2:].strip()
+            if rest.startswith("_") or not _RST_NOT_COMMENT.match(rest):
+                in_explicit = True  # comment or target, with its indented continuation
+                continue
+            return False
+        if line.startswith("__ ") or line == "__":
+            in_explicit = True
+            continue
+        return False
+    return True
+
+
+def _resolve(source: str | None, srcdir: Path) -> str | None:
+    if not source:
+        return None
+    path = Path(source)
+    if not path.is_absolute():
+        for base in (Path.cwd(), srcdir):
+            if (base / path).exists():
+                path = base / path
+                break
+        else:
+            return None
+    try:
+        return path.resolve().as_posix()
+    except OSError:
+        return None
+
+
+def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, main: str) -> list[tuple[str, _Marker]]:
+    """Heading markers and include-intro markers of each captured file, in document order."""
+    markers: list[tuple[str, _Marker]] = [(main, _Marker(line=0, order=0))]
+    seen = {main}
+    order = 0
+    stack: list[tuple[nodes.Node, int]] = []  # (section node, its marker order)
+
+    def enclosing(node: nodes.Node) -> int | None:
+        while stack and not _is_ancestor(stack[-1][0], node):
+            stack.pop()
+        return stack[-1][1] if stack else None
+
+    for node in doctree.findall(nodes.Element):
+        order += 1
+        is_section = isinstance(node, nodes.section) and bool(node.children) and isinstance(node[0], nodes.title)
+        source = (node[0].source or node.source) if is_section else node.get("source")
+        file = _resolve(source, srcdir) if source else None
+        parent = enclosing(node)
+        if file in captured and file not in seen:
+            # first node from an included file: its intro sits here in the document
+            seen.add(file)
+            markers.append((file, _Marker(line=0, order=order, parent_order=parent)))
+        if not is_section:
+            continue
+        if file in captured:
+            title = node[0]
+            text = heading_text(doctree, title)
+            if len(text.encode("utf-8")) > MAX_HEADING_BYTES:
+                raise ExtensionError(
+                    f"okf_sphinx: heading text at {file}:{title.line} is "
+                    f"{len(text.encode('utf-8'))} bytes; the limit is {MAX_HEADING_BYTES} (shorten the heading)"
+                )
+            only = tuple(a["expr"] for a in _ancestors(node) if isinstance(a, addnodes.only))
+            level = sum(1 for a in _ancestors(node) if isinstance(a, nodes.section)) + 1
+            line = heading_line(captured[file], title, file.endswith(".md"))
+            anchor = node["ids"][0] if node["ids"] else ""
+            markers.append((file, _Marker(line, order, text, level, anchor, only, parent)))
+        stack.append((node, order))
+    for file in captured:
+        if file not in seen:  # included but left no node (e.g. only comments)
+            markers.append((file, _Marker(line=0, order=order + 1)))
+    return markers
+
+
+def _ancestors(node: nodes.Node) -> list[nodes.Node]:
+    out = []
+    parent = node.parent
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent
+    return out[::-1]
+
+
+def _is_ancestor(candidate: nodes.Node, node: nodes.Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent is candidate:
+            return True
+        parent = parent.parent
+    return False
+
+
+def split_document(
+    docname: str,
+    title: str,
+    searchable: bool,
+    doctree: nodes.document,
+    files: list[CapturedFile],
+    srcdir: Path,
+) -> DocRecord:
+    """All sections of one document, in document order."""
+    maps = {f.path: LineMap(f.data.decode("utf-8", "surrogateescape")) for f in files}
+    main = files[0].path
+    per_file: dict[str, list[_Marker]] = {}
+    for file, marker in _walk(doctree, maps, srcdir, main):
+        per_file.setdefault(file, []).append(marker)
+
+    sections: list[tuple[int, int, Section]] = []
+    for file, markers in per_file.items():
+        lm = maps[file]
+        body = metadata_end(lm, file.endswith(".md")) + 1
+        markdown = file.endswith(".md")
+        for m in markers:
+            if m.line == 0:
+                m.line = body
+        heads = sorted((m for m in markers if m.level), key=lambda m: (m.line, m.order))
+        intro = next(m for m in markers if not m.level)
+        # a heading on the intro's line replaces it; of two headings on one line the later wins
+        bounds: list[_Marker] = [intro]
+        for m in heads:
+            if m.line < body:
+                m.line = body  # myst_title_to_header puts its heading inside the front matter
+            if m.line == bounds[-1].line:
+                bounds[-1] = m
+            else:
+                bounds.append(m)
+        total = lm.total_lines
+        for i, m in enumerate(bounds):
+            end = bounds[i + 1].line - 1 if i + 1 < len(bounds) else total
+            if end < m.line:
+                continue
+            text = lm.range_text(m.line, end)
+            if is_blank(text) or only_markup_noise(text, markdown):
+                continue
+            sec = Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, text)
+            sections.append((m.order, m.line, sec))
+            sec.parent = m.parent_order  # type: ignore[assignment]  # resolved below
+    sections.sort(key=lambda x: (x[0], x[1]))
+    ordered = [s for _, _, s in sections]
+    # parent: the order of the enclosing heading marker → its index in `ordered`
+    index_of = {order: i for i, (order, _, s) in enumerate(sections) if s.level}
+    for s in ordered:
+        s.parent = index_of.get(s.parent) if s.parent is not None else None
+    if searchable:
+        title_terms = Counter(terms(title))
+        title_len = sum(title_terms.values())
+        for s in ordered:
+            body_terms = terms(s.text)
+            head_terms = terms(s.heading)
+            freqs: Counter[str] = Counter(body_terms)
+            for t in head_terms:
+                freqs[t] += 3
+            for t, n in title_terms.items():
+                freqs[t] += 2 * n
+            s.freqs = dict(freqs)
+            s.length = len(body_terms) + 3 * len(head_terms) + 2 * title_len
+            s.tokens = len(body_terms) + len(head_terms) + title_len
+    return DocRecord(docname, title, searchable, files, ordered)
