@@ -1,0 +1,69 @@
+"""Shared fixtures: real Sphinx builds of example_site and of small projects."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "example_site"
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+
+def sphinx_build(src: Path, out: Path, *args: str, builder: str = "html", check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run a real ``sphinx-build`` in a subprocess (isolated docutils/Sphinx state)."""
+    cmd = [sys.executable, "-m", "sphinx", "-q", "-b", builder, *args, str(src), str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    if check and proc.returncode != 0:
+        raise AssertionError(f"sphinx-build failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> Path:
+    """A Sphinx project from ``{relative path: text or exact bytes}``."""
+    root.mkdir(parents=True, exist_ok=True)
+    base = 'extensions = ["okf_sphinx", "myst_parser"]\nexclude_patterns = ["_build", "_inc"]\n'
+    (root / "conf.py").write_text(base + conf, encoding="utf-8")
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8", newline="")
+    return root
+
+
+@pytest.fixture(scope="session")
+def example_src(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of example_site (tests never build inside the repository)."""
+    dest = tmp_path_factory.mktemp("example") / "src"
+    shutil.copytree(EXAMPLE, dest, ignore=shutil.ignore_patterns("_build"))
+    return dest
+
+
+def _build_example(example_src: Path, tmp_path_factory: pytest.TempPathFactory, builder: str) -> Path:
+    out = tmp_path_factory.mktemp(f"example-{builder}")
+    sphinx_build(example_src, out, "-d", str(out / ".doctrees"), builder=builder)
+    return out
+
+
+@pytest.fixture(scope="session")
+def example_html(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """example_site built with the ``html`` builder (shared, read-only)."""
+    return _build_example(example_src, tmp_path_factory, "html")
+
+
+@pytest.fixture(scope="session")
+def example_dirhtml(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build_example(example_src, tmp_path_factory, "dirhtml")
+
+
+@pytest.fixture(scope="session")
+def example_singlehtml(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build_example(example_src, tmp_path_factory, "singlehtml")

@@ -1,0 +1,133 @@
+"""A missing, foreign, corrupt or linked index gets a named error, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+import okf_sphinx
+from okf_sphinx import OkfError
+from okf_sphinx.format import shard_name, unwrap, wrap
+
+
+@pytest.fixture
+def site(example_html: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / "site"
+    shutil.copytree(example_html, dest, ignore=shutil.ignore_patterns(".doctrees"))
+    return dest
+
+
+def code_of(fn) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(OkfError) as err:
+        fn()
+    return err.value.code
+
+
+def search(site: Path, q: str = "retry policy") -> dict:
+    return okf_sphinx.open_index(site).search(q)
+
+
+def test_missing_and_foreign_locations(tmp_path: Path, site: Path) -> None:
+    assert code_of(lambda: okf_sphinx.open_index(tmp_path / "nope")) == "index_not_found"
+    (tmp_path / "empty").mkdir()
+    assert code_of(lambda: okf_sphinx.open_index(tmp_path / "empty")) == "index_not_found"
+    assert code_of(lambda: okf_sphinx.open_index("ftp://example.invalid/x")) == "schema_validation"
+    assert okf_sphinx.open_index(site / "_okf").search("retry")["total"] > 0  # the index folder itself works
+
+
+def test_truncated_manifest(site: Path) -> None:
+    m = site / "_okf" / "manifest.js"
+    m.write_bytes(m.read_bytes()[:40])
+    assert code_of(lambda: search(site)) == "index_corrupt"
+
+
+def test_foreign_version(site: Path) -> None:
+    m = site / "_okf" / "manifest.js"
+    value = unwrap("manifest", m.read_bytes())
+    value["format_version"] = 2
+    m.write_bytes(wrap("manifest", value))
+    assert code_of(lambda: search(site)) == "index_version_unsupported"
+    value["format"] = "something-else"
+    m.write_bytes(wrap("manifest", value))
+    assert code_of(lambda: search(site)) == "index_corrupt"
+
+
+def _shard(site: Path, term: str) -> Path:
+    index = okf_sphinx.open_index(site)
+    return site / "_okf" / f"{shard_name(term, index.shards)}.js"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda b: b[: len(b) // 2],  # truncated
+        lambda b: b.replace(b"okfLoad(", b"evil("),  # wrapper
+        lambda b: b"\xff\xfe" + b,  # not UTF-8
+        lambda b: b.replace(b'"t/', b'"s/', 1),  # wrong name
+        lambda b: b.replace(b"],", b"]],", 1),  # invalid JSON
+    ],
+)
+def test_damaged_shard(site: Path, damage) -> None:  # type: ignore[no-untyped-def]
+    shard = _shard(site, "retry")
+    shard.write_bytes(damage(shard.read_bytes()))
+    assert code_of(lambda: search(site, "retry")) == "index_corrupt"
+
+
+def test_tampered_values(site: Path) -> None:
+    shard = _shard(site, "retry")
+    name = shard.relative_to(site / "_okf").as_posix()[:-3]
+    value = unwrap(name, shard.read_bytes())
+    for bad in (["x", 1, [0, 1, 1]], [1.0, 2, [0, 1, 1]], [1.0, 1, [999999, 1, 1]], [1.0, 1, "../../etc/passwd"], [1.0, 1, [0, True, 1]]):
+        value["retry"] = bad
+        shard.write_bytes(wrap(name, value))
+        assert code_of(lambda: search(site, "retry")) == "index_corrupt", bad
+
+
+def test_tampered_section_and_files(site: Path) -> None:
+    index = okf_sphinx.open_index(site)
+    sid = 0
+    s = site / "_okf" / "s" / f"{sid}.js"
+    value = unwrap(f"s/{sid}", s.read_bytes())
+    value["line_start"] = "1"
+    s.write_bytes(wrap(f"s/{sid}", value))
+    assert code_of(lambda: okf_sphinx.open_index(site).section(sid)) == "index_corrupt"
+    files = site / "_okf" / "files.js"
+    entries = unwrap("files", files.read_bytes())
+    entries[0]["size"] += 1
+    files.write_bytes(wrap("files", entries))
+    assert code_of(lambda: okf_sphinx.open_index(site).files()) == "index_corrupt"
+    assert index.snapshot_revision
+
+
+def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
+    f = site / "_okf" / "f" / "0.js"
+    value = unwrap("f/0", f.read_bytes())
+    value["text"] = value["text"] + "x"
+    f.write_bytes(wrap("f/0", value))
+    assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(0)) == "index_corrupt"
+
+
+def test_missing_shard_file(site: Path) -> None:
+    _shard(site, "retry").unlink()
+    assert code_of(lambda: search(site, "retry")) == "index_corrupt"
+
+
+def test_symlinks_are_never_followed(site: Path, tmp_path: Path) -> None:
+    link = tmp_path / "link"
+    os.symlink(site, link)
+    assert code_of(lambda: okf_sphinx.open_index(link)) == "index_not_found"
+    # a link inside the tree counts as absent
+    shard = _shard(site, "retry")
+    outside = tmp_path / "outside.js"
+    shutil.move(shard, outside)
+    os.symlink(outside, shard)
+    assert code_of(lambda: search(site, "retry")) == "index_corrupt"
+    # a linked index folder
+    real = site / "_okf"
+    moved = tmp_path / "real_okf"
+    shutil.move(real, moved)
+    os.symlink(moved, real)
+    assert code_of(lambda: okf_sphinx.open_index(site)) == "index_not_found"
