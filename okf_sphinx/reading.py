@@ -1,0 +1,841 @@
+"""The agent reading tools: get_section, read_lines and search_concepts (AGENT_TOOLS.md).
+
+Every answer comes from the captured bytes in the index (``f/<n>``), never from
+the live source tree.  Answers are JSON-ready dicts with ``status: "ok"``;
+refusals raise :class:`~okf_sphinx.errors.OkfError`.  Each answer is measured
+on its real UTF-8 JSON (:func:`answer_json`) against :data:`MAX_ANSWER_BYTES`:
+it is paged (``get_section``) or refused with its size (``page_too_large``),
+never silently cut.
+
+This module must not import Sphinx or docutils.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import posixpath
+import re
+import threading
+import unicodedata
+import weakref
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from .errors import OkfError
+from .format import canonical_json
+from .format import locator as make_locator
+from .lines import BOM, LineMap
+from .terms import validate_limit
+
+if TYPE_CHECKING:
+    from .index import Index
+
+MAX_ANSWER_BYTES = 256_000
+DEFAULT_MAX_CHARS = 20_000
+MAX_MAX_CHARS = 200_000
+MAX_PATH_CHARS = 4096
+MAX_PATH_BYTES = 4096
+MAX_PATH_COMPONENTS = 64
+MAX_LIST = 50
+MAX_QUERY_CHARS = 512
+MAX_HEADING_QUERY_CHARS = 4096
+
+
+def answer_json(answer: dict[str, Any]) -> str:
+    """The one wire form of every answer and envelope: compact JSON, keys in the
+    answer's own order, ``<``, ``>``, ``&``, U+2028, U+2029 escaped.  The CLI's
+    ``--json`` prints it and the MCP server sends it as the text content."""
+    return canonical_json(answer, sort_keys=False)
+
+
+def answer_size(answer: dict[str, Any]) -> int:
+    return len(answer_json(answer).encode("utf-8"))
+
+
+# -- argument checks ---------------------------------------------------------------
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _valid_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _opt_str(name: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise OkfError("schema_validation", f"{name} must be a string, got {type(value).__name__}", field=name)
+    if not _valid_unicode(value):
+        raise OkfError("schema_validation", f"{name} is not valid Unicode (it holds a lone surrogate)", field=name)
+    return value
+
+
+def _int_arg(name: str, value: Any, default: int, lo: int, hi: int) -> int:
+    """An integer paging argument: non-integers are rejected, out-of-range values clamped."""
+    if value is None:
+        return default
+    if not _is_int(value):
+        raise OkfError("schema_validation", f"{name} must be an integer, got {value!r}", field=name)
+    return min(max(value, lo), hi)
+
+
+def normalise_path(path: Any, field: str = "path") -> str:
+    """A captured-file path as the index spells it, or the contract's path error.
+
+    ``path_too_long`` is decided before any other work; then the path is
+    anchored to the source root, normalised (``.`` and ``..`` resolved as whole
+    path units), and refused as ``path_outside_root`` if it escapes.
+    """
+    if isinstance(path, str) and len(path) > MAX_PATH_CHARS:
+        raise OkfError(
+            "path_too_long", f"{field} is {len(path)} characters long; the limit is {MAX_PATH_CHARS}",
+            field=field, limit=MAX_PATH_CHARS, actual=len(path),
+        )
+    if path is None:
+        raise OkfError("missing_path", f"{field} is missing: give a captured file's path relative to the source root", field=field)
+    if not isinstance(path, str):
+        raise OkfError("schema_validation", f"{field} must be a string, got {type(path).__name__}", field=field)
+    if not _valid_unicode(path):
+        raise OkfError("schema_validation", f"{field} is not valid Unicode (it holds a lone surrogate)", field=field)
+    if "\x00" in path:
+        raise OkfError("schema_validation", f"{field} holds a NUL character", field=field)
+    if not path.strip():
+        raise OkfError("missing_path", f"{field} is empty: give a captured file's path relative to the source root", field=field)
+    nbytes = len(path.encode("utf-8"))
+    if nbytes > MAX_PATH_BYTES:
+        raise OkfError(
+            "path_too_long", f"{field} is {nbytes} bytes long in UTF-8; the limit is {MAX_PATH_BYTES}",
+            field=field, limit=MAX_PATH_BYTES, actual=nbytes,
+        )
+    if path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path) or path.startswith("\\\\"):
+        raise OkfError(
+            "path_outside_root",
+            f"{field} {path!r} is absolute; give it relative to the documentation source root (as hits show it)",
+            field=field,
+        )
+    parts: list[str] = []
+    raw_parts = path.split("/")
+    if len(raw_parts) > MAX_PATH_COMPONENTS:
+        raise OkfError(
+            "path_too_long", f"{field} has {len(raw_parts)} components; the limit is {MAX_PATH_COMPONENTS}",
+            field=field, limit=MAX_PATH_COMPONENTS, actual=len(raw_parts),
+        )
+    for part in raw_parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                raise OkfError(
+                    "path_outside_root", f"{field} {path!r} escapes the documentation source root", field=field,
+                )
+            parts.pop()
+            continue
+        parts.append(part)
+    if not parts:
+        raise OkfError("missing_path", f"{field} {path!r} names the source root itself, not a file", field=field)
+    return "/".join(parts)
+
+
+# -- per-index caches ----------------------------------------------------------------
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.file_numbers: dict[str, int] | None = None
+        self.linemaps: dict[int, LineMap] = {}
+        self.path_pages: dict[str, list[int]] | None = None
+        self.heading_keys: dict[int, list[set[str]]] = {}
+
+
+_caches: weakref.WeakKeyDictionary[Any, _Cache] = weakref.WeakKeyDictionary()
+_caches_lock = threading.Lock()
+
+
+def _cache(index: Index) -> _Cache:
+    with _caches_lock:
+        c = _caches.get(index)
+        if c is None:
+            c = _caches[index] = _Cache()
+        return c
+
+
+def _file_numbers(index: Index) -> dict[str, int]:
+    c = _cache(index)
+    if c.file_numbers is None:
+        numbers = {e["path"]: n for n, e in enumerate(index.files())}
+        with c.lock:
+            c.file_numbers = numbers
+    return c.file_numbers
+
+
+def _file_number(index: Index, path: str, field: str = "path") -> int:
+    numbers = _file_numbers(index)
+    n = numbers.get(path)
+    if n is None:
+        close = difflib.get_close_matches(path, list(numbers), n=10, cutoff=0.6)
+        raise OkfError(
+            "not_found",
+            f"{path!r} is not a captured file of this site (paths are relative to the source root, "
+            "as search hits show them)" + (f"; did you mean {close[0]!r}?" if close else ""),
+            field=field, path=path, suggestions=close,
+        )
+    return n
+
+
+def _file_text(index: Index, n: int) -> str:
+    data = index.file_bytes(n)
+    # Captured sources are UTF-8 (Sphinx decodes them so); a file that is not is
+    # shown with U+FFFD for the undecodable bytes — its hash still names the bytes.
+    return data.decode("utf-8", errors="replace")
+
+
+def _linemap(index: Index, n: int) -> LineMap:
+    c = _cache(index)
+    lm = c.linemaps.get(n)
+    if lm is None:
+        lm = LineMap(_file_text(index, n))
+        with c.lock:
+            c.linemaps.setdefault(n, lm)
+    return lm
+
+
+# -- read_lines ----------------------------------------------------------------------
+
+
+def _line_bounds(text: str) -> list[int]:
+    """Start offset of every physical line (LF-separated; a final LF opens no line)."""
+    starts = [0]
+    pos = text.find("\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = text.find("\n", pos + 1)
+    if len(starts) > 1 and starts[-1] == len(text):
+        starts.pop()
+    if text == "":
+        return []
+    return starts
+
+
+def _check_lines(lines: Any) -> tuple[int, int]:
+    if not isinstance(lines, (list, tuple)) or len(lines) != 2:
+        raise OkfError("invalid_line_range", f"lines must be a pair [start, end] of integers, got {lines!r}", field="lines")
+    start, end = lines
+    if not _is_int(start) or not _is_int(end):
+        raise OkfError(
+            "invalid_line_range", f"lines must be two integers (booleans and floats are not line numbers), got {list(lines)!r}",
+            field="lines",
+        )
+    if start < 1 or end < 1:
+        raise OkfError("invalid_line_range", f"line numbers start at 1, got [{start}, {end}]", field="lines")
+    if start > end:
+        raise OkfError("invalid_line_range", f"start {start} is after end {end}", field="lines")
+    return start, end
+
+
+def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
+    """``read_lines``: lines ``[start, end]`` (1-based, inclusive) of a captured file.
+
+    Lines are numbered by LF in the captured bytes; each line keeps its ``\\r``.
+    ``content`` is the lines joined with ``\\n``; when the range reaches the
+    file's last line the file's final line break (if any) is kept too, so
+    ``[1, total_lines]`` is the whole file byte for byte and two adjacent
+    ranges joined with ``\\n`` restore it.
+    """
+    rel = normalise_path(path)
+    start, end = _check_lines(lines)
+    n = _file_number(index, rel)
+    entry = index.files()[n]
+    text = _file_text(index, n)
+    starts = _line_bounds(text)
+    total = len(starts)
+    if start > total:
+        raise OkfError(
+            "range_out_of_bounds",
+            f"{rel} has {total} lines; line {start} is past its end",
+            path=rel, total_lines=total,
+        )
+    truncated = end > total
+    end = min(end, total)
+
+    def content_for(last: int) -> str:
+        stop = starts[last] - 1 if last < total else len(text)
+        return text[starts[start - 1] : stop]
+
+    def build(last: int) -> dict[str, Any]:
+        return {
+            "status": "ok",
+            "path": rel,
+            "locator": make_locator(rel, start, last),
+            "content_sha256": entry["sha256"],
+            "snapshot_revision": index.snapshot_revision,
+            "range": {"start": start, "end": last, "total_lines": total, "truncated": truncated},
+            "content": content_for(last),
+        }
+
+    answer = build(end)
+    size = answer_size(answer)
+    if size > MAX_ANSWER_BYTES:
+        lo, hi = start - 1, end - 1  # find the largest end that fits (lo may be start-1: nothing fits)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if answer_size(build(mid)) <= MAX_ANSWER_BYTES:
+                lo = mid
+            else:
+                hi = mid - 1
+        details: dict[str, Any] = {"size": size, "limit": MAX_ANSWER_BYTES, "path": rel}
+        hint = "a single line of it is too large to return"
+        if lo >= start:
+            details["max_end"] = lo
+            hint = f"ask for [{start}, {lo}] or less, then continue from line {lo + 1}"
+        raise OkfError(
+            "page_too_large",
+            f"lines [{start}, {end}] of {rel} make a {size}-byte answer; the limit is {MAX_ANSWER_BYTES} bytes: {hint}",
+            **details,
+        )
+    return answer
+
+
+# -- heading matching -------------------------------------------------------------------
+
+_DASHES = re.compile("[\u002d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d]+")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+                         "\u00ab": '"', "\u00bb": '"'})
+_IDENT_QUERY = re.compile(r"^([A-Za-z]{0,3}\d{0,3})(\.?)$")
+_IDENT_HEAD = re.compile(r"^([a-z]{0,3}\d{1,3}\.?|[a-z]{1,3}\.)(?=[\s.]|$)")
+
+
+def norm_heading(text: str) -> str:
+    """Equality key: trimmed, inner whitespace collapsed, dash forms unified, case folded."""
+    text = unicodedata.normalize("NFC", text).replace("\u2026", "...").translate(_QUOTES)
+    text = _DASHES.sub("-", " ".join(text.split()))
+    return text.casefold()
+
+
+_MARKUP_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?::[\w+.:-]+:|\{[\w+.:-]+\})`([^`]*?)(?:\s*<[^<>`]*>)?`"), r"\1"),   # roles (RST / MyST)
+    (re.compile(r"``(.+?)``"), r"\1"),                                                  # RST literal
+    (re.compile(r"`([^`<]+?)\s*<[^<>`]*>`__?"), r"\1"),                                 # RST link `text <url>`_
+    (re.compile(r"`([^`]+?)`__?"), r"\1"),                                              # RST reference `x`_
+    (re.compile(r"`([^`]+?)`"), r"\1"),                                                 # interpreted / MD code
+    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),                                    # MD link / image
+    (re.compile(r"\*\*(.+?)\*\*"), r"\1"),
+    (re.compile(r"(?<![\w*])__(.+?)__(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<![\w_])_(?!\s)(.+?)(?<!\s)_(?![\w_])"), r"\1"),
+    (re.compile(r"\\(.)"), r"\1"),                                                      # backslash escapes
+]
+
+
+def strip_markup(text: str) -> str:
+    """Inline RST / MyST markup removed, roughly as a reader sees the heading."""
+    for pattern, repl in _MARKUP_RULES:
+        text = pattern.sub(repl, text)
+    return text
+
+
+_ADORNMENT = re.compile(r"^\s*([!-/:-@\[-`{-~])\1+\s*$")
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)")
+_ATX_CLOSE = re.compile(r"[ \t]+#+[ \t]*$")
+_LABEL = re.compile(r"^\s*(?:\([^)]*\)=|\.\. _[^:]*:.*)\s*$")
+
+
+def raw_heading(lm: LineMap, line_start: int, line_end: int) -> str:
+    """The heading as written in the source: its text line(s) at the top of the section."""
+    last = min(line_end, line_start + 4, lm.total_lines)
+    lines = [lm.line_text(k) for k in range(line_start, last + 1)]
+    picked: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.strip() or _LABEL.match(line):
+            if picked:
+                break
+            continue
+        if _ADORNMENT.match(line):
+            if picked:
+                break
+            continue
+        if _ATX.match(line):
+            if picked:
+                break
+            return _ATX_CLOSE.sub("", _ATX.sub("", line, count=1)).strip()
+        picked.append(line.strip())
+        # a heading continues only when an adornment line follows (setext / RST)
+        if not any(_ADORNMENT.match(x) for x in lines[i + 1 :]):
+            break
+    return " ".join(picked)
+
+
+def _identifier(query: str) -> str | None:
+    q = query.strip()
+    m = _IDENT_QUERY.match(q)
+    if not m or not q or q == ".":
+        return None
+    if not any(ch.isdigit() for ch in q) and not m.group(2):
+        return None  # bare letters are a word, not an identifier
+    return m.group(1).casefold()
+
+
+def _starts_with_identifier(key: str, ident: str) -> bool:
+    if not key.startswith(ident):
+        return False
+    rest = key[len(ident) :]
+    return rest == "" or rest[0] in ". "
+
+
+# -- pages and sections ---------------------------------------------------------------------
+
+
+def _concept(index: Index, concept_id: str) -> list[Any]:
+    concepts = index.concepts()
+    ids = [c[0] for c in concepts]
+    i = bisect.bisect_left(ids, concept_id)
+    if i < len(ids) and ids[i] == concept_id:
+        return concepts[i]
+    close = difflib.get_close_matches(concept_id, ids, n=10, cutoff=0.6)
+    raise OkfError(
+        "not_found",
+        f"no concept {concept_id!r} in this site (concept ids are docnames such as 'usage/install'; "
+        "find them with search_concepts)" + (f"; did you mean {close[0]!r}?" if close else ""),
+        field="concept_id", concept_id=concept_id, suggestions=close,
+    )
+
+
+def _ref(page: dict[str, Any], i: int) -> dict[str, str]:
+    s = page["sections"][i]
+    return {"heading": s["heading"], "locator": make_locator(s["path"], s["line_start"], s["line_end"])}
+
+
+def _ancestors(page: dict[str, Any], i: int) -> list[int]:
+    out = []
+    seen = set()
+    p = page["sections"][i].get("parent")
+    while p is not None and p not in seen and 0 <= p < len(page["sections"]):
+        seen.add(p)
+        out.append(p)
+        p = page["sections"][p].get("parent")
+    return out[::-1]
+
+
+def _subtree_end(page: dict[str, Any], i: int) -> int:
+    """Last line of section ``i`` and its descendants in the section's own file."""
+    secs = page["sections"]
+    own = secs[i]
+    end = own["line_end"]
+    for j in range(i + 1, len(secs)):
+        if i not in _ancestors(page, j):
+            break
+        if secs[j]["path"] == own["path"]:
+            end = max(end, secs[j]["line_end"])
+    return end
+
+
+def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[str, Any], int] | None:
+    """The page and position of the section of ``path`` starting at ``line_start``."""
+    concepts = index.concepts()
+    ids = [c[0] for c in concepts]
+    stem = posixpath.splitext(path)[0]
+    tried: set[int] = set()
+
+    def look(ci: int) -> tuple[dict[str, Any], int] | None:
+        tried.add(ci)
+        page = index.page(concepts[ci][2])
+        for i, s in enumerate(page["sections"]):
+            if s["path"] == path and s["line_start"] == line_start:
+                return page, i
+        return None
+
+    i = bisect.bisect_left(ids, stem)
+    if i < len(ids) and ids[i] == stem:
+        found = look(i)
+        if found:
+            return found
+    # an included file, or a docname that differs from the path: consult the path map
+    c = _cache(index)
+    if c.path_pages is None:
+        mapping: dict[str, list[int]] = {}
+        for ci in range(len(concepts)):
+            page = index.page(concepts[ci][2])
+            for s in page["sections"]:
+                lst = mapping.setdefault(s["path"], [])
+                if not lst or lst[-1] != ci:
+                    lst.append(ci)
+        with c.lock:
+            c.path_pages = mapping
+    for ci in c.path_pages.get(path, []):
+        if ci in tried:
+            continue
+        found = look(ci)
+        if found:
+            return found
+    return None
+
+
+_LOCATOR = re.compile(r"^(?P<path>.*)#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?$", re.S)
+
+
+def _parse_locator(locator: str) -> tuple[str, int, int]:
+    if len(locator) > 3 * MAX_PATH_BYTES + 64:
+        raise OkfError("path_too_long", f"locator is {len(locator)} characters long; its path is over the limit",
+                       field="locator", limit=MAX_PATH_CHARS)
+    m = _LOCATOR.match(locator)
+    if not m:
+        raise OkfError(
+            "schema_validation",
+            f"locator {locator!r} is not of the form path#L<start>-L<end> (as search hits give it)",
+            field="locator",
+        )
+    raw = m.group("path")
+    try:
+        raw = unquote(raw, errors="strict")
+    except UnicodeDecodeError:
+        raise OkfError("schema_validation", f"locator {locator!r} holds percent-escapes that are not UTF-8",
+                       field="locator") from None
+    path = normalise_path(raw, "locator")
+    start = int(m.group("start"))
+    end = int(m.group("end") or m.group("start"))
+    if start < 1 or end < start:
+        raise OkfError("invalid_line_range", f"locator {locator!r} has an invalid line range", field="locator")
+    return path, start, end
+
+
+def _heading_keys(index: Index, page: dict[str, Any], page_no: int) -> list[set[str]]:
+    c = _cache(index)
+    keys = c.heading_keys.get(page_no)
+    if keys is not None:
+        return keys
+    numbers = _file_numbers(index)
+    keys = []
+    for s in page["sections"]:
+        if not s["heading"]:
+            keys.append(set())
+            continue
+        k = {norm_heading(s["heading"]), norm_heading(strip_markup(s["heading"]))}
+        n = numbers.get(s["path"])
+        if n is not None:
+            lm = _linemap(index, n)
+            if 1 <= s["line_start"] <= lm.total_lines:
+                raw = raw_heading(lm, s["line_start"], s["line_end"])
+                if raw:
+                    k.add(norm_heading(raw))
+                    k.add(norm_heading(strip_markup(raw)))
+        k.discard("")
+        keys.append(k)
+    with c.lock:
+        c.heading_keys[page_no] = keys
+    return keys
+
+
+def _limited(items: list[Any], name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {name: items[:MAX_LIST]}
+    if len(items) > MAX_LIST:
+        out[f"{name}_truncated"] = True
+    return out
+
+
+def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: str) -> int:
+    keys = _heading_keys(index, page, page_no)
+    wanted = {norm_heading(heading), norm_heading(strip_markup(heading))}
+    wanted.discard("")
+    if not wanted:
+        raise OkfError("schema_validation", "heading is empty: give the heading text, or omit it for the page outline",
+                       field="heading")
+    matches = [i for i, k in enumerate(keys) if k & wanted]
+    how = "equal"
+    if not matches:
+        ident = _identifier(heading)
+        if ident is not None:
+            how = "identifier"
+            matches = [i for i, k in enumerate(keys) if any(_starts_with_identifier(x, ident) for x in k)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        cands = [_ref(page, i) for i in matches]
+        raise OkfError(
+            "ambiguous_section",
+            f"{len(matches)} sections of {page['concept_id']!r} match heading {heading!r}"
+            + (" by identifier" if how == "identifier" else "")
+            + "; ask again with one of the candidates' locators",
+            concept_id=page["concept_id"], heading=heading, **_limited(cands, "candidates"),
+        )
+    # not found: close headings first, else the page's identifiers
+    by_key: dict[str, list[int]] = {}
+    for i, k in enumerate(keys):
+        for x in k:
+            by_key.setdefault(x, []).append(i)
+    close: list[int] = []
+    for q in sorted(wanted):
+        for key in difflib.get_close_matches(q, list(by_key), n=MAX_LIST + 1, cutoff=0.6):
+            for i in by_key[key]:
+                if i not in close:
+                    close.append(i)
+    if not close:
+        close = [i for i, k in enumerate(keys) if any(_IDENT_HEAD.match(x) for x in k)]
+    suggestions = [_ref(page, i) for i in close]
+    raise OkfError(
+        "section_not_found",
+        f"no section of {page['concept_id']!r} has the heading {heading!r}"
+        + ("; see suggestions" if suggestions else "; call get_section with only concept_id for the page's headings"),
+        concept_id=page["concept_id"], heading=heading, **_limited(suggestions, "suggestions"),
+    )
+
+
+def _outline(index: Index, concept: list[Any]) -> dict[str, Any]:
+    page = index.page(concept[2])
+    outline = []
+    for s in page["sections"]:
+        outline.append({
+            "heading": s["heading"],
+            "level": s["level"],
+            "locator": make_locator(s["path"], s["line_start"], s["line_end"]),
+            "parent": s.get("parent"),
+        })
+    answer = {
+        "status": "ok",
+        "kind": "outline",
+        "concept_id": concept[0],
+        "title": concept[1],
+        "path": page.get("path", ""),
+        "url": page.get("url", ""),
+        "searchable": concept[3],
+        "snapshot_revision": index.snapshot_revision,
+        "total": len(outline),
+        "outline": outline,
+    }
+    size = answer_size(answer)
+    if size > MAX_ANSWER_BYTES:
+        raise OkfError(
+            "page_too_large",
+            f"the outline of {concept[0]!r} is {size} bytes; the limit is {MAX_ANSWER_BYTES}: "
+            "search for a heading with search_sections instead",
+            size=size, limit=MAX_ANSWER_BYTES,
+        )
+    return answer
+
+
+def get_section(
+    index: Index,
+    locator: Any = None,
+    concept_id: Any = None,
+    heading: Any = None,
+    include_subsections: Any = True,
+    max_chars: Any = DEFAULT_MAX_CHARS,
+    offset: Any = 0,
+) -> dict[str, Any]:
+    """``get_section``: one section by ``locator``, or by ``concept_id`` + ``heading``;
+    ``concept_id`` alone gives the page's outline (its heading tree)."""
+    if isinstance(locator, str) and len(locator) > 3 * MAX_PATH_BYTES + 64:
+        _parse_locator(locator)  # path_too_long before anything else
+    locator = _opt_str("locator", locator)
+    concept_id = _opt_str("concept_id", concept_id)
+    heading = _opt_str("heading", heading)
+    if not isinstance(include_subsections, bool):
+        raise OkfError("schema_validation", f"include_subsections must be true or false, got {include_subsections!r}",
+                       field="include_subsections")
+    max_chars = _int_arg("max_chars", max_chars, DEFAULT_MAX_CHARS, 1, MAX_MAX_CHARS)
+    offset = _int_arg("offset", offset, 0, 0, 2**53)
+    if heading is not None and len(heading) > MAX_HEADING_QUERY_CHARS:
+        raise OkfError("schema_validation", f"heading is {len(heading)} characters; the limit is {MAX_HEADING_QUERY_CHARS}",
+                       field="heading")
+
+    if locator is not None:
+        if concept_id is not None or heading is not None:
+            raise OkfError("schema_validation", "give either locator, or concept_id (+ heading), not both", field="locator")
+        path, start, end = _parse_locator(locator)
+        _file_number(index, path, "locator")
+        found = _page_for_path_line(index, path, start)
+        page, i = found if found else (None, -1)
+        if page is not None:
+            sec = page["sections"][i]
+            if end not in (sec["line_end"], _subtree_end(page, i)):
+                page = None
+        if page is None:
+            raise OkfError(
+                "section_not_found",
+                f"no section of {path} spans lines {start}-{end}; locators come from search hits, "
+                "get_section outlines or subsections (use read_lines for arbitrary line ranges)",
+                locator=locator, **_limited(_overlapping(index, path, start, end), "suggestions"),
+            )
+    elif concept_id is not None:
+        concept = _concept(index, concept_id)
+        if heading is None:
+            return _outline(index, concept)
+        page = index.page(concept[2])
+        i = _match_heading(index, page, concept[2], heading)
+    else:
+        if heading is not None:
+            raise OkfError("schema_validation", "heading needs concept_id (the page to look in)", field="heading")
+        raise OkfError("schema_validation", "give locator, or concept_id (+ heading)", field="locator")
+    return _section_answer(index, page, i, include_subsections, max_chars, offset)
+
+
+def _overlapping(index: Index, path: str, start: int, end: int) -> list[dict[str, str]]:
+    """Sections of ``path`` overlapping lines ``start``-``end`` (for a wrong locator)."""
+    c = _cache(index)
+    if c.path_pages is None:
+        _page_for_path_line(index, path, -1)
+    out = []
+    concepts = index.concepts()
+    for ci in (c.path_pages or {}).get(path, []):
+        page = index.page(concepts[ci][2])
+        for i, s in enumerate(page["sections"]):
+            if s["path"] == path and s["line_start"] <= end and s["line_end"] >= start:
+                out.append(_ref(page, i))
+    return out
+
+
+def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, max_chars: int, offset: int) -> dict[str, Any]:
+    secs = page["sections"]
+    sec = secs[i]
+    record = index.section(sec["sid"])
+    n = _file_number(index, sec["path"])
+    entry = index.files()[n]
+    lm = _linemap(index, n)
+    end = _subtree_end(page, i) if subtree else sec["line_end"]
+    end = min(end, lm.total_lines)
+    full = lm.range_text(sec["line_start"], end) if sec["line_start"] <= lm.total_lines else ""
+    if full.startswith(BOM):  # belongs to no range
+        full = full[1:]
+    offset = min(offset, len(full))
+    ancestors = _ancestors(page, i)
+
+    def build(count: int, reason: str | None) -> dict[str, Any]:
+        piece = full[offset : offset + count]
+        answer: dict[str, Any] = {
+            "status": "ok",
+            "kind": "section",
+            "concept_id": page["concept_id"],
+            "title": record.get("title", page.get("title", "")),
+            "path": sec["path"],
+            "heading": sec["heading"],
+            "level": sec["level"],
+            "line_start": sec["line_start"],
+            "line_end": sec["line_end"],
+            "locator": make_locator(sec["path"], sec["line_start"], sec["line_end"]),
+            "content_sha256": entry["sha256"],
+            "snapshot_revision": index.snapshot_revision,
+            "url": record.get("url", ""),
+            "breadcrumb": [secs[a]["heading"] for a in ancestors if secs[a]["heading"]],
+            "subsections": [_ref(page, j) for j in range(len(secs)) if secs[j].get("parent") == i],
+            "previous": _ref(page, i - 1) if i > 0 else None,
+            "next": _ref(page, i + 1) if i + 1 < len(secs) else None,
+            "include_subsections": subtree,
+            "content_locator": make_locator(sec["path"], sec["line_start"], end),
+            "content_chars": len(full),
+            "offset": offset,
+            "max_chars": max_chars,
+            "truncated": offset + len(piece) < len(full),
+        }
+        if answer["truncated"]:
+            answer["next_offset"] = offset + len(piece)
+            answer["truncation_reason"] = reason
+        answer["content"] = piece
+        return answer
+
+    count = min(max_chars, len(full) - offset)
+    answer = build(count, "max_chars")
+    if answer_size(answer) <= MAX_ANSWER_BYTES:
+        return answer
+    lo, hi = 0, count - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if answer_size(build(mid, "byte_budget")) <= MAX_ANSWER_BYTES:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo == 0:
+        size = answer_size(build(0, "byte_budget"))
+        raise OkfError(
+            "page_too_large",
+            f"the section's metadata alone is {size} bytes; the limit is {MAX_ANSWER_BYTES}: read it with read_lines",
+            size=size, limit=MAX_ANSWER_BYTES, locator=answer["content_locator"],
+        )
+    return build(lo, "byte_budget")
+
+
+# -- search_concepts ------------------------------------------------------------------------
+
+
+def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]:
+    """``search_concepts``: literal, case-insensitive substring search over concept ids
+    and titles, in concept-id order."""
+    if not isinstance(query, str):
+        raise OkfError("schema_validation", "query must be a string", field="query")
+    if not _valid_unicode(query):
+        raise OkfError("schema_validation", "query is not valid Unicode (it holds a lone surrogate)", field="query")
+    if not query.strip():
+        raise OkfError("schema_validation", "query is empty: give part of a concept id or title", field="query")
+    if len(query) > MAX_QUERY_CHARS:
+        raise OkfError("schema_validation", f"query is {len(query)} characters long; the limit is {MAX_QUERY_CHARS}",
+                       field="query", limit=MAX_QUERY_CHARS, actual=len(query))
+    limit = validate_limit(limit)
+    needle = unicodedata.normalize("NFC", query.strip()).casefold()
+    matches = []
+    for cid, title, _page, searchable in index.concepts():
+        if needle in unicodedata.normalize("NFC", cid).casefold() or needle in unicodedata.normalize("NFC", title).casefold():
+            matches.append({"concept_id": cid, "title": title, "searchable": searchable})
+    answer = {
+        "status": "ok",
+        "query": query,
+        "snapshot_revision": index.snapshot_revision,
+        "total": len(matches),
+        "truncated": len(matches) > limit,
+        "concepts": matches[:limit],
+    }
+    size = answer_size(answer)
+    if size > MAX_ANSWER_BYTES:
+        raise OkfError("page_too_large", f"the answer is {size} bytes; the limit is {MAX_ANSWER_BYTES}: lower limit",
+                       size=size, limit=MAX_ANSWER_BYTES)
+    return answer
+
+
+# -- one dispatch for every surface ------------------------------------------------------------
+
+#: Tool name → (arguments it takes, arguments it requires).
+TOOL_ARGUMENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "search_sections": (("query", "limit"), ("query",)),
+    "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset"), ()),
+    "read_lines": (("path", "lines"), ("lines",)),
+    "search_concepts": (("query", "limit"), ("query",)),
+}
+
+
+def call_tool(index: Index, name: str, arguments: Any) -> dict[str, Any]:
+    """Run tool ``name`` with a JSON ``arguments`` object; the CLI and the MCP server
+    both come through here, so their answers (and refusals) are the same bytes."""
+    if name not in TOOL_ARGUMENTS:
+        raise OkfError("schema_validation", f"unknown tool {name!r}; the tools are {', '.join(TOOL_ARGUMENTS)}")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise OkfError("schema_validation", "tool arguments must be a JSON object")
+    allowed, required = TOOL_ARGUMENTS[name]
+    unknown = sorted(k for k in arguments if k not in allowed)
+    if unknown:
+        raise OkfError(
+            "schema_validation", f"{name} does not take {', '.join(map(repr, unknown))}; it takes {', '.join(allowed)}",
+            field=unknown[0],
+        )
+    nulls = sorted(k for k, v in arguments.items() if v is None)
+    if nulls:
+        raise OkfError("schema_validation", f"{nulls[0]} must not be null: leave it out for its default", field=nulls[0])
+    if name == "read_lines" and "path" not in arguments:
+        raise OkfError("missing_path", "read_lines needs path: a captured file's path relative to the source root", field="path")
+    for key in required:
+        if key not in arguments:
+            raise OkfError("schema_validation", f"{name} needs {key!r}", field=key)
+    if name == "search_sections":
+        return index.search(arguments["query"], arguments.get("limit", 20))
+    if name == "get_section":
+        return get_section(index, **arguments)
+    if name == "read_lines":
+        return read_lines(index, arguments["path"], arguments["lines"])
+    return search_concepts(index, arguments["query"], arguments.get("limit", 20))
