@@ -1,0 +1,101 @@
+"""The browser search page: okf-search.js + okf-search.css on one page rendered by the theme.
+
+``setup_search_page(app)`` (called by ``okf_sphinx.extension.setup``) registers
+``okf_search_replace_builtin``:
+
+- ``True`` (default): Sphinx's own ``search`` page is rendered with our template
+  instead, so the theme's search box (``search.html?q=…``) leads to it;
+- ``False``: Sphinx's page is kept and ours is added beside it as ``okf-search``.
+
+The page is the theme's ``page.html`` with our markup as ``body``, so it keeps
+the theme's header, sidebar and styles in every theme.  The runtime and its CSS
+are copied to ``_static/`` by Sphinx's static-file mechanism and added to this
+page only.  The chosen page's URL (relative to the site root) is left in
+``app.okf_search_page`` for the manifest's ``search_page``.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+TEMPLATES = HERE / "templates"
+HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
+RUNTIME = "okf-search.js"
+STYLES = "okf-search.css"
+TEMPLATE = "okf-search.html"
+BODY_TEMPLATE = "okf-search-body.html"
+
+
+def page_name(app: Sphinx) -> str:
+    """The pagename of our search page for this build's configuration."""
+    return "search" if app.config.okf_search_replace_builtin else "okf-search"
+
+
+def _enabled(app: Sphinx) -> bool:
+    return app.builder is not None and app.builder.name in HTML_BUILDERS
+
+
+def _config_inited(app: Sphinx, config: Any) -> None:
+    # an absolute entry: Sphinx joins it to confdir unchanged
+    if str(TEMPLATES) not in config.templates_path:
+        config.templates_path.append(str(TEMPLATES))
+
+
+def _builder_inited(app: Sphinx) -> None:
+    if not _enabled(app):
+        return
+    builder = app.builder
+    if str(STATIC) not in app.config.html_static_path:
+        app.config.html_static_path.append(str(STATIC))
+    name = page_name(app)
+    if builder.name == "singlehtml":
+        # singlehtml writes no search page and emits no html-collect-pages
+        app.config.html_additional_pages.setdefault(name, TEMPLATE)
+    app.okf_search_page = builder.get_target_uri(name)  # type: ignore[attr-defined]
+
+
+def _collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+    if not _enabled(app) or app.builder.name == "singlehtml" or app.config.okf_search_replace_builtin:
+        return []  # replacing: Sphinx's own "search" page is rendered with our template
+    return [("okf-search", {}, TEMPLATE)]
+
+
+def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> str | None:
+    if not _enabled(app) or pagename != page_name(app):
+        return None
+    builder = app.builder
+    root = context.get("content_root") or _content_root(builder.get_target_uri(pagename))
+    out_dir = app.config.okf_search_output_dir.strip("/") if hasattr(app.config, "okf_search_output_dir") else "_okf"
+    title = app.config.okf_search_title
+    context["title"] = title
+    context["okf_title"] = title
+    context["okf_site_root"] = root
+    context["okf_index_url"] = posixpath.join(root, out_dir) + "/"
+    context["body"] = builder.templates.render(BODY_TEMPLATE, context)
+    context["display_toc"] = False
+    context["toc"] = ""
+    # added during html-page-context, so only this page gets them
+    app.add_css_file(STYLES)
+    app.add_js_file(RUNTIME, loading_method="defer")
+    return TEMPLATE
+
+
+def _content_root(uri: str) -> str:
+    uri = uri.split("#", 1)[0]
+    return "../" * uri.count("/") or "./"
+
+
+def setup_search_page(app: Sphinx) -> None:
+    """Register the search page, its config values and its assets (called by extension.setup)."""
+    app.add_config_value("okf_search_replace_builtin", True, "html", types=[bool])
+    app.add_config_value("okf_search_title", "Search", "html", types=[str])
+    app.connect("config-inited", _config_inited)
+    app.connect("builder-inited", _builder_inited)
+    app.connect("html-collect-pages", _collect_pages)
+    app.connect("html-page-context", _page_context)

@@ -1,0 +1,545 @@
+/* okf_sphinx browser runtime: exact BM25 section search over the sharded _okf/ index.
+ * Plain script, no dependencies, no build step; index files are loaded with <script>
+ * tags (okfLoad wrapper, docs/index-format.md) so it works over http(s) and file://.
+ * Implements SEARCH_CONTRACT.md exactly like okf_sphinx/query.py + terms.py.
+ * In Node: require() it and use nodeLoader(dir) (the JSON is parsed, never evaluated).
+ * All index text reaches the page through textContent / text nodes only. */
+(function (root, factory) {
+  var api = factory(root);
+  if (typeof module === 'object' && module.exports) module.exports = api;
+  else root.OkfSearch = api;
+})(this, function (root) {
+  'use strict';
+  var MAX_Q = 512, MAX_TERMS = 32, MAX_TERM = 4096, SNIP = 512, LEAD = 80, MAX_BYTES = 1048576;
+  var own = Object.prototype.hasOwnProperty;
+  var doc = root && root.document;
+  var thisScript = doc && doc.currentScript;
+
+  // -- errors: the contract's envelope ------------------------------------------------
+  function OkfError(code, message, details) {
+    var e = { code: code, message: message };
+    for (var k in details || {}) e[k] = details[k];
+    this.code = code;
+    this.message = message;
+    this.envelope = { error: e };
+  }
+  OkfError.prototype = Object.create(Error.prototype);
+  OkfError.prototype.name = 'OkfError';
+  function fail(code, message, details) { throw new OkfError(code, message, details); }
+  function corrupt(name, what) {
+    return new OkfError('index_corrupt', 'index file ' + name + '.js is corrupt: ' + what + '; rebuild the site', { file: name + '.js' });
+  }
+
+  // Python's repr() for the values a request can carry (error messages quote it).
+  function pyRepr(v) {
+    if (v === null || v === undefined) return 'None';
+    if (v === true) return 'True';
+    if (v === false) return 'False';
+    if (typeof v === 'number') {
+      if (v !== v) return 'nan';
+      if (!isFinite(v)) return v > 0 ? 'inf' : '-inf';
+      if (Number.isInteger(v) && Math.abs(v) < 1e300) return BigInt(v).toString();
+      var m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(v.toExponential());
+      var digits = m[2] + (m[3] || ''), e = +m[4];
+      if (e >= -4 && e < 16) {
+        var s = e < 0 ? '0.' + '0'.repeat(-e - 1) + digits
+          : digits.length > e + 1 ? digits.slice(0, e + 1) + '.' + digits.slice(e + 1)
+          : digits + '0'.repeat(e + 1 - digits.length) + '.0';
+        return m[1] + s;
+      }
+      return m[1] + m[2] + (m[3] ? '.' + m[3] : '') + 'e' + (e < 0 ? '-' : '+') + (Math.abs(e) < 10 ? '0' : '') + Math.abs(e);
+    }
+    if (typeof v === 'string') {
+      var q = v.indexOf("'") >= 0 && v.indexOf('"') < 0 ? '"' : "'";
+      return q + v.replace(/[\\\x00-\x1f\x7f'"]/g, function (c) {
+        if (c === '\\') return '\\\\';
+        if (c === '\n') return '\\n';
+        if (c === '\r') return '\\r';
+        if (c === '\t') return '\\t';
+        if (c === "'" || c === '"') return c === q ? '\\' + c : c;
+        return '\\x' + ('0' + c.charCodeAt(0).toString(16)).slice(-2);
+      }) + q;
+    }
+    if (Array.isArray(v)) return '[' + v.map(pyRepr).join(', ') + ']';
+    return '{' + Object.keys(v).map(function (k) { return pyRepr(k) + ': ' + pyRepr(v[k]); }).join(', ') + '}';
+  }
+
+  // -- code points ------------------------------------------------------------------------
+  function cpAt(s, i) { return s.codePointAt(i); }
+  function cpLen(s) { var n = 0; for (var i = 0; i < s.length; i++) { var c = s.charCodeAt(i); if (c < 0xdc00 || c > 0xdfff || i === 0 || (s.charCodeAt(i - 1) & 0xfc00) !== 0xd800) n++; } return n; }
+  function wellFormed(s) { return !/[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/.test(s); }
+  // s sliced by code-point offsets [a, b)
+  function cpSlice(s, a, b) {
+    var i = 0, n = 0, start = -1;
+    while (i < s.length && n < b) {
+      if (n === a) start = i;
+      i += cpAt(s, i) > 0xffff ? 2 : 1;
+      n++;
+    }
+    if (start < 0) start = n === a ? i : s.length;
+    return s.slice(start, i);
+  }
+  function utf8(s) {
+    var out = [];
+    for (var i = 0; i < s.length; i++) {
+      var c = cpAt(s, i);
+      if (c > 0xffff) i++;
+      if (c < 0x80) out.push(c);
+      else if (c < 0x800) out.push(0xc0 | c >> 6, 0x80 | c & 63);
+      else if (c < 0x10000) out.push(0xe0 | c >> 12, 0x80 | c >> 6 & 63, 0x80 | c & 63);
+      else out.push(0xf0 | c >> 18, 0x80 | c >> 12 & 63, 0x80 | c >> 6 & 63, 0x80 | c & 63);
+    }
+    return out;
+  }
+  function fnv1a32(term) {
+    var h = 0x811c9dc5, b = utf8(term);
+    for (var i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
+    return h;
+  }
+  function isAscii(s) { return !/[^\x00-\x7f]/.test(s); }
+
+  // -- terms (contract §2): ASCII needs no tables; anything else uses the build's tables ---
+  function inRanges(flat, cp) {
+    var lo = 0, hi = flat.length; // bisect_right
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (cp < flat[mid]) hi = mid; else lo = mid + 1; }
+    return lo % 2 === 1 || (lo > 0 && flat[lo - 1] === cp);
+  }
+  function asciiWord(c) { return c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122; }
+
+  function Normaliser(t) {
+    this.t = t;
+  }
+  Normaliser.prototype.isWord = function (cp) { return this.t ? inRanges(this.t.word, cp) : cp < 128 && asciiWord(cp); };
+  // NFC(casefold(text)) with the build's fold table, NFC per run of code points the build knew
+  Normaliser.prototype.normalise = function (text) {
+    if (!this.t) return text.toLowerCase();
+    var fold = this.t.casefold, assigned = this.t.assigned, out = '', seg = '';
+    for (var i = 0; i < text.length; i++) {
+      var cp = cpAt(text, i), ch = String.fromCodePoint(cp);
+      if (cp > 0xffff) i++;
+      var key = cp.toString(16), f = own.call(fold, key) ? fold[key] : ch;
+      for (var j = 0; j < f.length; j++) {
+        var c = cpAt(f, j), cs = String.fromCodePoint(c);
+        if (c > 0xffff) j++;
+        if (inRanges(assigned, c)) seg += cs;
+        else { out += seg.normalize('NFC') + cs; seg = ''; }
+      }
+    }
+    return out + seg.normalize('NFC');
+  };
+  // maximal word runs of raw text: [code-point offset, utf16 index, run]
+  Normaliser.prototype.runs = function (text, stopAt) {
+    var out = [], n = 0, start = -1, startN = 0;
+    for (var i = 0; i <= text.length; ) {
+      var cp = i < text.length ? cpAt(text, i) : -1, w = cp >= 0 && this.isWord(cp);
+      if (w && start < 0) { start = i; startN = n; }
+      if (!w && start >= 0) {
+        out.push([startN, start, text.slice(start, i)]);
+        start = -1;
+        if (stopAt && stopAt(out[out.length - 1])) break;
+      }
+      if (cp < 0) break;
+      i += cp > 0xffff ? 2 : 1;
+      n++;
+    }
+    return out;
+  };
+  Normaliser.prototype.terms = function (text) {
+    return this.runs(this.normalise(text)).map(function (r) { return r[2]; });
+  };
+  Normaliser.prototype.hasLetterNumber = function (text) {
+    if (!this.t) return /[0-9A-Za-z]/.test(text);
+    for (var i = 0; i < text.length; i++) {
+      var cp = cpAt(text, i);
+      if (cp > 0xffff) i++;
+      if (inRanges(this.t.letter_number, cp)) return true;
+    }
+    return false;
+  };
+  var ASCII = new Normaliser(null);
+
+  // Query checks before any table is needed (same order and messages as terms.py).
+  function checkQuery(query) {
+    if (typeof query !== 'string') fail('schema_validation', 'query must be a string');
+    if (!wellFormed(query)) fail('schema_validation', 'query is not valid Unicode (it holds a lone surrogate)');
+    var n = cpLen(query);
+    if (n < 1) fail('schema_validation', 'query is empty: give 1 to 512 characters with at least one letter or number');
+    if (n > MAX_Q) fail('schema_validation', 'query is ' + n + ' characters long; the limit is ' + MAX_Q + ': shorten it', { limit: MAX_Q, actual: n });
+  }
+  function queryTerms(norm, query) {
+    if (!norm.hasLetterNumber(query)) fail('schema_validation', 'query has no letter or number: add at least one word');
+    var seen = {}, result = [], words = norm.terms(query);
+    for (var i = 0; i < words.length; i++) {
+      var w = words[i], len = cpLen(w);
+      if (len > MAX_TERM) fail('resource_limit', 'a query term is ' + len + ' characters after normalisation; the limit is ' + MAX_TERM, { limit: MAX_TERM, actual: len });
+      if (!own.call(seen, w)) { seen[w] = 1; result.push(w); }
+    }
+    if (!result.length) fail('schema_validation', 'query has no searchable term: add a word');
+    if (result.length > MAX_TERMS) fail('resource_limit', 'query has ' + result.length + ' distinct terms; the limit is ' + MAX_TERMS + ': remove some words', { limit: MAX_TERMS, actual: result.length });
+    return result;
+  }
+  function checkLimit(limit) {
+    if (limit === undefined || limit === null) return 20;
+    if (typeof limit !== 'number' || !Number.isInteger(limit)) fail('schema_validation', 'limit must be an integer from 1 to 100, got ' + pyRepr(limit));
+    if (limit < 1 || limit > 100) fail('schema_validation', 'limit must be from 1 to 100, got ' + pyRepr(limit));
+    return limit;
+  }
+
+  // Snippet start (contract §5), a code-point offset. Without tables it is exact while the
+  // text before the first matching ASCII run is ASCII; null when the build's tables must decide.
+  function snippetAt(norm, text, terms) {
+    var wanted = {}, found = -1;
+    terms.forEach(function (t) { wanted[t] = 1; });
+    if (!norm.t) {
+      for (var i = 0, s = -1; i <= text.length; i++) {
+        var c = i < text.length ? text.charCodeAt(i) : 32;
+        if (c > 127) return null;
+        if (asciiWord(c)) { if (s < 0) s = i; }
+        else if (s >= 0) {
+          if (own.call(wanted, text.slice(s, i).toLowerCase())) { found = s; break; }
+          s = -1;
+        }
+      }
+    } else {
+      norm.runs(text, function (r) {
+        var t = norm.terms(r[2]);
+        if (t.length && own.call(wanted, t[0])) { found = r[0]; return true; }
+        return false;
+      });
+    }
+    return found < 0 ? 0 : Math.max(0, found - LEAD);
+  }
+
+  // Size of the canonical JSON (format.canonical_json) of a result, for the 1 MiB cap.
+  function jsonBytes(v) {
+    if (typeof v === 'number') return Number.isInteger(v) ? String(v).length : pyRepr(v).length;
+    if (typeof v === 'string') return utf8(JSON.stringify(v)).length + 5 * (v.match(/[<>&]/g) || []).length + 3 * (v.match(/[\u2028\u2029]/g) || []).length;
+    if (typeof v !== 'object' || v === null) return String(v).length;
+    if (Array.isArray(v)) return v.reduce(function (a, x) { return a + jsonBytes(x) + 1; }, v.length ? 1 : 2);
+    var keys = Object.keys(v);
+    return keys.reduce(function (a, k) { return a + jsonBytes(k) + 2 + jsonBytes(v[k]); }, keys.length ? 1 : 2);
+  }
+
+  // -- checks of loaded files (index.py) ---------------------------------------------------
+  function isInt(v) { return typeof v === 'number' && Number.isInteger(v); }
+  function isHex64(v) { return typeof v === 'string' && /^[0-9a-f]{64}$/.test(v); }
+  function checkManifest(m) {
+    if (!m || typeof m !== 'object' || m.format !== 'okf-sphinx-index') fail('index_corrupt', 'manifest.js is not an okf_sphinx index manifest; rebuild the site', { file: 'manifest.js' });
+    if (m.format_version !== 1) fail('index_version_unsupported', 'index format_version ' + pyRepr(m.format_version) + ' is not supported by this okf_sphinx (it reads version 1); rebuild the site or upgrade okf_sphinx', { found: m.format_version === undefined ? null : m.format_version, supported: [1] });
+    if (!['sections', 'sections_all', 'concepts', 'files', 'shards'].every(function (k) { return isInt(m[k]) && m[k] >= 0; }) || m.shards < 1 || m.sections_all < m.sections) throw corrupt('manifest', 'counts are missing or invalid');
+    if (typeof m.avglen !== 'number' || !(m.avglen > 0)) throw corrupt('manifest', 'avglen is missing or invalid');
+    if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
+    return m;
+  }
+  function checkUnicode(t) {
+    var ok = t && typeof t === 'object' && typeof t.unicode_version === 'string' && t.casefold && typeof t.casefold === 'object' && !Array.isArray(t.casefold);
+    ok = ok && ['word', 'letter_number', 'assigned'].every(function (k) {
+      var f = t[k];
+      return Array.isArray(f) && f.length % 2 === 0 && f.every(function (x, i) { return isInt(x) && x >= 0 && x <= 0x10ffff && (i === 0 || f[i - 1] <= x); });
+    });
+    if (!ok || !Object.keys(t.casefold).every(function (k) { return typeof t.casefold[k] === 'string'; })) throw corrupt('unicode', 'the Unicode tables are invalid');
+    return new Normaliser(t);
+  }
+  function checkShard(name, shard) {
+    if (!shard || typeof shard !== 'object' || Array.isArray(shard)) throw corrupt(name, 'a shard must be an object');
+    return shard;
+  }
+  function checkSection(name, s) {
+    var ok = s && typeof s === 'object'
+      && ['concept_id', 'title', 'path', 'heading', 'locator', 'url', 'anchor', 'text'].every(function (k) { return typeof s[k] === 'string'; })
+      && ['sid', 'level', 'line_start', 'line_end'].every(function (k) { return isInt(s[k]); })
+      && isHex64(s.content_sha256) && typeof s.searchable === 'boolean' && 's/' + s.sid === name
+      && s.line_start >= 1 && s.line_start <= s.line_end;
+    if (!ok) throw corrupt(name, 'a section record is malformed');
+    return s;
+  }
+  var NAME = /^(manifest|unicode|concepts|files|t\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[spf]\/[0-9]{1,9})$/;
+
+  // -- the engine ----------------------------------------------------------------------------
+  // loader(name) -> Promise of the parsed JSON value of _okf/<name>.js
+  function Engine(loader) {
+    this.loader = loader;
+    this.cache = {};
+    this.postings = {};
+    this.manifest = null;
+  }
+  Engine.prototype.load = function (name, check) {
+    var c = this.cache, self = this;
+    if (!own.call(c, name)) {
+      if (!NAME.test(name)) return Promise.reject(new OkfError('index_corrupt', 'index refers to an invalid file name ' + pyRepr(name) + '; rebuild the site'));
+      c[name] = Promise.resolve().then(function () { return self.loader(name); }).then(function (v) { return check ? check(name, v) : v; });
+      c[name].catch(function () { delete c[name]; });
+    }
+    return c[name];
+  };
+  Engine.prototype.open = function () {
+    var self = this;
+    return this.load('manifest', function (n, m) { return checkManifest(m); }).then(function (m) { self.manifest = m; return m; });
+  };
+  Engine.prototype.tables = function () {
+    return this.load('unicode', function (n, t) { return checkUnicode(t); });
+  };
+  Engine.prototype.posting = function (term) {
+    var self = this, m = this.manifest, name = 't/' + (fnv1a32(term) % m.shards).toString(16);
+    if (own.call(this.postings, term)) return Promise.resolve(this.postings[term]);
+    return this.load(name, checkShard).then(function (shard) {
+      if (!own.call(shard, term)) return null;
+      var e = shard[term];
+      if (!(Array.isArray(e) && e.length === 3 && typeof e[0] === 'number' && isInt(e[1]) && (Array.isArray(e[2]) || typeof e[2] === 'string'))) throw corrupt(name, 'the entry of term ' + pyRepr(term) + ' is malformed');
+      var flat = typeof e[2] === 'string' ? self.load(e[2], function (n, f) { if (!Array.isArray(f)) throw corrupt(n, 'a posting file must hold an array'); return f; }) : e[2];
+      return Promise.resolve(flat).then(function (flat) {
+        var n = flat.length / 3, sids = [], fs = [], lens = [], sid = -1;
+        if (flat.length % 3 || n !== e[1] || !flat.every(function (x) { return isInt(x) && x >= 0; })) throw corrupt(name, 'a posting list is malformed');
+        for (var i = 0; i < flat.length; i += 3) {
+          sid = i === 0 ? flat[0] : sid + flat[i];
+          if ((i && flat[i] === 0) || sid >= m.sections || flat[i + 1] === 0) throw corrupt(name, 'a posting list is out of order or out of range');
+          sids.push(sid); fs.push(flat[i + 1]); lens.push(flat[i + 2]);
+        }
+        return (self.postings[term] = { idf: e[0], df: e[1], sids: sids, fs: fs, lens: lens });
+      });
+    });
+  };
+  Engine.prototype.section = function (sid) {
+    return this.load('s/' + sid, checkSection);
+  };
+  // Every matching section as [score, sid], best first (query.py rank).
+  function rank(postings, avglen) {
+    var order = postings.slice().sort(function (a, b) { return a.df - b.df; });
+    var cand = order[0].sids;
+    var out = [];
+    for (var c = 0; c < cand.length; c++) {
+      var sid = cand[c], idx = [], ok = true;
+      for (var p = 0; p < postings.length && ok; p++) {
+        var a = postings[p].sids, lo = 0, hi = a.length;
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < sid) lo = mid + 1; else hi = mid; }
+        if (a[lo] === sid) idx.push(lo); else ok = false;
+      }
+      if (!ok) continue;
+      var score = 0.0;
+      for (p = 0; p < postings.length; p++) {
+        var P = postings[p], f = P.fs[idx[p]];
+        score += P.idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * P.lens[idx[p]] / avglen));
+      }
+      out.push([score, sid]);
+    }
+    out.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
+    return out;
+  }
+  // search_sections: the contract's result; opts.present adds presentation fields to hits
+  // (url: the rendered section, relative to the site root; title: the page title).
+  Engine.prototype.search = function (query, limit, opts) {
+    var self = this, terms, norm, lim, ranked;
+    return Promise.resolve().then(function () {
+      checkQuery(query);
+      return self.manifest || self.open();
+    }).then(function () {
+      return isAscii(query) ? ASCII : self.tables();
+    }).then(function (n) {
+      norm = n;
+      terms = queryTerms(norm, query);
+      lim = checkLimit(limit);
+      return Promise.all(terms.map(function (t) { return self.posting(t); }));
+    }).then(function (postings) {
+      ranked = postings.every(Boolean) ? rank(postings, self.manifest.avglen) : [];
+      return Promise.all(ranked.slice(0, lim).map(function (r) { return self.section(r[1]); }));
+    }).then(function (sections) {
+      var at = sections.map(function (s) {
+        if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
+        return snippetAt(norm, s.text, terms);
+      });
+      var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
+      return Promise.resolve(need).then(function (full) {
+        var hits = sections.map(function (s, i) {
+          var p = at[i] !== null ? at[i] : snippetAt(full, s.text, terms);
+          var h = {
+            concept_id: s.concept_id, path: s.path, heading: s.heading, locator: s.locator,
+            line_start: s.line_start, line_end: s.line_end, content_sha256: s.content_sha256,
+            snippet: cpSlice(s.text, p, p + SNIP), score: ranked[i][0], matched_terms: terms.slice()
+          };
+          if (opts && opts.present) {
+            h.url = s.url; h.title = s.title; h.level = s.level;
+            h.snippet_offset = p; h.text_length = cpLen(s.text);
+          }
+          return h;
+        });
+        var result = {
+          query: query, terms: terms, snapshot_revision: self.manifest.snapshot_revision,
+          total: ranked.length, truncated: ranked.length > lim, hits: hits
+        };
+        var size = jsonBytes(result);
+        if (!(opts && opts.present) && size > MAX_BYTES) fail('resource_limit', 'the answer is ' + size + ' bytes, over the 1 MiB limit: lower limit', { limit: MAX_BYTES, actual: size });
+        return result;
+      });
+    });
+  };
+  // Terms of arbitrary text with the tables this query needs (for highlighting).
+  Engine.prototype.normaliser = function (text) {
+    return isAscii(text) ? Promise.resolve(ASCII) : this.tables();
+  };
+
+  // -- loaders -------------------------------------------------------------------------------
+  // Browser: one <script> per file; the wrapper calls okfLoad(name, value) while the tag runs.
+  function scriptLoader(base) {
+    root.okfLoad = function (name, value) {
+      var s = doc.currentScript;
+      if (s && s.okfName !== undefined) { if (name === s.okfName) s.okfValue = [value]; else s.okfBad = 1; }
+    };
+    return function (name) {
+      return new Promise(function (resolve, reject) {
+        var s = doc.createElement('script');
+        s.okfName = name;
+        s.async = true;
+        s.src = base + name + '.js';
+        s.onload = function () {
+          s.remove();
+          if (s.okfValue && !s.okfBad) resolve(s.okfValue[0]);
+          else reject(new OkfError('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + pyRepr(name) + ' (truncated or foreign); rebuild the site', { file: name + '.js' }));
+        };
+        s.onerror = function () {
+          s.remove();
+          reject(new OkfError(name === 'manifest' ? 'index_not_found' : 'index_corrupt', 'index file ' + name + '.js could not be loaded from ' + base + '; rebuild the site', { file: name + '.js' }));
+        };
+        doc.head.appendChild(s);
+      });
+    };
+  }
+  // Node: read the file, check the exact wrapper, JSON.parse the value (never eval).
+  function nodeLoader(dir) {
+    var fs = require('fs'), path = require('path');
+    return function (name) {
+      var data;
+      try { data = fs.readFileSync(path.join(dir, name + '.js')); } catch (e) {
+        fail(name === 'manifest' ? 'index_not_found' : 'index_corrupt', 'index file ' + name + '.js under ' + dir + ' is missing; rebuild the site', { file: name + '.js' });
+      }
+      var text;
+      try { text = new TextDecoder('utf-8', { fatal: true }).decode(data); } catch (e) {
+        fail('index_corrupt', 'index file ' + name + '.js is not UTF-8; rebuild the site', { file: name + '.js' });
+      }
+      var head = 'okfLoad(' + JSON.stringify(name) + ',';
+      if (text.slice(0, head.length) !== head || text.slice(-3) !== ');\n') fail('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + pyRepr(name) + ' (truncated or foreign); rebuild the site', { file: name + '.js' });
+      try { return JSON.parse(text.slice(head.length, -3)); } catch (e) {
+        fail('index_corrupt', 'index file ' + name + '.js holds invalid JSON; rebuild the site', { file: name + '.js' });
+      }
+    };
+  }
+
+  var api = {
+    Engine: Engine, OkfError: OkfError, scriptLoader: scriptLoader, nodeLoader: nodeLoader,
+    fnv1a32: fnv1a32, pyRepr: pyRepr, cpSlice: cpSlice, Normaliser: Normaliser
+  };
+  var defaultEngine = null;
+  // The site's default index: the search page's data-okf-index, else ../_okf/ beside _static/.
+  api.engine = function () {
+    if (!defaultEngine) {
+      var el = doc.getElementById('okf-search'), base = el && el.getAttribute('data-okf-index');
+      base = base ? new URL(base, doc.baseURI).href : new URL('../_okf/', thisScript ? thisScript.src : doc.baseURI).href;
+      defaultEngine = new Engine(scriptLoader(base));
+    }
+    return defaultEngine;
+  };
+  api.search = function (query, limit, opts) { return api.engine().search(query, limit, opts); };
+
+  // -- the search page -----------------------------------------------------------------------
+  var PAGE = 10;
+  function initPage() {
+    var box = doc.getElementById('okf-search');
+    if (!box) return;
+    var form = box.querySelector('form'), input = box.querySelector('input[name=q]');
+    var status = box.querySelector('.okf-status'), list = box.querySelector('.okf-results');
+    var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
+    var token = 0, current = null, shown = PAGE;
+
+    function el(tag, cls, text) {
+      var e = doc.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    }
+    function say(text, isError) {
+      status.textContent = text;
+      status.className = 'okf-status' + (isError ? ' okf-error' : '');
+    }
+    // snippet text with the runs whose terms are query terms wrapped in <mark>
+    function highlighted(norm, text, terms) {
+      var p = el('p', 'okf-snippet'), wanted = {}, at = 0;
+      terms.forEach(function (t) { wanted[t] = 1; });
+      norm.runs(text).forEach(function (r) {
+        if (!norm.terms(r[2]).some(function (t) { return own.call(wanted, t); })) return;
+        if (r[1] > at) p.appendChild(doc.createTextNode(text.slice(at, r[1])));
+        p.appendChild(el('mark', null, r[2]));
+        at = r[1] + r[2].length;
+      });
+      if (at < text.length) p.appendChild(doc.createTextNode(text.slice(at)));
+      return p;
+    }
+    function render(result, norm) {
+      list.textContent = '';
+      var n = result.hits.length;
+      if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
+      else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
+      result.hits.forEach(function (h) {
+        var li = el('li', 'okf-hit'), a = el('a', 'okf-link');
+        a.href = siteRoot + h.url;
+        a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
+        li.appendChild(a);
+        if (h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
+        var snip = highlighted(norm, h.snippet, result.terms);
+        if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
+        if (h.snippet_offset + cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
+        li.appendChild(snip);
+        list.appendChild(li);
+      });
+      if (more) more.hidden = !(result.truncated && n < 100);
+    }
+    function run(q) {
+      var mine = ++token;
+      current = q;
+      if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; return Promise.resolve(); }
+      say('Searching\u2026');
+      var eng = api.engine();
+      return eng.search(q, Math.min(shown, 100), { present: true }).then(function (result) {
+        return eng.normaliser(result.hits.map(function (h) { return h.snippet; }).join('') + q).then(function (norm) {
+          if (mine === token) render(result, norm);
+        });
+      }, function (err) {
+        if (mine !== token) return;
+        list.textContent = '';
+        if (more) more.hidden = true;
+        say(err instanceof OkfError ? err.message : 'Search failed: ' + err, true);
+      }).then(function () { if (mine === token) box.setAttribute('data-okf-state', 'done'); });
+    }
+    function fromUrl() { return new URLSearchParams(root.location.search).get('q') || ''; }
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var q = input.value;
+      shown = PAGE;
+      if (q !== fromUrl()) {
+        try { root.history.pushState({ okf: q }, '', '?q=' + encodeURIComponent(q)); } catch (e) { /* file:// in some browsers */ }
+      }
+      box.setAttribute('data-okf-state', 'busy');
+      run(q);
+    });
+    if (more) more.addEventListener('click', function () {
+      shown += PAGE;
+      box.setAttribute('data-okf-state', 'busy');
+      run(current).then(function () {
+        var links = list.querySelectorAll('a.okf-link');
+        if (links[shown - PAGE]) links[shown - PAGE].focus();
+      });
+    });
+    root.addEventListener('popstate', function () {
+      input.value = fromUrl();
+      shown = PAGE;
+      box.setAttribute('data-okf-state', 'busy');
+      run(input.value);
+    });
+    input.value = fromUrl();
+    if (input.value) { box.setAttribute('data-okf-state', 'busy'); run(input.value); }
+    else box.setAttribute('data-okf-state', 'done');
+  }
+  if (doc) {
+    if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', initPage);
+    else initPage();
+  }
+  return api;
+});

@@ -1,0 +1,247 @@
+"""The browser runtime (okf-search.js, run in Node) answers exactly like the Python API.
+
+Same index + same request → the same JSON: terms, total, truncated, every hit
+field, scores compared bit for bit, and error envelopes (code, message, details).
+Indexes come from real Sphinx builds: example_site and a generated Unicode-heavy
+project whose text holds the code points where Node's Unicode (17) and the
+build's Python (14) disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
+from conftest import sphinx_build, write_project  # noqa: E402
+from okf_js import python_answer, run_node, same, unicode_differences  # noqa: E402
+
+pytestmark = pytest.mark.node
+
+SPECIAL_WORDS = [
+    "straße", "STRASSE", "Strasse", "ẞ", "ß", "ss", "İstanbul", "istanbul", "i̇stanbul", "ı",
+    "ΣΊΣΥΦΟΣ", "σίσυφος", "σίσυφοσ", "ὈΔΥΣΣΕΎΣ", "ᏣᎳᎩ", "ꮳꮃꭹ", "Café", "Cafe\u0301", "CAFÉ",
+    "ﬁle", "file", "𝐀𝐁𝐂", "𐐀𐐁", "𐐨𐐩", "😀", "𠀀𠀁", "\u212aelvin", "kelvin", "ſpeed", "µs", "μs",
+    "ŉ", "ǰ", "ΐ", "ͅ", "한국어", "한국어", "हिन्दी", "العربية", "ไทย", "٣٤", "½", "Ⅻ", "ⅻ", "①",
+    "ǅ", "ǆ", "Ǆ", "ﬀ", "ﬆ", "Å", "Å", "Ω", "q\u0323\u0307", "q\u0307\u0323", "e\u0301\u0301",
+    "x\U000e0100y", "a\u200db", "a\u00adb", "naïve", "nai\u0308ve", "ǈ", "ᾼ", "ᾳ", "ᾈ",
+]
+ASCII_WORDS = (
+    "retry policy install configure sphinx search index section heading title body query term "
+    "parser build cache token limit error python node browser shard posting score rank snippet "
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+    "sigma tau upsilon phi chi psi omega the a of to and in is it for on with as"
+).split()
+
+
+def _stress_project(root: Path, diff: list[int]) -> Path:
+    rng = random.Random(20261129)
+    usable = [cp for cp in diff if unicodedata.category(chr(cp)) not in ("Cc", "Cs", "Zl", "Zp") and cp not in (0x85,)]
+    files: dict[str, str] = {}
+    toc = []
+    for p in range(24):
+        name = f"p{p:02d}"
+        toc.append(name)
+        lines = [f"Page {p} {rng.choice(SPECIAL_WORDS)} {rng.choice(ASCII_WORDS)}", "=" * 60, ""]
+        for s in range(6):
+            words = []
+            for _ in range(rng.randint(20, 120)):
+                r = rng.random()
+                if r < 0.6:
+                    words.append(rng.choice(ASCII_WORDS))
+                elif r < 0.85:
+                    words.append(rng.choice(SPECIAL_WORDS))
+                else:  # a word built around code points the engines disagree on
+                    cps = rng.sample(usable, 2)
+                    words.append(rng.choice(ASCII_WORDS) + chr(cps[0]) + rng.choice(ASCII_WORDS) + chr(cps[1]))
+            # "common" in almost every section: a posting list big enough for its own file
+            words.insert(rng.randint(0, len(words)), "common")
+            heading = f"{rng.choice(ASCII_WORDS).title()} {rng.choice(SPECIAL_WORDS)} {s}"
+            lines += [heading, "-" * 60, ""]
+            text = " ".join(words)
+            # wrap, and keep RST inline markup characters out of the way
+            text = text.replace("*", " ").replace("`", " ").replace("|", " ").replace("_", " ")
+            for i in range(0, len(text), 70):
+                lines.append(text[i : i + 70].strip() or "x")
+            lines.append("")
+        files[f"{name}.rst"] = "\n".join(lines)
+    files["index.rst"] = "Stress\n======\n\n.. toctree::\n\n" + "".join(f"   {n}\n" for n in toc)
+    return write_project(root, files)
+
+
+@pytest.fixture(scope="module")
+def diff_code_points() -> list[int]:
+    return unicode_differences()
+
+
+@pytest.fixture(scope="module")
+def stress_site(tmp_path_factory: pytest.TempPathFactory, diff_code_points: list[int]) -> Path:
+    src = _stress_project(tmp_path_factory.mktemp("stress") / "src", diff_code_points)
+    out = src.parent / "html"
+    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
+    return out
+
+
+def _index_terms(site: Path) -> list[str]:
+    from okf_sphinx import format as fmt
+
+    terms: list[str] = []
+    for f in sorted((site / "_okf" / "t").glob("*.js")):
+        if "-" in f.stem:
+            continue
+        terms += sorted(fmt.unwrap(f"t/{f.stem}", f.read_bytes()))
+    return terms
+
+
+def _vary(rng: random.Random, word: str) -> str:
+    r = rng.random()
+    if r < 0.2:
+        return word.upper()
+    if r < 0.35:
+        return word.title()
+    if r < 0.5:
+        return unicodedata.normalize("NFD", word)
+    if r < 0.55:
+        return unicodedata.normalize("NFKD", word)
+    return word
+
+
+def generated_queries(site: Path, diff: list[int], n: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    vocab = _index_terms(site)
+    seps = [" ", "  ", "-", ", ", "/", "\t", "_", ".", "\u3000", "\u00a0", "—"]
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        kind = rng.random()
+        if kind < 0.45:  # words of the index, varied
+            k = rng.choice([1, 1, 1, 2, 2, 3, 4])
+            words = [_vary(rng, rng.choice(vocab)) for _ in range(k)]
+            q = "".join(w + rng.choice(seps) for w in words).strip() or "x"
+        elif kind < 0.6:  # the Unicode torture words
+            q = " ".join(_vary(rng, rng.choice(SPECIAL_WORDS)) for _ in range(rng.randint(1, 3)))
+        elif kind < 0.75:  # code points the engines disagree on, inside and between words
+            parts = []
+            for _ in range(rng.randint(1, 4)):
+                parts.append(rng.choice(vocab) if rng.random() < 0.6 else "")
+                parts.append(chr(rng.choice(diff)))
+            q = "".join(parts)
+        elif kind < 0.85:  # random code points (any plane), mostly matching nothing
+            q = "".join(chr(rng.choice([rng.randint(0x20, 0x7E), rng.randint(0xA0, 0x2FFF), rng.randint(0x10000, 0x2FFFF), rng.choice(diff)]))
+                        for _ in range(rng.randint(1, 12)))
+            q = "".join(c for c in q if not 0xD800 <= ord(c) <= 0xDFFF)
+        elif kind < 0.93:  # words that are in no section
+            q = " ".join("".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(rng.randint(3, 9))) for _ in range(rng.randint(1, 3)))
+        else:  # long and many-term queries
+            k = rng.randint(25, 40)
+            q = " ".join(rng.choice(vocab) for _ in range(k))
+        req: dict[str, Any] = {"query": q}
+        r = rng.random()
+        if r < 0.2:
+            req["limit"] = rng.choice([1, 2, 3, 5, 10, 50, 100])
+        elif r < 0.25:
+            req["limit"] = rng.choice([0, 101, -1, True, False, "5", 2.5, None, [3], 10**21])
+        out.append(req)
+    return out
+
+
+def edge_requests(vocab: list[str]) -> list[dict[str, Any]]:
+    distinct = sorted(set(w for w in vocab if w.isascii()))[:40]
+    reqs: list[dict[str, Any]] = [
+        {"query": ""}, {"query": " "}, {"query": "!!! ???"}, {"query": "\u0301"}, {"query": "😀"},
+        {"query": "_"}, {"query": "\ud800"}, {"query": "a\udc00"}, {"query": 123}, {"query": None},
+        {"query": ["retry"]}, {"query": "a" * 512}, {"query": "a" * 513}, {"query": "😀" * 512},
+        {"query": "😀" * 513}, {"query": "a " * 256}, {"query": ("ab " * 171)[:512]},
+        {"query": " ".join(distinct[:32])}, {"query": " ".join(distinct[:33])},
+        {"query": " ".join(distinct[:32] + distinct[:10])}, {"query": " ".join(distinct[:32]) + " zzzzunknown"},
+        {"query": "common"}, {"query": "common", "limit": 100}, {"query": "COMMON the", "limit": 7},
+        {"query": "retry", "limit": 0}, {"query": "retry", "limit": 101}, {"query": "retry", "limit": True},
+        {"query": "retry", "limit": "20"}, {"query": "retry", "limit": 1.5}, {"query": "retry", "limit": 1e-7},
+        {"query": "retry", "limit": 3 * 10**16}, {"query": "retry", "limit": None}, {"query": "", "limit": 0},
+        {"query": "\U000e0001x"}, {"query": "x\u0345"}, {"query": "ΣΑΣ σας"}, {"query": "ﬃ"}, {"query": "İ"},
+    ]
+    return reqs
+
+
+def _assert_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str, int]:
+    from okf_sphinx import open_index
+
+    index = open_index(site)
+    answers = run_node(site / "_okf", requests)
+    stats = {"hits": 0, "errors": 0, "empty": 0}
+    for req, js in zip(requests, answers):
+        py = python_answer(index, req)
+        diff = same(js, py)
+        assert diff is None, f"request {json.dumps(req, ensure_ascii=True)[:300]}: {diff}"
+        if "error" in py:
+            stats["errors"] += 1
+        elif py["total"]:
+            stats["hits"] += 1
+        else:
+            stats["empty"] += 1
+    return stats
+
+
+def test_parity_generated_unicode_site(stress_site: Path, diff_code_points: list[int]) -> None:
+    requests = generated_queries(stress_site, diff_code_points, 3000, seed=1)
+    requests += edge_requests(_index_terms(stress_site))
+    stats = _assert_parity(stress_site, requests)
+    # the generator must exercise all three outcomes substantially
+    assert stats["hits"] > 800 and stats["errors"] > 100 and stats["empty"] > 300, stats
+
+
+def test_parity_every_differing_code_point(stress_site: Path, diff_code_points: list[int]) -> None:
+    """Each code point where Node's Unicode differs from the build's, alone and inside a word."""
+    vocab = [w for w in _index_terms(stress_site) if w.isascii()]
+    requests = []
+    for i, cp in enumerate(diff_code_points):
+        c = chr(cp)
+        w = vocab[i % len(vocab)]
+        requests.append({"query": c})
+        requests.append({"query": w + c + vocab[(i * 7) % len(vocab)]})
+    _assert_parity(stress_site, requests)
+
+
+def test_parity_example_site(example_html: Path, diff_code_points: list[int]) -> None:
+    requests = generated_queries(example_html, diff_code_points, 1500, seed=2)
+    requests += edge_requests(_index_terms(example_html))
+    requests += [{"query": q} for q in ("script", "<script>", "alert", "onerror", "retry policy", "Café", "i18n", "bom")]
+    _assert_parity(example_html, requests)
+
+
+def test_cold_ascii_query_loads_only_what_it_needs(stress_site: Path) -> None:
+    """manifest, one shard per term (+ big posting files), one section per hit shown; no unicode.js
+    unless a snippet's text before the match is not ASCII or the query is not ASCII."""
+    from okf_sphinx import format as fmt
+    from okf_sphinx import open_index
+
+    index = open_index(stress_site)
+    big = [t for t in _index_terms(stress_site) if isinstance(index._load(fmt.shard_name(t, index.shards), index._check_shard)[t][2], str)]
+    assert big, "the stress site must have a posting list in a file of its own"
+    requests = [{"query": "retry policy", "limit": 5}, {"query": big[0], "limit": 3}, {"query": "Straße"}, {"query": "qqqzzz"}]
+    answers = run_node(stress_site / "_okf", requests, cold=True)
+    for req, a in zip(requests, answers):
+        assert same(a["answer"], python_answer(index, req)) is None
+        loaded = a["loaded"]
+        assert loaded[0] == "manifest"
+        result = a["answer"]
+        terms = result["terms"]
+        shards = {fmt.shard_name(t, index.shards) for t in terms}
+        sections = [n for n in loaded if n.startswith("s/")]
+        assert len(sections) == len(result["hits"])
+        assert {n for n in loaded if n.startswith("t/") and "-" not in n} == shards
+        assert len(loaded) == len(set(loaded)), "a file was loaded twice"
+        if not req["query"].isascii():
+            assert "unicode" in loaded
+        elif "unicode" in loaded:
+            # only allowed when a snippet needed the tables
+            texts = [index.section(int(n[2:]))["text"] for n in sections]
+            assert any(not t.isascii() for t in texts)
+    assert "unicode" not in answers[3]["loaded"]
+    # that term's postings live in a file of their own
+    assert any(n.startswith("t/") and "-" in n for n in answers[1]["loaded"])
