@@ -16,7 +16,9 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import sys
+import threading
 from importlib import resources
 from typing import Any
 
@@ -93,8 +95,50 @@ def _internal_error(exc: BaseException) -> dict[str, Any]:
                       "this is a bug — please report it with the request"}}
 
 
-def build_server(index: Any) -> Any:
-    """An MCP low-level ``Server`` answering the four tools from ``index``."""
+class SiteIndex:
+    """The index a server answers from, opened on first use and reopened when the
+    site is rebuilt (its ``manifest.js`` changes on disk), so ``okf mcp`` can be
+    configured before the first build and never serves a stale mix of files."""
+
+    def __init__(self, site: str, timeout: float | None = None, index: Any = None) -> None:
+        self.site = site
+        self.timeout = timeout
+        self.location = site
+        self._index = index
+        self._stamp: Any = self._manifest_stamp(index) if index is not None else None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _manifest_stamp(index: Any) -> Any:
+        directory = getattr(index.source, "index_dir", None)
+        if directory is None:
+            return None  # a URL: one snapshot for the server's lifetime
+        try:
+            st = os.stat(os.path.join(directory, "manifest.js"), follow_symlinks=False)
+        except OSError:
+            return ("missing",)
+        return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+    def get(self) -> Any:
+        from .cli import open_site
+
+        with self._lock:
+            index = self._index
+            if index is not None and self._stamp is not None and self._manifest_stamp(index) != self._stamp:
+                index = None  # rebuilt (or removed) since it was opened
+            if index is None:
+                self._index = None
+                index = open_site(self.site, self.timeout)
+                self._index, self._stamp = index, self._manifest_stamp(index)
+                self.location = index.source.location
+            return index
+
+
+def build_server(site: Any) -> Any:
+    """An MCP low-level ``Server`` answering the four tools from ``site`` (a
+    :class:`SiteIndex`, or an opened :class:`~okf_sphinx.index.Index`)."""
+    if not isinstance(site, SiteIndex):
+        site = SiteIndex(site.source.location, index=site)
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -121,7 +165,7 @@ def build_server(index: Any) -> Any:
 
     def run(name: str, arguments: Any) -> tuple[dict[str, Any], bool]:
         try:
-            return call_tool(index, name, arguments), False
+            return call_tool(site.get(), name, arguments), False
         except OkfError as err:
             return err.envelope, True
         except Exception as exc:  # a bug: log it here, never send a traceback
@@ -144,7 +188,7 @@ def build_server(index: Any) -> Any:
             "Search this Sphinx documentation site with search_sections (AND of exact words, no stemming), then "
             "read exactly what you need with get_section (by locator or concept_id + heading) or read_lines. "
             "Quote locators and content_sha256 when you cite; find pages by name with search_concepts. "
-            f"Site: {index.source.location}"
+            f"Site: {site.location}"
         ),
         on_list_tools=list_tools,
         on_call_tool=call,
@@ -153,12 +197,21 @@ def build_server(index: Any) -> Any:
 
 def serve(site: str, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
           timeout: float | None = None) -> int:
-    """Run ``okf mcp``; the index is opened first so a bad site fails at once (OkfError)."""
+    """Run ``okf mcp``.  A site that is not built yet (or a URL that does not answer) is
+    served anyway — each call answers the reason until the index exists; any other
+    bad site argument fails at once (OkfError)."""
     from .cli import open_site
 
-    index = open_site(site, timeout)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="okf mcp: %(levelname)s: %(message)s")
-    server = build_server(index)
+    try:
+        holder = SiteIndex(site, timeout, open_site(site, timeout))
+    except OkfError as err:
+        if err.code not in ("index_not_found", "source_unavailable"):
+            raise
+        # not built yet (or the server is down): serve anyway, every call says why until it is there
+        log.warning("%s; serving anyway — tools answer %s until the index exists", err.message, err.code)
+        holder = SiteIndex(site, timeout)
+    server = build_server(holder)
     if transport == "stdio":
         import anyio
         from mcp.server.stdio import stdio_server
@@ -174,7 +227,7 @@ def serve(site: str, transport: str = "stdio", host: str = "127.0.0.1", port: in
     if not 0 <= port <= 65535:
         raise OkfError("schema_validation", f"--port must be 0-65535, got {port}")
     app = server.streamable_http_app(host=host)
-    print(f"okf mcp: serving {index.source.location} at http://{host}:{port}/mcp (streamable HTTP)",
+    print(f"okf mcp: serving {holder.location} at http://{host}:{port}/mcp (streamable HTTP)",
           file=sys.stderr, flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
     return 0
