@@ -173,7 +173,7 @@ def build_server(site: Any) -> Any:
             return _internal_error(exc), True
 
     async def call(ctx: Any, params: Any) -> Any:
-        answer, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments)
+        answer, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments, abandon_on_cancel=True)
         return types.CallToolResult(
             content=[types.TextContent(text=answer_json(answer))],
             structured_content=answer,
