@@ -135,7 +135,7 @@ def _indent(text: str, prefix: str) -> str:
 def _render_search(index: Any, r: dict[str, Any]) -> str:
     titles = {c[0]: c[1] for c in index.concepts()} if r["hits"] else {}
     shown = len(r["hits"])
-    head = f"{r['total']} section{'s' if r['total'] != 1 else ''} match {r['query']!r}"
+    head = f"{r['total']} section{'s match' if r['total'] != 1 else ' matches'} {r['query']!r}"
     head += f" (showing {shown})" if r["truncated"] else ""
     out = [head + f"  [terms: {' '.join(r['terms'])}]"]
     for h in r["hits"]:
@@ -178,7 +178,7 @@ def _render_lines(r: dict[str, Any]) -> str:
 
 
 def _render_concepts(r: dict[str, Any]) -> str:
-    head = f"{r['total']} concept{'s' if r['total'] != 1 else ''} match {r['query']!r}"
+    head = f"{r['total']} concept{'s match' if r['total'] != 1 else ' matches'} {r['query']!r}"
     head += f" (showing {len(r['concepts'])})" if r["truncated"] else ""
     out = [head]
     for c in r["concepts"]:
