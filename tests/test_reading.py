@@ -263,3 +263,27 @@ def test_call_tool_is_strict(index):
     assert err(call_tool, index, "read_lines", {"path": "crlf.rst"}).code == "schema_validation"
     assert err(call_tool, index, "get_section", [1]).code == "schema_validation"
     assert call_tool(index, "get_section", {"concept_id": "guide"})["kind"] == "outline"
+
+
+def test_every_example_site_section_reads_back(example_html):
+    """Over example_site (line drift, CRLF, BOM, includes, non-Latin text): every
+    section resolves by locator and by heading, and read_lines gives its exact text."""
+    ex = open_index(example_html)
+    for sid in range(ex.sections_all):
+        s = ex.section(sid)
+        r = ex.get_section(locator=s["locator"], include_subsections=False)
+        assert (r["concept_id"], r["path"], r["line_start"], r["line_end"]) == (
+            s["concept_id"], s["path"], s["line_start"], s["line_end"])
+        assert r["content"] == s["text"]
+        got = ex.read_lines(s["path"], [s["line_start"], s["line_end"]])
+        lines = got["content"].removeprefix("\ufeff")
+        if got["range"]["end"] == got["range"]["total_lines"]:  # the file's final line break is kept there
+            lines = lines.removesuffix("\n")
+        assert lines.removesuffix("\r") == s["text"]
+        if s["heading"]:
+            try:
+                found = ex.get_section(concept_id=s["concept_id"], heading=s["heading"], include_subsections=False)
+                assert found["locator"] == s["locator"]
+            except OkfError as e:
+                assert e.code == "ambiguous_section", e
+                assert {"heading": s["heading"], "locator": s["locator"]} in e.details["candidates"]
