@@ -28,6 +28,8 @@ EXIT_CODES: dict[str, int] = {
     "section_not_found": 15,
     "page_too_large": 16,
     "source_unavailable": 17,
+    # an unexpected failure inside a server: reported as an envelope, never a traceback
+    "internal_error": 70,
 }
 
 

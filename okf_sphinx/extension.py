@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ from sphinx.util.display import status_iterator
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
 from .errors import BuildLimitError
+from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
 
 logger = logging.getLogger(__name__)
@@ -32,8 +35,8 @@ def _site(app: Sphinx) -> Site:
     search_page = getattr(app, "okf_search_page", "search.html")
     return Site(
         builder=builder.name,
-        page_url=page_url,
-        anchor_ok=lambda exprs: all(tags.eval_condition(e) for e in exprs),
+        page_url=functools.cache(page_url),
+        anchor_ok=functools.cache(lambda exprs: all(tags.eval_condition(e) for e in exprs)),
         search_page=search_page,
         singlehtml=builder.name == "singlehtml",
     )
@@ -53,15 +56,22 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         raise ConfigError(str(exc)) from None
     records = all_records(app.env)
     root = source_root(records, Path(app.srcdir), app.config.okf_search_source_root)
+    progress = lambda docs: status_iterator(  # noqa: E731
+        docs, "indexing sections for okf search... ", "darkgreen", len(docs), app.verbosity, stringify_func=lambda r: r.docname
+    )
+    # The index is built from many small containers while Sphinx holds millions of
+    # objects: without this, cyclic-GC passes over them cost more than the work itself.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        files = build_index(records, root, _site(app), limits)
+        files = build_index(records, root, _site(app), limits, progress)
+        written = write_index(target, files)
     except BuildLimitError as exc:
         remove_index(target)
         raise ExtensionError(str(exc)) from None
-    progress = lambda names: status_iterator(  # noqa: E731
-        names, "writing okf search index... ", "darkgreen", len(files), app.verbosity
-    )
-    written = write_index(target, files, progress)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     _summary(app, records, files, written, target)
 
 
@@ -88,6 +98,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_search_output_dir", "_okf", "", types=[str])
     app.add_config_value("okf_search_source_root", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
+    # load the Unicode tables once in the main process, before -j forks its readers
+    app.connect("builder-inited", lambda app: native())
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     try:

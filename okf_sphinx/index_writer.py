@@ -8,6 +8,7 @@ atomically.
 from __future__ import annotations
 
 import base64
+import functools
 import math
 import os
 import shutil
@@ -91,6 +92,7 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
     return PurePosixPath(base.as_posix())
 
 
+@functools.lru_cache(maxsize=None)
 def _relative(path: str, root: PurePosixPath) -> str:
     return PurePosixPath(path).relative_to(root).as_posix()
 
@@ -131,8 +133,14 @@ def _url(site: Site, docname: str, sections: list[Section], i: int) -> tuple[str
     return page, ""
 
 
-def build_index(records: list[DocRecord], root: PurePosixPath, site: Site, limits: dict[str, int]) -> dict[str, Any]:
-    """Every index file, as ``{name: JSON value}``."""
+def build_index(
+    records: list[DocRecord],
+    root: PurePosixPath,
+    site: Site,
+    limits: dict[str, int],
+    progress: Callable[[list[DocRecord]], Iterable[DocRecord]] = iter,
+) -> dict[str, Any]:
+    """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop."""
     files = _captured(records)
     _check_limits(records, files, root, limits)
     out: dict[str, Any] = {}
@@ -168,7 +176,7 @@ def build_index(records: list[DocRecord], root: PurePosixPath, site: Site, limit
         }
 
     concepts = []
-    for n, record in enumerate(records):
+    for n, record in enumerate(progress(records)):
         concepts.append([record.docname, record.title, n, record.searchable])
         out[f"p/{n}"] = {
             "concept_id": record.docname, "title": record.title, "url": site.page_url(record.docname),
@@ -238,14 +246,14 @@ def remove_index(target: Path) -> None:
         shutil.rmtree(target)
 
 
-def write_index(target: Path, files: dict[str, Any], progress: Callable[[Iterable[str]], Iterable[str]] = iter) -> int:
+def write_index(target: Path, files: dict[str, Any]) -> int:
     """Write ``files`` as ``target/<name>.js`` atomically; returns the bytes written."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".okf-", dir=target.parent))
     written = 0
     try:
         dirs: set[Path] = set()
-        for name in progress(sorted(files)):
+        for name in sorted(files):
             path = tmp / f"{name}.js"
             if path.parent not in dirs:
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ environment.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter
@@ -187,7 +188,9 @@ def only_markup_noise(text: str, markdown: bool) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=4096)
 def _resolve(source: str | None, srcdir: Path) -> str | None:
+    """Absolute resolved path of a node's ``source`` (relative ones are from the cwd or srcdir)."""
     if not source:
         return None
     path = Path(source)
@@ -221,13 +224,13 @@ def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, m
         is_section = isinstance(node, nodes.section) and bool(node.children) and isinstance(node[0], nodes.title)
         source = (node[0].source or node.source) if is_section else node.get("source")
         file = _resolve(source, srcdir) if source else None
-        parent = enclosing(node)
         if file in captured and file not in seen:
             # first node from an included file: its intro sits here in the document
             seen.add(file)
-            markers.append((file, _Marker(line=0, order=order, parent_order=parent)))
+            markers.append((file, _Marker(line=0, order=order, parent_order=enclosing(node))))
         if not is_section:
             continue
+        parent = enclosing(node)
         if file in captured:
             title = node[0]
             text = heading_text(doctree, title)

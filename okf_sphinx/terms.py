@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .errors import OkfError
@@ -29,6 +31,7 @@ SNIPPET_CODE_POINTS = 512
 SNIPPET_LEAD = 80
 
 Ranges = list[tuple[int, int]]
+_ASCII_WORD_RUN = re.compile("[0-9a-z]+")
 
 
 def _ranges_where(predicate: Any) -> Ranges:
@@ -63,7 +66,20 @@ def _pairs(flat: Sequence[int]) -> Ranges:
 @functools.cache
 def unicode_tables() -> dict[str, Any]:
     """The tables shipped as ``unicode.js``: everything a query engine needs to
-    reproduce this build's :func:`terms` on any Unicode version."""
+    reproduce this build's :func:`terms` on any Unicode version.
+
+    Scanning all code points takes most of a second, so the tables of known
+    Unicode versions ship in the package (``unicode_data/<version>.json``, made
+    by :func:`compute_unicode_tables` and checked by the tests).
+    """
+    shipped = Path(__file__).parent / "unicode_data" / f"{unicodedata.unidata_version}.json"
+    if shipped.is_file():
+        return json.loads(shipped.read_text(encoding="utf-8"))
+    return compute_unicode_tables()
+
+
+def compute_unicode_tables() -> dict[str, Any]:
+    """:func:`unicode_tables` computed from this Python's :mod:`unicodedata`."""
     fold = {}
     for cp in range(sys.maxunicode + 1):
         if 0xD800 <= cp <= 0xDFFF:
@@ -131,6 +147,9 @@ class Normaliser:
         return "".join(out)
 
     def terms(self, text: str) -> list[str]:
+        if text.isascii():
+            # ASCII: casefold is lower(), NFC the identity, and L/N/M is [0-9A-Za-z]
+            return _ASCII_WORD_RUN.findall(text.lower())
         if self.native:
             return self._word_run.findall(unicodedata.normalize("NFC", text.casefold()))
         return self._word_run.findall(self._normalise(text))

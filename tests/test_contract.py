@@ -180,3 +180,9 @@ def test_locator_percent_encoding(tmp_path: Path) -> None:
     hit = okf_sphinx.open_index(tmp_path / "out").search("yak")["hits"][0]
     assert hit["path"] == name
     assert hit["locator"] == "dir%20one/%C3%BC%25%23%3F%5Bx%5D.md#L1-L3"
+
+
+def test_shipped_unicode_tables_equal_this_pythons_unicodedata() -> None:
+    from okf_sphinx.terms import compute_unicode_tables, unicode_tables
+
+    assert unicode_tables() == compute_unicode_tables()
