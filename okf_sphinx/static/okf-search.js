@@ -105,6 +105,22 @@
     return lo % 2 === 1 || (lo > 0 && flat[lo - 1] === cp);
   }
   function asciiWord(c) { return c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122; }
+  // Non-ASCII code points that are assigned, not letter/number/mark and unchanged by case
+  // folding in Unicode 14 *and* 17 (punctuation, symbols, spaces, emoji: what English docs
+  // hold), as "gap.length" hex pairs. They let an ASCII query cut its snippet without the
+  // tables when the build's Unicode version is 14-17 (tests/test_js_unit.py checks them).
+  var SEPS = 'a0.9,2.6,3.0,2.2,3.0,4.0,18.0,20.0,1cb.3,d.d,6.6,2.0,2.10,76.0,9.0,6.1,2.0,6f.0,8c.0,d8.5,2a.1,3.2,2f.0,2.0,3.0,3.0,2d.1,c.f,c.4,4b.3,67.0,9.1,b.0,14.1,2.d,2.0,e7.3,5.1,31.e,20.0,2a.0,8.1,51.0,82.1,b.0,82.1,7.1,2.0,79.0,7a.1,7f.0,83.7,7d.0,8.0,5.0,cb.0,2a.0,7b.0,4b.0,10.0,b.1,a6.16,3.5,15.0,2.0,2.0,2.3,48.0,39.7,2.5,2.c,70.5,4f.1,5c.0,265.8,28.9,67.0,26d.1,12.0,1b.1,4f.2,48.1,9e.2,2.3,25.a,4.0,132.0,4.1,99.21,1f.1,81.6,2.5,ad.10,a.a,7e.3,3c.4,3f.1,41.7,c.0,2ea.0,2.2,c.2,e.2,e.2,e.1,2.64,2.9,b.4,c.4,12.20,40.1,2.3,2.1,b.0,2.2,6.5,2.0,2.0,2.0,5.0,c.1,5.4,6.3,2.0,3b.1,5.296,1a.a,52.19,1b.19,17.275,1f.3df,3.1f,2.68,e6.5,f.3,2.1,71.0,90.2e,2.2d,23.19,2.58,d.d5,1b.b,5.4,4.18,10.0,6.1,6.2,cdd1.9,17.22,2.12,2.3,94.0,2.e,b.6,1b.5,1b.a,7b.6,2.6,b.4,f003.2b,5.63,d.e,3.e,2.e,2.24,18.a0,39.1c,e.2b,5.8,8.1,f.5,9b.3d7,6.f,4.c,4.73,d.58,8.b,5.0,10.b,5.37,9.9,7.27,9.1d,3.1,4f.153,d.d,3.4,4.4,4.6,a.1c,4.a,6.5,b.9,7.7,9.6', SEP = null;
+  function isSep(cp) {
+    if (!SEP) {
+      SEP = [];
+      SEPS.split(',').reduce(function (end, pair) {
+        var g = pair.split('.'), lo = end + parseInt(g[0], 16), hi = lo + parseInt(g[1], 16);
+        SEP.push(lo, hi);
+        return hi;
+      }, 0);
+    }
+    return inRanges(SEP, cp);
+  }
 
   function Normaliser(t) {
     this.t = t;
@@ -187,16 +203,16 @@
 
   // Snippet start (contract §5), a code-point offset. Without tables it is exact while the
   // text before the first matching ASCII run is ASCII; null when the build's tables must decide.
-  function snippetAt(norm, text, terms) {
+  function snippetAt(norm, text, terms, seps) {
     var wanted = {}, found = -1;
     terms.forEach(function (t) { wanted[t] = 1; });
     if (!norm.t) {
-      for (var i = 0, s = -1; i <= text.length; i++) {
-        var c = i < text.length ? text.charCodeAt(i) : 32;
-        if (c > 127) return null;
-        if (asciiWord(c)) { if (s < 0) s = i; }
+      for (var i = 0, s = -1; i <= text.length; i += c > 0xffff ? 2 : 1) {
+        var c = i < text.length ? cpAt(text, i) : 32;
+        if (c > 127 && !(seps && isSep(c))) return null;
+        if (c < 128 && asciiWord(c)) { if (s < 0) s = i; }
         else if (s >= 0) {
-          if (own.call(wanted, text.slice(s, i).toLowerCase())) { found = s; break; }
+          if (own.call(wanted, text.slice(s, i).toLowerCase())) { found = cpLen(text.slice(0, s)); break; }
           s = -1;
         }
       }
@@ -345,7 +361,7 @@
     }).then(function (sections) {
       var at = sections.map(function (s) {
         if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
-        return snippetAt(norm, s.text, terms);
+        return snippetAt(norm, s.text, terms, /^1[4-7]\./.test(self.manifest.unicode_version));
       });
       var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
       return Promise.resolve(need).then(function (full) {

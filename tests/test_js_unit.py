@@ -1,0 +1,171 @@
+"""Pieces of the JavaScript runtime that the parity tests reach only by chance.
+
+- the embedded separator table (non-ASCII code points an ASCII query may skip
+  without loading unicode.js) is exact for the build's tables and for Node's;
+- snippets of ASCII queries over texts with punctuation, emoji, ß, the Kelvin
+  sign, ligatures or letters before the match: same as Python, and unicode.js
+  loaded only when a letter/mark or unknown code point comes before the match;
+- Python-style repr in limit messages; the wrapper check of the Node loader.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
+from conftest import sphinx_build, write_project  # noqa: E402
+from okf_js import PROBE, RUNTIME, python_answer, require_node, run_node, same  # noqa: E402
+
+pytestmark = pytest.mark.node
+
+
+def _separator_ranges() -> list[tuple[int, int]]:
+    enc = re.search(r"var SEPS = '([^']*)'", RUNTIME.read_text(encoding="utf-8")).group(1)
+    out, end = [], 0
+    for pair in enc.split(","):
+        gap, length = (int(x, 16) for x in pair.split("."))
+        lo = end + gap
+        end = lo + length
+        out.append((lo, end))
+    return out
+
+
+def test_separator_table_is_exact_for_python_and_node() -> None:
+    from okf_sphinx.terms import _in_ranges, unicode_tables
+
+    t = unicode_tables()
+    assert t["unicode_version"].startswith("14.")
+    proc = subprocess.run([require_node(), str(PROBE)], capture_output=True, text=True, timeout=300)
+    probe = json.loads(proc.stdout)
+    ranges = _separator_ranges()
+    assert ranges and all(lo <= hi for lo, hi in ranges)
+    assert all(a[1] < b[0] for a, b in zip(ranges, ranges[1:]))
+    for lo, hi in ranges:
+        for cp in range(lo, hi + 1):
+            key = f"{cp:x}"
+            assert cp > 0x7F
+            assert _in_ranges(t["assigned"], cp) and not _in_ranges(t["word"], cp), hex(cp)
+            assert key not in t["casefold"], hex(cp)
+            assert _in_ranges(probe["assigned"], cp) and not _in_ranges(probe["word"], cp), hex(cp)
+
+
+SNIPPET_PAGE = """Snippets
+========
+
+Quotes
+------
+
+{pad}“Quoted” text — with an em dash… and • bullets → arrows © ™ ✓ ⚠ 😀 🚀 then the retry word.
+
+Sharp s
+-------
+
+{pad}Die Straße has a strasse and then retry appears here.
+
+Temperature
+-----------
+
+{pad}A \u212aelvin value then kelvin and retry.
+
+Ligature
+--------
+
+{pad}The ﬁle and file and retry.
+
+Letters
+-------
+
+{pad}Café naïve résumé before retry.
+
+Astral
+------
+
+{pad}𝐀𝐁𝐂 bold maths 🙂 and 𠀀 then retry.
+
+Tail
+----
+
+{pad}retry first, then “quotes” and Straße after the match.
+"""
+
+
+@pytest.fixture(scope="module")
+def snippet_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("snip")
+    pad = "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor. " * 3
+    src = write_project(root / "src", {"index.rst": SNIPPET_PAGE.format(pad=pad)}, conf="okf_search_exclude = []\n")
+    out = root / "html"
+    sphinx_build(src, out, "-d", str(root / "doctrees"))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("query", "needs_tables"),
+    [
+        ("retry", True),  # some sections have letters before "retry": tables needed
+        ("quoted em dash", False),  # only separators before the match
+        ("arrows", False),
+        ("strasse", True),  # ß before: it folds to "ss"
+        ("kelvin", True),  # the Kelvin sign folds to k
+        ("file", True),  # the ﬁ ligature folds to fi
+        ("bold maths", True),  # mathematical letters are letters
+        ("first", False),  # non-ASCII only after the match
+        ("lorem", False),
+    ],
+)
+def test_ascii_snippets(snippet_site: Path, query: str, needs_tables: bool) -> None:
+    from okf_sphinx import open_index
+
+    index = open_index(snippet_site)
+    req = {"query": query, "limit": 100}
+    (answer,) = run_node(snippet_site / "_okf", [req], cold=True)
+    assert same(answer["answer"], python_answer(index, req)) is None
+    assert answer["answer"]["total"] > 0
+    assert ("unicode" in answer["loaded"]) is needs_tables, answer["loaded"]
+
+
+def _node_eval(expr: str) -> object:
+    code = f"const okf = require({json.dumps(str(RUNTIME))}); process.stdout.write(JSON.stringify({expr}));"
+    proc = subprocess.run([require_node(), "-e", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [True, False, 1.5, 2.5e-7, 1e-5, 1e-10, 123456789.125, -0.5, "5", "it's", 'say "hi"', "a\\b\nc", [3, "x"], {"a": 1}],
+)
+def test_python_repr(value: object) -> None:
+    assert _node_eval(f"okf.pyRepr({json.dumps(value)})") == repr(value)
+
+
+def test_node_loader_refuses_foreign_files(tmp_path: Path) -> None:
+    from okf_sphinx import format as fmt
+
+    d = tmp_path / "_okf"
+    (d / "t").mkdir(parents=True)
+    (d / "manifest.js").write_bytes(fmt.wrap("manifest", {"format": "nope"}))
+    (d / "t" / "0.js").write_bytes(fmt.wrap("t/1", {}))
+    (d / "unicode.js").write_bytes(b'okfLoad("unicode",{"a":1}); alert(1);\n')
+    script = f"""
+const okf = require({json.dumps(str(RUNTIME))});
+const load = okf.nodeLoader({json.dumps(str(d))});
+const out = [];
+for (const n of ["manifest", "t/0", "unicode", "s/1"]) {{
+  try {{ out.push(load(n)); }} catch (e) {{ out.push(e.envelope); }}
+}}
+new okf.Engine(load).search("x").then(r => out.push(r), e => out.push(e.envelope)).then(() => process.stdout.write(JSON.stringify(out)));
+"""
+    proc = subprocess.run([require_node(), "-e", script], capture_output=True, text=True, timeout=60)
+    manifest, shard, uni, missing, search = json.loads(proc.stdout)
+    assert manifest == {"format": "nope"}
+    assert shard["error"]["code"] == "index_corrupt" and "wrapper" in shard["error"]["message"]
+    assert uni["error"]["code"] == "index_corrupt"
+    assert missing["error"]["code"] == "index_corrupt"
+    assert search["error"] == {"code": "index_corrupt", "message": "manifest.js is not an okf_sphinx index manifest; rebuild the site", "file": "manifest.js"}
