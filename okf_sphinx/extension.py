@@ -28,7 +28,9 @@ def _site(app: Sphinx) -> Site:
     builder = app.builder
     if builder.name == "singlehtml":
         page = f"{app.config.root_doc}{builder.out_suffix}"
-        page_url = lambda docname: page  # noqa: E731 - one page holds every document
+        rendered = _toctree_reachable(app)
+        # one page holds every document reachable from the root toctree; others are not rendered
+        page_url = lambda docname: page if docname in rendered else ""  # noqa: E731
     else:
         page_url = builder.get_target_uri
     tags = builder.tags
@@ -40,6 +42,18 @@ def _site(app: Sphinx) -> Site:
         search_page=search_page,
         singlehtml=builder.name == "singlehtml",
     )
+
+
+def _toctree_reachable(app: Sphinx) -> set[str]:
+    """Documents the singlehtml builder inlines: those reachable from the root toctree."""
+    seen = {app.config.root_doc}
+    todo = [app.config.root_doc]
+    while todo:
+        for child in app.env.toctree_includes.get(todo.pop(), []):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:

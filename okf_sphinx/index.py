@@ -183,8 +183,9 @@ class Index:
     @staticmethod
     def _check_concepts(name: str, c: Any) -> list[list[Any]]:
         if not isinstance(c, list) or not all(
-            isinstance(e, list) and len(e) == 4 and isinstance(e[0], str) and isinstance(e[1], str)
-            and _is_int(e[2]) and isinstance(e[3], bool) for e in c
+            isinstance(e, list) and len(e) == 5 and isinstance(e[0], str) and isinstance(e[1], str)
+            and _is_int(e[2]) and isinstance(e[3], bool) and isinstance(e[4], list)
+            and all(isinstance(p, str) for p in e[4]) for e in c
         ):
             raise corrupt(name, "the concept list is malformed")
         return c

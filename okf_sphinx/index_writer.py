@@ -122,6 +122,8 @@ def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root
 def _url(site: Site, docname: str, sections: list[Section], i: int) -> tuple[str, str]:
     """(url, anchor) for section ``i``: its own anchor when rendered, else the nearest rendered ancestor's."""
     page = site.page_url(docname)
+    if not page:
+        return "", ""  # the builder renders no page for this document
     j: int | None = i
     while j is not None:
         s = sections[j]
@@ -177,7 +179,8 @@ def build_index(
 
     concepts = []
     for n, record in enumerate(progress(records)):
-        concepts.append([record.docname, record.title, n, record.searchable])
+        paths = sorted({_relative(f.path, root) for f in record.files} & {_relative(s.file, root) for s in record.sections})
+        concepts.append([record.docname, record.title, n, record.searchable, paths])
         out[f"p/{n}"] = {
             "concept_id": record.docname, "title": record.title, "url": site.page_url(record.docname),
             "path": _relative(record.files[0].path, root), "searchable": record.searchable,

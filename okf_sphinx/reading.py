@@ -458,16 +458,13 @@ def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[
         found = look(i)
         if found:
             return found
-    # an included file, or a docname that differs from the path: consult the path map
+    # an included file, or a docname that differs from the path: concepts.js lists each page's files
     c = _cache(index)
     if c.path_pages is None:
         mapping: dict[str, list[int]] = {}
-        for ci in range(len(concepts)):
-            page = index.page(concepts[ci][2])
-            for s in page["sections"]:
-                lst = mapping.setdefault(s["path"], [])
-                if not lst or lst[-1] != ci:
-                    lst.append(ci)
+        for ci, concept in enumerate(concepts):
+            for p in concept[4]:
+                mapping.setdefault(p, []).append(ci)
         with c.lock:
             c.path_pages = mapping
     for ci in c.path_pages.get(path, []):
@@ -779,7 +776,7 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
     limit = validate_limit(limit)
     needle = unicodedata.normalize("NFC", query.strip()).casefold()
     matches = []
-    for cid, title, _page, searchable in index.concepts():
+    for cid, title, _page, searchable, _paths in index.concepts():
         if needle in unicodedata.normalize("NFC", cid).casefold() or needle in unicodedata.normalize("NFC", title).casefold():
             matches.append({"concept_id": cid, "title": title, "searchable": searchable})
     answer = {

@@ -259,7 +259,8 @@ def test_every_contract_code_has_a_test():
     through the server (cancelled and source_unavailable: tests/test_http.py)."""
     produced = {c for _, _, c in TOOL_ERRORS} | {"index_not_found", "index_corrupt", "index_version_unsupported"}
     produced |= {"source_unavailable", "cancelled"}  # test_http.py: URL server down / hanging, cancelled request
-    assert produced == set(EXIT_CODES)
+    # internal_error reports a bug in okf_sphinx itself; no valid request can produce it
+    assert produced == set(EXIT_CODES) - {"internal_error"}
 
 
 # -- round trips over 200 random hits ---------------------------------------------------------------
