@@ -201,20 +201,33 @@
     return limit;
   }
 
-  // Snippet start (contract §5), a code-point offset. Without tables it is exact while the
-  // text before the first matching ASCII run is ASCII; null when the build's tables must decide.
+  // Letters whose NFC(casefold()) is ASCII (ß ſ ẞ K ﬀ-ﬆ): they can make an ASCII term.
+  function toAscii(c) { return c === 0xdf || c === 0x17f || c === 0x1e9e || c === 0x212a || (c >= 0xfb00 && c <= 0xfb06); }
+
+  // Snippet start (contract §5), a code-point offset. Without tables (ASCII query, build
+  // Unicode 14-17), a run of ASCII letters/digits counts only when known separators or ASCII
+  // punctuation surround it: next to another non-ASCII code point it may be part of a longer
+  // run, whose term then holds that code point and so cannot be an ASCII query term (in the
+  // build's tables NFC(casefold()) of letters/marks gives letters/marks: tests check it), unless
+  // that run would have matched. null means the build's tables must decide.
   function snippetAt(norm, text, terms, seps) {
     var wanted = {}, found = -1;
     terms.forEach(function (t) { wanted[t] = 1; });
     if (!norm.t) {
-      for (var i = 0, s = -1; i <= text.length; i += c > 0xffff ? 2 : 1) {
-        var c = i < text.length ? cpAt(text, i) : 32;
-        if (c > 127 && !(seps && isSep(c))) return null;
-        if (c < 128 && asciiWord(c)) { if (s < 0) s = i; }
+      if (!seps && !isAscii(text)) return null;
+      for (var i = 0, s = -1, dirty = false, prevOdd = false; i <= text.length; i += c > 0xffff ? 2 : 1) {
+        var c = i < text.length ? cpAt(text, i) : 32, odd = c > 127 && !isSep(c);
+        if (odd && toAscii(c)) return null;
+        if (c < 128 && asciiWord(c)) { if (s < 0) { s = i; dirty = prevOdd; } }
         else if (s >= 0) {
-          if (own.call(wanted, text.slice(s, i).toLowerCase())) { found = cpLen(text.slice(0, s)); break; }
+          if (own.call(wanted, text.slice(s, i).toLowerCase())) {
+            if (dirty || odd) return null;
+            found = cpLen(text.slice(0, s));
+            break;
+          }
           s = -1;
         }
+        prevOdd = odd;
       }
     } else {
       norm.runs(text, function (r) {
@@ -479,8 +492,13 @@
     function highlighted(norm, text, terms) {
       var p = el('p', 'okf-snippet'), wanted = {}, at = 0;
       terms.forEach(function (t) { wanted[t] = 1; });
+      function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
       norm.runs(text).forEach(function (r) {
         if (!norm.terms(r[2]).some(function (t) { return own.call(wanted, t); })) return;
+        var end = r[1] + r[2].length;  // without the tables, skip runs glued to unknown letters
+        var b = r[1] - 1;
+        if (b > 0 && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
+        if (!norm.t && (odd(end) || odd(b))) return;
         if (r[1] > at) p.appendChild(doc.createTextNode(text.slice(at, r[1])));
         p.appendChild(el('mark', null, r[2]));
         at = r[1] + r[2].length;
@@ -494,8 +512,9 @@
       if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
       else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
       result.hits.forEach(function (h) {
-        var li = el('li', 'okf-hit'), a = el('a', 'okf-link');
-        a.href = siteRoot + h.url;
+        // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
+        var li = el('li', 'okf-hit'), a = el(h.url ? 'a' : 'span', 'okf-link');
+        if (h.url) a.href = siteRoot + h.url;
         a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
         li.appendChild(a);
         if (h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
@@ -514,7 +533,7 @@
       say('Searching\u2026');
       var eng = api.engine();
       return eng.search(q, Math.min(shown, 100), { present: true }).then(function (result) {
-        return eng.normaliser(result.hits.map(function (h) { return h.snippet; }).join('') + q).then(function (norm) {
+        return eng.normaliser(q).then(function (norm) {
           if (mine === token) render(result, norm);
         });
       }, function (err) {
