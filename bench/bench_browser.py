@@ -207,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="okf-bench-browser-"))
     if args.site:
         site, name = args.site.resolve(), args.site.name
+        # measure the runtime of this checkout, not the one copied when the site was built
+        shutil.copyfile(RUNTIME, site / "_static" / RUNTIME.name)
     else:
         src = args.corpus or (SHARED / "peps" if args.peps else SHARED / "myst" / "docs")
         name = "peps" if args.peps else src.name if args.corpus else "myst"
