@@ -35,9 +35,13 @@ def _is_hex64(v: Any) -> bool:
 
 
 class Posting:
-    """One term's decoded postings: parallel tuples of sid, weighted f and length."""
+    """One term's decoded postings: parallel tuples of sid, weighted f and length.
 
-    __slots__ = ("idf", "df", "sids", "freqs", "lengths")
+    ``parts`` (the term's BM25 contribution per section) and ``positions``
+    (sid → index) are derived once, on first use, so a warm query only sums.
+    """
+
+    __slots__ = ("idf", "df", "sids", "freqs", "lengths", "_parts", "_positions")
 
     def __init__(self, idf: float, df: int, sids: tuple[int, ...], freqs: tuple[int, ...], lengths: tuple[int, ...]):
         self.idf = idf
@@ -45,6 +49,19 @@ class Posting:
         self.sids = sids
         self.freqs = freqs
         self.lengths = lengths
+        self._parts: tuple[float, ...] | None = None
+        self._positions: dict[int, int] | None = None
+
+    def parts(self, avglen: float) -> tuple[float, ...]:
+        if self._parts is None:
+            self._parts = tuple(fmt.bm25_part(self.idf, f, n, avglen) for f, n in zip(self.freqs, self.lengths))
+        return self._parts
+
+    @property
+    def positions(self) -> dict[int, int]:
+        if self._positions is None:
+            self._positions = {sid: i for i, sid in enumerate(self.sids)}
+        return self._positions
 
 
 class Index:

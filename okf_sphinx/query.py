@@ -7,6 +7,7 @@ sid (which encodes concept_id, line_start, path).
 
 from __future__ import annotations
 
+import heapq
 from typing import TYPE_CHECKING, Any
 
 from .errors import OkfError
@@ -19,51 +20,32 @@ if TYPE_CHECKING:
 MAX_RESPONSE_BYTES = 1 << 20
 
 
-def _intersect(postings: list[Posting]) -> dict[int, int]:
-    """sid → position in the *first* posting list, for sids present in every list."""
-    order = sorted(range(len(postings)), key=lambda i: postings[i].df)
-    smallest = postings[order[0]]
-    candidates = set(smallest.sids)
-    for i in order[1:]:
-        candidates.intersection_update(postings[i].sids)
-        if not candidates:
-            break
-    return {sid: pos for pos, sid in enumerate(postings[0].sids) if sid in candidates}
-
-
-def rank(index: Index, terms: list[str]) -> list[tuple[float, int]]:
-    """Every matching section as ``(score, sid)``, best first."""
-    postings = []
+def rank(index: Index, terms: list[str], limit: int) -> tuple[int, list[tuple[float, int]]]:
+    """``(total, best)``: how many sections match every term, and the best ``limit``
+    of them as ``(score, sid)``, by score descending then sid ascending."""
+    postings: list[Posting] = []
     for term in terms:
         p = index.posting(term)
         if p is None:
-            return []
+            return 0, []
         postings.append(p)
     avglen = index.avglen
+    parts = [p.parts(avglen) for p in postings]
     if len(postings) == 1:
-        p = postings[0]
-        idf = p.idf
-        scored = [
-            (0.0 + idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * n / avglen)), sid)
-            for sid, f, n in zip(p.sids, p.freqs, p.lengths)
-        ]
+        # 0.0 + part is the part itself: the same float as the general sum below
+        scored: list[tuple[float, int]] = list(zip(parts[0], postings[0].sids))
     else:
-        matches = _intersect(postings)
-        if not matches:
-            return []
-        positions = [matches] + [
-            {sid: pos for pos, sid in enumerate(p.sids) if sid in matches} for p in postings[1:]
-        ]
+        smallest = min(postings, key=lambda p: p.df)
+        maps = [p.positions for p in postings]
         scored = []
-        for sid in matches:
-            score = 0.0
-            for p, pos in zip(postings, positions):
-                i = pos[sid]
-                f = p.freqs[i]
-                score += p.idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * p.lengths[i] / avglen))
-            scored.append((score, sid))
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    return scored
+        for sid in smallest.sids:
+            if all(sid in m for m in maps):
+                score = 0.0
+                for m, part in zip(maps, parts):  # query order: the contract's fixed sum
+                    score += part[m[sid]]
+                scored.append((score, sid))
+    best = heapq.nsmallest(limit, scored, key=lambda x: (-x[0], x[1]))
+    return len(scored), best
 
 
 def hit(index: Index, sid: int, score: float, terms: list[str]) -> dict[str, Any]:
@@ -88,14 +70,14 @@ def search(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]:
     normaliser = index.normaliser
     terms = normaliser.query_terms(query)
     limit = validate_limit(limit)
-    ranked = rank(index, terms)
-    hits = [hit(index, sid, score, terms) for score, sid in ranked[:limit]]
+    total, best = rank(index, terms, limit)
+    hits = [hit(index, sid, score, terms) for score, sid in best]
     result = {
         "query": query,
         "terms": terms,
         "snapshot_revision": index.snapshot_revision,
-        "total": len(ranked),
-        "truncated": len(ranked) > limit,
+        "total": total,
+        "truncated": total > limit,
         "hits": hits,
     }
     size = len(canonical_json(result, sort_keys=False).encode("utf-8"))
