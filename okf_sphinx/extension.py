@@ -15,6 +15,7 @@ from sphinx.util.display import status_iterator
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
 from .errors import BuildLimitError
+from .search_page import setup_search_page
 from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
 
@@ -116,10 +117,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", lambda app: native())
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
-    try:
-        from .search_page import setup_search_page
-    except ImportError:  # the browser runtime is optional while it is being built
-        pass
-    else:
-        setup_search_page(app)
+    setup_search_page(app)
     return {"version": __version__, "env_version": 1, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -119,20 +119,33 @@ def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root
     _check("terms", sum(s.tokens for r in records for s in r.sections), limits)
 
 
-def _url(site: Site, docname: str, sections: list[Section], i: int) -> tuple[str, str]:
-    """(url, anchor) for section ``i``: its own anchor when rendered, else the nearest rendered ancestor's."""
+def _url(site: Site, docname: str, sections: list[Section], i: int, shared: set[str]) -> tuple[str, str]:
+    """(url, anchor) for section ``i``: its own anchor when rendered, else the nearest
+    rendered ancestor's; on a single page, an id that several documents use is
+    ambiguous there, so the document's own start is used instead."""
     page = site.page_url(docname)
     if not page:
         return "", ""  # the builder renders no page for this document
     j: int | None = i
     while j is not None:
         s = sections[j]
-        if s.anchor and site.anchor_ok(s.only):
+        if s.anchor and site.anchor_ok(s.only) and s.anchor not in shared:
             return f"{page}#{s.anchor}", s.anchor
         j = s.parent
     if site.singlehtml:
         return f"{page}#document-{docname}", ""
     return page, ""
+
+
+def _shared_anchors(records: list[DocRecord]) -> set[str]:
+    """Section ids that more than one document uses."""
+    owners: dict[str, str] = {}
+    shared: set[str] = set()
+    for record in records:
+        for s in record.sections:
+            if s.anchor and owners.setdefault(s.anchor, record.docname) != record.docname:
+                shared.add(s.anchor)
+    return shared
 
 
 def build_index(
@@ -168,8 +181,9 @@ def build_index(
     n_search = len(searchable)
     sid_of = {(k[0].docname, k[1]): sid for sid, k in enumerate(searchable + others)}
 
+    shared = _shared_anchors(records) if site.singlehtml else set()
     for sid, (record, i, s, rel) in enumerate(searchable + others):
-        url, anchor = _url(site, record.docname, record.sections, i)
+        url, anchor = _url(site, record.docname, record.sections, i, shared)
         out[f"s/{sid}"] = {
             "sid": sid, "concept_id": record.docname, "title": record.title, "path": rel,
             "heading": s.heading, "level": s.level, "line_start": s.line_start, "line_end": s.line_end,

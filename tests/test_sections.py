@@ -129,6 +129,10 @@ def test_dirhtml_and_singlehtml_urls(example_dirhtml: Path, example_singlehtml: 
     urls_s = {s.section(i)["url"] for i in range(s.sections)}
     assert "retry/#retry-policy" in urls_d
     assert all(u.startswith("index.html#") for u in urls_s - {""})
+    # an id two documents share is ambiguous on the single page: those link to the document
+    retry = [s.section(i) for i in range(s.sections) if s.section(i)["heading"] == "Retry policy"]
+    assert len(retry) >= 2 and all(r["url"] != "index.html#retry-policy" for r in retry)
+    assert len({r["url"] for r in retry}) == len(retry)  # each lands on its own document
     # singlehtml renders only documents reachable from the root toctree: an orphan has no URL
     orphans = [s.section(i) for i in range(s.sections) if s.section(i)["concept_id"] == "orphan_notes"]
     assert orphans and all(o["url"] == "" for o in orphans)
