@@ -26,8 +26,10 @@ def corrupt(name: str, what: str) -> OkfError:
     return OkfError("index_corrupt", f"index file {name}.js is corrupt: {what}; rebuild the site", file=f"{name}.js")
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
+    """An int that is not a bool (JSON true must never count as 1)."""
     return isinstance(v, int) and not isinstance(v, bool)
+
 
 
 def _is_hex64(v: Any) -> bool:
@@ -101,7 +103,7 @@ class Index:
                 found=m.get("format_version"), supported=[fmt.FORMAT_VERSION],
             )
         ints = ("sections", "sections_all", "concepts", "files", "shards")
-        if not all(_is_int(m.get(k)) and m[k] >= 0 for k in ints) or m["shards"] < 1 or m["sections_all"] < m["sections"]:
+        if not all(is_int(m.get(k)) and m[k] >= 0 for k in ints) or m["shards"] < 1 or m["sections_all"] < m["sections"]:
             raise corrupt(name, "counts are missing or invalid")
         if not isinstance(m.get("avglen"), (int, float)) or isinstance(m.get("avglen"), bool) or not m["avglen"] > 0:
             raise corrupt(name, "avglen is missing or invalid")
@@ -122,7 +124,7 @@ class Index:
                 raise ValueError("tables missing")
             for k in ("word", "letter_number", "assigned"):
                 flat = t[k]
-                if len(flat) % 2 or not all(_is_int(x) and 0 <= x <= 0x10FFFF for x in flat) or flat != sorted(flat):
+                if len(flat) % 2 or not all(is_int(x) and 0 <= x <= 0x10FFFF for x in flat) or flat != sorted(flat):
                     raise ValueError(f"{k} ranges are invalid")
             if not all(isinstance(v, str) for v in t["casefold"].values()):
                 raise ValueError("casefold map is invalid")
@@ -155,7 +157,7 @@ class Index:
             raise corrupt(name, "a shard must be an object")
         for term, entry in shard.items():
             if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], (int, float))
-                    and not isinstance(entry[0], bool) and _is_int(entry[1]) and isinstance(entry[2], (list, str))):
+                    and not isinstance(entry[0], bool) and is_int(entry[1]) and isinstance(entry[2], (list, str))):
                 raise corrupt(name, f"the entry of term {term!r} is malformed")
         return shard
 
@@ -166,7 +168,7 @@ class Index:
         return flat
 
     def _decode(self, name: str, idf: float, df: int, flat: list[Any]) -> Posting:
-        if len(flat) % 3 or len(flat) // 3 != df or not all(_is_int(x) and x >= 0 for x in flat):
+        if len(flat) % 3 or len(flat) // 3 != df or not all(is_int(x) and x >= 0 for x in flat):
             raise corrupt(name, "a posting list is malformed")
         sids = []
         sid = -1
@@ -179,7 +181,7 @@ class Index:
 
     def section(self, sid: int) -> dict[str, Any]:
         """Section record ``s/<sid>`` (metadata and exact range text)."""
-        if not _is_int(sid) or not 0 <= sid < self.sections_all:
+        if not is_int(sid) or not 0 <= sid < self.sections_all:
             raise OkfError("not_found", f"no section {sid!r} in this index")
         return self._load(f"s/{sid}", self._check_section)
 
@@ -188,7 +190,7 @@ class Index:
         strings = ("concept_id", "title", "path", "heading", "locator", "url", "anchor", "text")
         ints = ("sid", "level", "line_start", "line_end")
         if (not isinstance(s, dict) or not all(isinstance(s.get(k), str) for k in strings)
-                or not all(_is_int(s.get(k)) for k in ints) or not _is_hex64(s.get("content_sha256"))
+                or not all(is_int(s.get(k)) for k in ints) or not _is_hex64(s.get("content_sha256"))
                 or not isinstance(s.get("searchable"), bool) or f"s/{s['sid']}" != name
                 or not 1 <= s["line_start"] <= s["line_end"]):
             raise corrupt(name, "a section record is malformed")
@@ -201,7 +203,7 @@ class Index:
     def _check_concepts(name: str, c: Any) -> list[list[Any]]:
         if not isinstance(c, list) or not all(
             isinstance(e, list) and len(e) == 5 and isinstance(e[0], str) and isinstance(e[1], str)
-            and _is_int(e[2]) and isinstance(e[3], bool) and isinstance(e[4], list)
+            and is_int(e[2]) and isinstance(e[3], bool) and isinstance(e[4], list)
             and all(isinstance(p, str) for p in e[4]) for e in c
         ):
             raise corrupt(name, "the concept list is malformed")
@@ -215,9 +217,9 @@ class Index:
         if not isinstance(p, dict) or not isinstance(p.get("concept_id"), str) or not isinstance(p.get("sections"), list):
             raise corrupt(name, "a page outline is malformed")
         for s in p["sections"]:
-            if not (isinstance(s, dict) and _is_int(s.get("sid")) and isinstance(s.get("heading"), str)
-                    and _is_int(s.get("level")) and _is_int(s.get("line_start")) and _is_int(s.get("line_end"))
-                    and isinstance(s.get("path"), str) and (s.get("parent") is None or _is_int(s.get("parent")))):
+            if not (isinstance(s, dict) and is_int(s.get("sid")) and isinstance(s.get("heading"), str)
+                    and is_int(s.get("level")) and is_int(s.get("line_start")) and is_int(s.get("line_end"))
+                    and isinstance(s.get("path"), str) and (s.get("parent") is None or is_int(s.get("parent")))):
                 raise corrupt(name, "a page outline entry is malformed")
         return p
 
@@ -226,7 +228,7 @@ class Index:
 
     def _check_files(self, name: str, files: Any) -> list[dict[str, Any]]:
         if not isinstance(files, list) or not all(
-            isinstance(e, dict) and isinstance(e.get("path"), str) and _is_int(e.get("size")) and _is_hex64(e.get("sha256"))
+            isinstance(e, dict) and isinstance(e.get("path"), str) and is_int(e.get("size")) and _is_hex64(e.get("sha256"))
             for e in files
         ):
             raise corrupt(name, "the captured-file list is malformed")

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from .errors import OkfError
+from .index import is_int as _is_int
 from .format import canonical_json
 from .format import locator as make_locator
 from .lines import BOM, LineMap
-from .terms import validate_limit
+from .terms import valid_unicode, validate_limit
 
 if TYPE_CHECKING:
     from .index import Index
@@ -56,24 +57,12 @@ def answer_size(answer: dict[str, Any]) -> int:
 # -- argument checks ---------------------------------------------------------------
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _valid_unicode(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _opt_str(name: str, value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
         raise OkfError("schema_validation", f"{name} must be a string, got {type(value).__name__}", field=name)
-    if not _valid_unicode(value):
+    if not valid_unicode(value):
         raise OkfError("schema_validation", f"{name} is not valid Unicode (it holds a lone surrogate)", field=name)
     return value
 
@@ -103,7 +92,7 @@ def normalise_path(path: Any, field: str = "path") -> str:
         raise OkfError("missing_path", f"{field} is missing: give a captured file's path relative to the source root", field=field)
     if not isinstance(path, str):
         raise OkfError("schema_validation", f"{field} must be a string, got {type(path).__name__}", field=field)
-    if not _valid_unicode(path):
+    if not valid_unicode(path):
         raise OkfError("schema_validation", f"{field} is not valid Unicode (it holds a lone surrogate)", field=field)
     if "\x00" in path:
         raise OkfError("schema_validation", f"{field} holds a NUL character", field=field)
@@ -766,7 +755,7 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
     and titles, in concept-id order."""
     if not isinstance(query, str):
         raise OkfError("schema_validation", "query must be a string", field="query")
-    if not _valid_unicode(query):
+    if not valid_unicode(query):
         raise OkfError("schema_validation", "query is not valid Unicode (it holds a lone surrogate)", field="query")
     if not query.strip():
         raise OkfError("schema_validation", "query is empty: give part of a concept id or title", field="query")

@@ -171,7 +171,7 @@ class Normaliser:
         """Validate ``query`` and return its distinct terms in first-occurrence order."""
         if not isinstance(query, str):
             raise OkfError("schema_validation", "query must be a string")
-        if not _valid_unicode(query):
+        if not valid_unicode(query):
             raise OkfError("schema_validation", "query is not valid Unicode (it holds a lone surrogate)")
         n = len(query)
         if n < 1:
@@ -261,7 +261,8 @@ class Normaliser:
         return re.compile(f"(?<![0-9A-Za-z])(?:{alternatives})(?![0-9A-Za-z])", re.ASCII | re.IGNORECASE)
 
 
-def _valid_unicode(text: str) -> bool:
+def valid_unicode(text: str) -> bool:
+    """False for a str holding a lone surrogate (what JSON's \\ud800 decodes to)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
