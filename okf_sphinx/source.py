@@ -13,9 +13,7 @@ import errno
 import os
 import re
 import stat
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Protocol
 
@@ -91,6 +89,9 @@ class UrlSource:
         self.timeout = timeout
 
     def read(self, name: str) -> bytes:
+        import urllib.error  # noqa: PLC0415 - urllib.request costs ~20 ms to import; disk-only runs skip it
+        import urllib.request  # noqa: PLC0415
+
         check_name(name)
         url = urllib.parse.urljoin(self.base, name + ".js")
         request = urllib.request.Request(url, headers={"User-Agent": "okf_sphinx", "Accept-Encoding": "identity"})
@@ -127,7 +128,7 @@ def open_source(location: str | os.PathLike[str]) -> Source:
             return UrlSource(base)
         return UrlSource(urllib.parse.urljoin(base, DEFAULT_DIR + "/"))
     if scheme == "file":
-        text = urllib.request.url2pathname(urllib.parse.urlsplit(text).path)
+        text = urllib.parse.unquote(urllib.parse.urlsplit(text).path)
     elif len(scheme) > 1:
         raise OkfError("schema_validation", f"unsupported URL scheme {scheme!r}: use a folder path or an http(s) URL")
     root = Path(text)
