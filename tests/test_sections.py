@@ -136,3 +136,13 @@ def test_dirhtml_and_singlehtml_urls(example_dirhtml: Path, example_singlehtml: 
     # singlehtml renders only documents reachable from the root toctree: an orphan has no URL
     orphans = [s.section(i) for i in range(s.sections) if s.section(i)["concept_id"] == "orphan_notes"]
     assert orphans and all(o["url"] == "" for o in orphans)
+
+
+def test_myst_title_to_header_heading_starts_after_the_front_matter(tmp_path: Path) -> None:
+    md = "---\ntitle: From front matter\n---\n\nIntro text.\n\n## Second\n\nbody\n"
+    src = write_project(tmp_path / "src", {"index.rst": ".. toctree::\n\n   a\n", "a.md": md},
+                        conf='myst_title_to_header = True\n')
+    sphinx_build(src, tmp_path / "out")
+    title, _, _, sections = outline(tmp_path / "out")["a"]
+    assert title == "From front matter"
+    assert [(s[1], s[2], s[3], s[4]) for s in sections] == [("From front matter", 1, 4, 6), ("Second", 2, 7, 9)]
