@@ -1,0 +1,113 @@
+"""One contract, four surfaces: the Python API, the MCP server, the CLI and the browser
+runtime (in Node and in Chromium) answer generated queries with exactly the same JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import okf_sphinx
+from js.okf_js import CHROMIUM_ARGS, require_chromium, run_node, same
+from test_browser_search import serve
+from test_mcp import session_for
+
+# words of example_site, mixed with the Unicode cases the contract calls out
+WORDS = ["retry", "policy", "cache", "install", "the", "Кэш", "Café", "CAFE\u0301", "Straße", "STRASSE",
+         "ΣΊΣΥΦΟΣ", "σίσυφος", "İstanbul", "検索", "שָׁלוֹם", "script", "<img", "onerror", "zzzunknown",
+         "linux", "macos", "clearing", "configuration", "deadline", "jitter", "backoff", "ß", "ẞ", "Ꭰ", "😀", "x\u0345"]
+query = st.one_of(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join),
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map("-_/.".join),
+    st.text(min_size=0, max_size=12),
+    st.sampled_from(["", "!!!", "a" * 512, "a" * 513, " ".join(f"w{i}" for i in range(33))]),
+)
+request = st.fixed_dictionaries({"query": query}, optional={"limit": st.sampled_from([1, 3, 20, 100])})
+
+
+def api_answer(index: okf_sphinx.Index, req: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return index.search(req["query"], req.get("limit", 20))
+    except okf_sphinx.OkfError as exc:
+        return exc.envelope
+
+
+def mcp_answers(site: Path, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def go() -> list[dict[str, Any]]:
+        async with session_for(site) as session:
+            return [(await session.call_tool("search_sections", r)).structured_content for r in requests]
+
+    return anyio.run(go)
+
+
+def cli_answer(site: Path, req: dict[str, Any]) -> dict[str, Any]:
+    argv = [sys.executable, "-m", "okf_sphinx", "search", str(site), "--query", req["query"], "--json"]
+    if "limit" in req:
+        argv += ["--limit", str(req["limit"])]
+    proc = subprocess.run(argv, capture_output=True, timeout=60)
+    answer = json.loads(proc.stdout)
+    assert (proc.returncode == 0) == ("error" not in answer)
+    return answer
+
+
+def browser_answers(site: Path, requests: list[dict[str, Any]]) -> list[Any]:
+    from playwright.sync_api import sync_playwright
+
+    url, server = serve(site)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(url + "search.html")
+            page.wait_for_function("() => window.OkfSearch !== undefined")
+            answers = page.evaluate(
+                """async reqs => {
+                    const out = [];
+                    for (const r of reqs) {
+                        try { out.push(await OkfSearch.search(r.query, r.limit === undefined ? 20 : r.limit)); }
+                        catch (e) { out.push(e && e.envelope ? e.envelope : {thrown: String(e)}); }
+                    }
+                    return JSON.stringify(out);
+                }""",
+                requests,
+            )
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return json.loads(answers)
+
+
+def _valid_json_string(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(request, min_size=150, max_size=150))
+def test_api_mcp_cli_node_and_browser_agree(example_html: Path, requests: list[dict[str, Any]]) -> None:
+    # argv and the MCP wire cannot carry lone surrogates or NUL: those are API/JS-only cases
+    requests = [r for r in requests if _valid_json_string(r["query"])]
+    index = okf_sphinx.open_index(example_html)
+    expected = [api_answer(index, r) for r in requests]
+    assert sum(1 for e in expected if "hits" in e and e["total"]) > 10  # the generator reaches real hits
+    assert sum(1 for e in expected if "error" in e) > 3  # and refusals
+
+    for req, want, got in zip(requests, expected, mcp_answers(example_html, requests)):
+        assert got == want, ("mcp", req)
+    for req, want, got in zip(requests, expected, run_node(example_html / "_okf", requests)):
+        assert same(got, want) is None, ("node", req, same(got, want))
+    for req, want, got in zip(requests, expected, browser_answers(example_html, requests)):
+        assert same(got, want) is None, ("chromium", req, same(got, want))
+    for req in requests[:20]:  # a process each: a sample
+        got = cli_answer(example_html, req)
+        assert got == expected[requests.index(req)], ("cli", req)
