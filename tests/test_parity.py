@@ -31,6 +31,12 @@ query = st.one_of(
 request = st.fixed_dictionaries({"query": query}, optional={"limit": st.sampled_from([1, 3, 20, 100])})
 
 
+# always asked too: hits, ties, truncation and every query refusal
+FIXED = [{"query": q} for q in ("retry policy", "clearing cache", "the", "Кэш", "CAFE\u0301", "<script>", "",
+                                 "!!!", "a" * 513, " ".join(f"w{i}" for i in range(33)), "zzzunknown")]
+FIXED += [{"query": "the", "limit": 3}, {"query": "cache", "limit": 100}]
+
+
 def api_answer(index: okf_sphinx.Index, req: dict[str, Any]) -> dict[str, Any]:
     try:
         return index.search(req["query"], req.get("limit", 20))
@@ -96,11 +102,9 @@ def _valid_json_string(text: str) -> bool:
 @given(st.lists(request, min_size=150, max_size=150))
 def test_api_mcp_cli_node_and_browser_agree(example_html: Path, requests: list[dict[str, Any]]) -> None:
     # argv and the MCP wire cannot carry lone surrogates or NUL: those are API/JS-only cases
-    requests = [r for r in requests if _valid_json_string(r["query"])]
+    requests = FIXED + [r for r in requests if _valid_json_string(r["query"])]
     index = okf_sphinx.open_index(example_html)
     expected = [api_answer(index, r) for r in requests]
-    assert sum(1 for e in expected if "hits" in e and e["total"]) > 10  # the generator reaches real hits
-    assert sum(1 for e in expected if "error" in e) > 3  # and refusals
 
     for req, want, got in zip(requests, expected, mcp_answers(example_html, requests)):
         assert got == want, ("mcp", req)
@@ -108,6 +112,6 @@ def test_api_mcp_cli_node_and_browser_agree(example_html: Path, requests: list[d
         assert same(got, want) is None, ("node", req, same(got, want))
     for req, want, got in zip(requests, expected, browser_answers(example_html, requests)):
         assert same(got, want) is None, ("chromium", req, same(got, want))
-    for req in requests[:20]:  # a process each: a sample
+    for req in requests[:25]:  # a process each: a sample
         got = cli_answer(example_html, req)
         assert got == expected[requests.index(req)], ("cli", req)
