@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
@@ -90,7 +90,3 @@ def all_records(env: BuildEnvironment) -> list[DocRecord]:
     """Records of the documents that exist now, in docname order."""
     records = docs(env)
     return [records[d] for d in sorted(records) if d in env.all_docs]
-
-
-def state(env: BuildEnvironment) -> dict[str, Any]:
-    return {"docs": len(docs(env))}

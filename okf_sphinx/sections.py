@@ -279,59 +279,60 @@ def split_document(
 ) -> DocRecord:
     """All sections of one document, in document order."""
     maps = {f.path: LineMap(f.data.decode("utf-8", "surrogateescape")) for f in files}
-    main = files[0].path
     per_file: dict[str, list[_Marker]] = {}
-    for file, marker in _walk(doctree, maps, srcdir, main):
+    for file, marker in _walk(doctree, maps, srcdir, files[0].path):
         per_file.setdefault(file, []).append(marker)
-
-    sections: list[tuple[int, int, Section]] = []
-    for file, markers in per_file.items():
-        lm = maps[file]
-        body = metadata_end(lm, file.endswith(".md")) + 1
-        markdown = file.endswith(".md")
-        for m in markers:
-            if m.line == 0:
-                m.line = body
-        heads = sorted((m for m in markers if m.level), key=lambda m: (m.line, m.order))
-        intro = next(m for m in markers if not m.level)
-        # a heading on the intro's line replaces it; of two headings on one line the later wins
-        bounds: list[_Marker] = [intro]
-        for m in heads:
-            if m.line < body:
-                m.line = body  # myst_title_to_header puts its heading inside the front matter
-            if m.line == bounds[-1].line:
-                bounds[-1] = m
-            else:
-                bounds.append(m)
-        total = lm.total_lines
-        for i, m in enumerate(bounds):
-            end = bounds[i + 1].line - 1 if i + 1 < len(bounds) else total
-            if end < m.line:
-                continue
-            text = lm.range_text(m.line, end)
-            if is_blank(text) or only_markup_noise(text, markdown):
-                continue
-            sec = Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, text)
-            sections.append((m.order, m.line, sec))
-            sec.parent = m.parent_order  # type: ignore[assignment]  # resolved below
-    sections.sort(key=lambda x: (x[0], x[1]))
-    ordered = [s for _, _, s in sections]
-    # parent: the order of the enclosing heading marker → its index in `ordered`
-    index_of = {order: i for i, (order, _, s) in enumerate(sections) if s.level}
-    for s in ordered:
-        s.parent = index_of.get(s.parent) if s.parent is not None else None
+    found = [r for file, markers in per_file.items() for r in _file_ranges(file, maps[file], markers)]
+    found.sort(key=lambda r: (r[0].order, r[0].line))
+    ordered = [section for _, section in found]
+    # parents: the enclosing heading marker's position in document order → its index here
+    index_of = {m.order: i for i, (m, s) in enumerate(found) if s.level}
+    for marker, section in found:
+        section.parent = index_of.get(marker.parent_order) if marker.parent_order is not None else None
     if searchable:
-        title_terms = Counter(terms(title))
-        title_len = sum(title_terms.values())
-        for s in ordered:
-            body_terms = terms(s.text)
-            head_terms = terms(s.heading)
-            freqs: Counter[str] = Counter(body_terms)
-            for t in head_terms:
-                freqs[t] += 3
-            for t, n in title_terms.items():
-                freqs[t] += 2 * n
-            s.freqs = dict(freqs)
-            s.length = len(body_terms) + 3 * len(head_terms) + 2 * title_len
-            s.tokens = len(body_terms) + len(head_terms) + title_len
+        _count_terms(ordered, title)
     return DocRecord(docname, title, searchable, files, ordered)
+
+
+def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_Marker, Section]]:
+    """The disjoint ranges one captured file contributes, each with the marker that starts it."""
+    markdown = file.endswith(".md")
+    body = metadata_end(lm, markdown) + 1
+    for m in markers:
+        if m.line == 0 or m.line < body:  # intros; myst_title_to_header puts its heading in the front matter
+            m.line = body
+    heads = sorted((m for m in markers if m.level), key=lambda m: (m.line, m.order))
+    # a heading on the intro's line replaces it; of two headings on one line the later wins
+    bounds = [next(m for m in markers if not m.level)]
+    for m in heads:
+        if m.line == bounds[-1].line:
+            bounds[-1] = m
+        else:
+            bounds.append(m)
+    out = []
+    for i, m in enumerate(bounds):
+        end = bounds[i + 1].line - 1 if i + 1 < len(bounds) else lm.total_lines
+        if end < m.line:
+            continue
+        text = lm.range_text(m.line, end)
+        if is_blank(text) or only_markup_noise(text, markdown):
+            continue
+        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, text)))
+    return out
+
+
+def _count_terms(sections: list[Section], title: str) -> None:
+    """Weighted term frequencies and lengths: body 1, heading 3, page title 2."""
+    title_terms = Counter(terms(title))
+    title_len = sum(title_terms.values())
+    for s in sections:
+        body_terms = terms(s.text)
+        head_terms = terms(s.heading)
+        freqs: Counter[str] = Counter(body_terms)
+        for t in head_terms:
+            freqs[t] += 3
+        for t, n in title_terms.items():
+            freqs[t] += 2 * n
+        s.freqs = dict(freqs)
+        s.length = len(body_terms) + 3 * len(head_terms) + 2 * title_len
+        s.tokens = len(body_terms) + len(head_terms) + title_len
