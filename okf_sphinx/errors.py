@@ -61,7 +61,18 @@ class OkfError(Exception):
         return f"OkfError({self.code!r}, {self.message!r})"
 
 
-class BuildLimitError(Exception):
+class BuildError(Exception):
+    """The index cannot be written; the message says what to change."""
+
+
+class SourceChangedError(BuildError):
+    """A captured file's bytes are not those Sphinx read earlier in this build."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"okf_sphinx: {path} {why}; run the build again. No search index was written")
+
+
+class BuildLimitError(BuildError):
     """A build-time corpus cap was exceeded (raised inside the Sphinx build)."""
 
     def __init__(self, limit: str, value: int, maximum: int) -> None:

@@ -14,7 +14,7 @@ from sphinx.util.display import status_iterator
 
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
-from .errors import BuildLimitError
+from .errors import BuildError
 from .search_page import setup_search_page
 from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
@@ -81,7 +81,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     try:
         files = build_index(records, root, _site(app), limits, progress)
         written = write_index(target, files)
-    except BuildLimitError as exc:
+    except BuildError as exc:
         remove_index(target)
         raise ExtensionError(str(exc)) from None
     finally:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import math
 import os
 import shutil
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -21,9 +22,10 @@ from typing import Any
 
 from . import __version__
 from . import format as fmt
-from .errors import BuildLimitError
-from .sections import CapturedFile, DocRecord, Section
-from .terms import unicode_tables
+from .errors import BuildLimitError, SourceChangedError
+from .lines import LineMap
+from .sections import CapturedFile, DocRecord, Section, decode
+from .terms import terms, unicode_tables
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
 DEFAULT_LIMITS = {
@@ -106,17 +108,50 @@ def _captured(records: list[DocRecord]) -> dict[str, CapturedFile]:
 
 
 def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root: PurePosixPath, limits: dict[str, int]) -> None:
+    """Every cap but ``terms`` (known only once sections are counted), before any byte is read."""
     _check("files", len(files), limits)
     total = 0
     for f in files.values():
-        _check("file_bytes", len(f.data), limits)
-        total += len(f.data)
+        _check("file_bytes", f.size, limits)
+        total += f.size
         rel = _relative(f.path, root)
         if len(rel.encode("utf-8")) > MAX_PATH_BYTES or len(PurePosixPath(rel).parts) > MAX_PATH_COMPONENTS:
             raise BuildLimitError("path", len(rel.encode("utf-8")), MAX_PATH_BYTES)
     _check("bytes", total, limits)
     _check("sections", sum(len(r.sections) for r in records), limits)
-    _check("terms", sum(s.tokens for r in records for s in r.sections), limits)
+
+
+def _read_captured(files: dict[str, CapturedFile]) -> dict[str, bytes]:
+    """The bytes of every captured file, checked against the digest taken when Sphinx read it."""
+    out = {}
+    for path, f in files.items():
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise SourceChangedError(path, f"cannot be read any more ({exc.strerror})") from None
+        if len(data) != f.size or hashlib.sha256(data).hexdigest() != f.sha256:
+            raise SourceChangedError(path, "changed after Sphinx read it")
+        out[path] = data
+    return out
+
+
+@dataclass
+class _Stats:
+    freqs: dict[str, int]  # weighted term frequencies
+    length: int  # weighted length
+    tokens: int  # unweighted term count (the ``terms`` cap)
+
+
+def _section_stats(text: str, heading: str, title_terms: list[str]) -> _Stats:
+    """Body terms weigh 1, heading terms 3, page-title terms 2 (SEARCH_CONTRACT.md §4)."""
+    body = terms(text)
+    head = terms(heading)
+    freqs: Counter[str] = Counter(body)
+    for t in head:
+        freqs[t] += 3
+    for t in title_terms:
+        freqs[t] += 2
+    return _Stats(dict(freqs), len(body) + 3 * len(head) + 2 * len(title_terms), len(body) + len(head) + len(title_terms))
 
 
 def _url(site: Site, docname: str, sections: list[Section], i: int, shared: set[str]) -> tuple[str, str]:
@@ -158,17 +193,19 @@ def build_index(
     """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop."""
     files = _captured(records)
     _check_limits(records, files, root, limits)
+    captured = _read_captured(files)
+    maps = {path: LineMap(decode(data)) for path, data in captured.items()}
     out: dict[str, Any] = {}
 
     entries = sorted(
-        ({"path": _relative(f.path, root), "size": len(f.data), "sha256": f.sha256} for f in files.values()),
+        ({"path": _relative(f.path, root), "size": f.size, "sha256": f.sha256} for f in files.values()),
         key=lambda e: e["path"],
     )
     file_no = {e["path"]: n for n, e in enumerate(entries)}
     out["files"] = entries
     by_rel = {_relative(f.path, root): f for f in files.values()}
     for e in entries:
-        data = by_rel[e["path"]].data
+        data = captured[by_rel[e["path"]].path]
         try:
             out[f"f/{file_no[e['path']]}"] = {"path": e["path"], "text": data.decode("utf-8")}
         except UnicodeDecodeError:
@@ -182,14 +219,22 @@ def build_index(
     sid_of = {(k[0].docname, k[1]): sid for sid, k in enumerate(searchable + others)}
 
     shared = _shared_anchors(records) if site.singlehtml else set()
+    stats: list[_Stats] = []
+    title_terms: dict[str, list[str]] = {}
     for sid, (record, i, s, rel) in enumerate(searchable + others):
         url, anchor = _url(site, record.docname, record.sections, i, shared)
+        text = maps[s.file].range_text(s.line_start, s.line_end)
         out[f"s/{sid}"] = {
             "sid": sid, "concept_id": record.docname, "title": record.title, "path": rel,
             "heading": s.heading, "level": s.level, "line_start": s.line_start, "line_end": s.line_end,
             "locator": fmt.locator(rel, s.line_start, s.line_end), "content_sha256": files[s.file].sha256,
-            "url": url, "anchor": anchor, "searchable": record.searchable, "text": s.text,
+            "url": url, "anchor": anchor, "searchable": record.searchable, "text": text,
         }
+        if sid < len(searchable):
+            if record.docname not in title_terms:
+                title_terms[record.docname] = terms(record.title)
+            stats.append(_section_stats(text, s.heading, title_terms[record.docname]))
+    _check("terms", sum(st.tokens for st in stats), limits)
 
     concepts = []
     for n, record in enumerate(progress(records)):
@@ -207,10 +252,9 @@ def build_index(
         }
     out["concepts"] = concepts
 
-    lengths = [k[2].length for k in searchable]
-    total_len = sum(lengths)
+    total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
-    shards = _write_postings(out, (k[2] for k in searchable), n_search)
+    shards = _write_postings(out, stats, n_search)
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {
@@ -223,7 +267,7 @@ def build_index(
     return out
 
 
-def _write_postings(out: dict[str, Any], sections: Iterable[Section], n: int) -> int:
+def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> int:
     """Posting shards into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}

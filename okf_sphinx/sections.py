@@ -12,8 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from docutils import nodes
@@ -22,7 +21,6 @@ from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxContentsFilter
 
 from .lines import LineMap, is_blank
-from .terms import terms
 
 MAX_HEADING_BYTES = 1024
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
@@ -32,18 +30,23 @@ _RST_NOT_COMMENT = re.compile(r"(?:\[|\||[\w.+-]+(?::[\w.+-]+)?::)")
 _MD_TARGET = re.compile(r"\([^()\s]*\)=[ \t]*")
 
 
-@dataclass
+@dataclass(frozen=True)
 class CapturedFile:
-    """The exact bytes of one source file, as the build read them."""
+    """One source file as the build read it: its bytes are identified by SHA-256.
+
+    The bytes themselves are not kept in the environment (Sphinx pickles the
+    whole environment once per parallel read chunk); the index writer reads
+    them again and refuses any file whose digest changed.
+    """
 
     path: str  # absolute, resolved, POSIX
-    data: bytes
     sha256: str
+    size: int
 
     @classmethod
-    def read(cls, path: Path) -> CapturedFile:
+    def read(cls, path: Path) -> tuple[CapturedFile, bytes]:
         data = path.read_bytes()
-        return cls(path.as_posix(), data, hashlib.sha256(data).hexdigest())
+        return cls(path.as_posix(), hashlib.sha256(data).hexdigest(), len(data)), data
 
 
 @dataclass
@@ -58,10 +61,6 @@ class Section:
     anchor: str  # the rendered section id ("" for intro/body)
     only: tuple[str, ...]  # enclosing ``.. only::`` expressions, outermost first
     parent: int | None  # index in DocRecord.sections of the enclosing heading section
-    text: str  # the exact range text
-    freqs: dict[str, int] = field(default_factory=dict)  # weighted term frequencies
-    length: int = 0  # weighted length
-    tokens: int = 0  # unweighted term count (the ``terms`` build limit)
 
 
 @dataclass
@@ -274,13 +273,13 @@ def split_document(
     title: str,
     searchable: bool,
     doctree: nodes.document,
-    files: list[CapturedFile],
+    files: list[tuple[CapturedFile, bytes]],
     srcdir: Path,
 ) -> DocRecord:
     """All sections of one document, in document order."""
-    maps = {f.path: LineMap(f.data.decode("utf-8", "surrogateescape")) for f in files}
+    maps = {f.path: LineMap(decode(data)) for f, data in files}
     per_file: dict[str, list[_Marker]] = {}
-    for file, marker in _walk(doctree, maps, srcdir, files[0].path):
+    for file, marker in _walk(doctree, maps, srcdir, files[0][0].path):
         per_file.setdefault(file, []).append(marker)
     found = [r for file, markers in per_file.items() for r in _file_ranges(file, maps[file], markers)]
     found.sort(key=lambda r: (r[0].order, r[0].line))
@@ -289,9 +288,12 @@ def split_document(
     index_of = {m.order: i for i, (m, s) in enumerate(found) if s.level}
     for marker, section in found:
         section.parent = index_of.get(marker.parent_order) if marker.parent_order is not None else None
-    if searchable:
-        _count_terms(ordered, title)
-    return DocRecord(docname, title, searchable, files, ordered)
+    return DocRecord(docname, title, searchable, [f for f, _ in files], ordered)
+
+
+def decode(data: bytes) -> str:
+    """Captured bytes as text (undecodable bytes kept as surrogate escapes)."""
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_Marker, Section]]:
@@ -317,22 +319,5 @@ def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_
         text = lm.range_text(m.line, end)
         if is_blank(text) or only_markup_noise(text, markdown):
             continue
-        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, text)))
+        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None)))
     return out
-
-
-def _count_terms(sections: list[Section], title: str) -> None:
-    """Weighted term frequencies and lengths: body 1, heading 3, page title 2."""
-    title_terms = Counter(terms(title))
-    title_len = sum(title_terms.values())
-    for s in sections:
-        body_terms = terms(s.text)
-        head_terms = terms(s.heading)
-        freqs: Counter[str] = Counter(body_terms)
-        for t in head_terms:
-            freqs[t] += 3
-        for t, n in title_terms.items():
-            freqs[t] += 2 * n
-        s.freqs = dict(freqs)
-        s.length = len(body_terms) + 3 * len(head_terms) + 2 * title_len
-        s.tokens = len(body_terms) + len(head_terms) + title_len

@@ -117,3 +117,18 @@ def test_build_log_summarises_and_says_how_to_include_excluded_pages(tmp_path: P
                           capture_output=True, text=True, check=True)
     assert "okf_sphinx: indexed 1 sections of 1 pages" in proc.stdout
     assert "1 pages excluded" in proc.stdout and "okf_search_exclude = []" in proc.stdout
+
+
+def test_a_source_edited_during_the_build_fails_it_without_an_index(tmp_path: Path) -> None:
+    conf = (
+        "from pathlib import Path\n"
+        "def _edit(app, env):\n"
+        "    Path(app.srcdir, 'a.rst').write_text('A\\n=\\n\\nedited meanwhile\\n')\n"
+        "def setup(app):\n"
+        "    app.connect('env-updated', _edit)\n"
+    )
+    src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\n.. toctree::\n\n   a\n", "a.rst": "A\n=\n\nfirst\n"}, conf=conf)
+    proc = sphinx_build(src, tmp_path / "out", check=False)
+    assert proc.returncode != 0
+    assert "a.rst changed after Sphinx read it" in proc.stderr and "run the build again" in proc.stderr
+    assert not (tmp_path / "out" / "_okf").exists()
