@@ -202,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=200, help="timed passes for the warm Node numbers")
     ap.add_argument("--no-pagefind", action="store_true")
+    ap.add_argument("--sphinx-page", type=Path,
+                    help="with --site built with our page as search.html: a plain build's search.html, "
+                         "measured as Sphinx's own search on the same output")
     args = ap.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="okf-bench-browser-"))
@@ -223,9 +226,15 @@ def main(argv: list[str] | None = None) -> int:
     engines = {
         "okf_sphinx": (okf_page, "() => document.querySelector('#okf-search[data-okf-state=done]')"),
     }
-    if okf_page != "search.html":
-        engines["sphinx"] = ("search.html", "() => /^(Search finished|Your search did not match)/.test("
-                                            "(document.querySelector('#search-results p.search-summary') || {}).innerText || '')")
+    # Sphinx's own page: search.html when ours sits beside it, or a copy of a plain build's
+    # search.html saved as sphinx-search.html (--sphinx-page) next to ours
+    sphinx_page = "search.html" if okf_page != "search.html" else None
+    if args.sphinx_page:
+        shutil.copyfile(args.sphinx_page, site / "sphinx-search.html")
+        sphinx_page = "sphinx-search.html"
+    if sphinx_page:
+        engines["sphinx"] = (sphinx_page, "() => /^(Search finished|Your search did not match)/.test("
+                                          "(document.querySelector('#search-results p.search-summary') || {}).innerText || '')")
     if (site / "pagefind-bench.html").exists():
         engines["pagefind"] = ("pagefind-bench.html", "() => document.body.dataset.done === '1'")
 

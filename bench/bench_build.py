@@ -9,6 +9,10 @@ alternating which goes first on each repetition. Reported per build:
   RUSAGE_CHILDREN)`` deltas around the child;
 - wall time (``time.perf_counter`` around the child);
 - the ratio okf / plain of the CPU times (minimum over repetitions of each);
+- the CPU time spent inside okf_sphinx's own hooks (read-phase collection,
+  include capture, index writing, search page), timed in every build process
+  by ``sphinx_driver.py``, as a share of the plain build: the extension's cost
+  without the run-to-run noise of two whole builds on a shared machine;
 - bytes of ``_okf/`` (every file summed, raw and each file gzip-compressed at
   level 6 as a web server would send it) next to Sphinx's ``searchindex.js``
   (raw and gzip).
@@ -77,16 +81,22 @@ def run_build(src: Path, out: Path, *, okf: bool, jobs: int, log: Path) -> dict[
     if okf:
         cmd.append("--okf")
     cmd += ["-q", "-b", "html", "-j", str(jobs), "-d", str(out / ".doctrees"), str(src), str(out)]
+    hooks = log.with_suffix(".hooks")
+    hooks.unlink(missing_ok=True)
+    env = {**os.environ, "OKF_BENCH_HOOKS": str(hooks)} if okf else None
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     with log.open("wb") as fh:
-        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=src, check=False)
+        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=src, check=False, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         raise SystemExit(f"build failed ({'okf' if okf else 'plain'}, exit {proc.returncode}): see {log}")
-    return {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "returncode": proc.returncode}
+    run = {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "returncode": proc.returncode}
+    if hooks.is_file():  # okf_sphinx's own hooks, timed inside every build process
+        run["hooks_cpu_s"] = round(sum(float(line.split()[2]) for line in hooks.read_text().splitlines()), 3)
+    return run
 
 
 def bench_corpus(name: str, src: Path, *, jobs: int, repeat: int, workdir: Path) -> dict:
@@ -119,6 +129,8 @@ def bench_corpus(name: str, src: Path, *, jobs: int, repeat: int, workdir: Path)
         "searchindex_js": file_bytes(plain_out / "searchindex.js"),
         "searchindex_js_okf_build": file_bytes(okf_out / "searchindex.js"),
     }
+    result["okf_hooks_cpu_s"] = min(r.get("hooks_cpu_s", 0.0) for r in runs["okf"])
+    result["hooks_pct_of_plain"] = round(100 * result["okf_hooks_cpu_s"] / result["plain_cpu_s"], 2)
     result["cpu_ratio"] = round(result["okf_cpu_s"] / result["plain_cpu_s"], 4)
     result["cpu_overhead_pct"] = round((result["cpu_ratio"] - 1) * 100, 2)
     result["wall_ratio"] = round(result["okf_wall_s"] / result["plain_wall_s"], 4)
@@ -152,13 +164,14 @@ def fmt_bytes(n: int | None) -> str:
 
 
 def print_table(results: list[dict]) -> None:
-    head = ("corpus", "plain CPU s", "okf CPU s", "CPU ratio", "plain wall s", "okf wall s",
+    head = ("corpus", "plain CPU s", "okf CPU s", "CPU ratio", "okf hooks CPU s", "hooks/plain", "plain wall s", "okf wall s",
             "_okf/ raw", "_okf/ gzip", "searchindex.js raw", "searchindex.js gzip")
     rows = [head]
     for r in results:
         si = r["searchindex_js"] or {}
         rows.append((
             r["corpus"], f"{r['plain_cpu_s']:.2f}", f"{r['okf_cpu_s']:.2f}", f"{r['cpu_ratio']:.3f}",
+            f"{r['okf_hooks_cpu_s']:.2f}", f"{r['hooks_pct_of_plain']:.1f} %",
             f"{r['plain_wall_s']:.2f}", f"{r['okf_wall_s']:.2f}",
             fmt_bytes(r["okf_index"]["raw"]), fmt_bytes(r["okf_index"]["gzip"]),
             fmt_bytes(si.get("raw")), fmt_bytes(si.get("gzip")),

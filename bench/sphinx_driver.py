@@ -13,6 +13,34 @@ from __future__ import annotations
 import sys
 
 
+def _time_hooks(log: str) -> None:
+    """Append the CPU time of every okf_sphinx hook call to ``log``: the extension's own
+    cost, measured in each process (``-j`` workers included) and free of the noise
+    that comparing two whole builds carries on a shared machine."""
+    import functools
+    import os
+    import time
+
+    from okf_sphinx import collector, extension, search_page
+
+    def timed(fn):  # noqa: ANN001, ANN202
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            t0 = time.process_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                with open(log, "a", encoding="ascii") as fh:
+                    fh.write(f"{fn.__name__} {os.getpid()} {time.process_time() - t0:.6f}\n")
+
+        return wrapper
+
+    collector.OkfCollector.process_doc = timed(collector.OkfCollector.process_doc)
+    extension.on_build_finished = timed(extension.on_build_finished)
+    extension.on_include_read = timed(extension.on_include_read)
+    search_page._page_context = timed(search_page._page_context)
+
+
 def main(argv: list[str]) -> int:
     okf = False
     if argv and argv[0] == "--okf":
@@ -30,6 +58,10 @@ def main(argv: list[str]) -> int:
             return config
 
         Config.read = classmethod(read)  # type: ignore[method-assign, assignment]
+        import os
+
+        if os.environ.get("OKF_BENCH_HOOKS"):
+            _time_hooks(os.environ["OKF_BENCH_HOOKS"])
 
     from sphinx.cmd.build import main as sphinx_main
 
