@@ -43,7 +43,7 @@ class Posting:
     (sid → index) are derived once, on first use, so a warm query only sums.
     """
 
-    __slots__ = ("idf", "df", "sids", "freqs", "lengths", "_parts", "_positions")
+    __slots__ = ("idf", "df", "sids", "freqs", "lengths", "_parts", "_positions", "_ranked")
 
     def __init__(self, idf: float, df: int, sids: tuple[int, ...], freqs: tuple[int, ...], lengths: tuple[int, ...]):
         self.idf = idf
@@ -53,11 +53,18 @@ class Posting:
         self.lengths = lengths
         self._parts: tuple[float, ...] | None = None
         self._positions: dict[int, int] | None = None
+        self._ranked: list[tuple[float, int]] | None = None
 
     def parts(self, avglen: float) -> tuple[float, ...]:
         if self._parts is None:
             self._parts = tuple(fmt.bm25_part(self.idf, f, n, avglen) for f, n in zip(self.freqs, self.lengths))
         return self._parts
+
+    def ranked(self, avglen: float) -> list[tuple[float, int]]:
+        """``(-score, sid)`` of every section as a one-term query ranks them, best first."""
+        if self._ranked is None:
+            self._ranked = sorted(zip((-x for x in self.parts(avglen)), self.sids))
+        return self._ranked
 
     @property
     def positions(self) -> dict[int, int]:

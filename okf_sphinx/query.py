@@ -30,22 +30,22 @@ def rank(index: Index, terms: list[str], limit: int) -> tuple[int, list[tuple[fl
             return 0, []
         postings.append(p)
     avglen = index.avglen
-    parts = [p.parts(avglen) for p in postings]
+    # (-score, sid) tuples: plain tuple order is the contract's order, and negation is exact
     if len(postings) == 1:
         # 0.0 + part is the part itself: the same float as the general sum below
-        scored: list[tuple[float, int]] = list(zip(parts[0], postings[0].sids))
-    else:
-        smallest = min(postings, key=lambda p: p.df)
-        maps = [p.positions for p in postings]
-        scored = []
-        for sid in smallest.sids:
-            if all(sid in m for m in maps):
-                score = 0.0
-                for m, part in zip(maps, parts):  # query order: the contract's fixed sum
-                    score += part[m[sid]]
-                scored.append((score, sid))
-    best = heapq.nsmallest(limit, scored, key=lambda x: (-x[0], x[1]))
-    return len(scored), best
+        ranked = postings[0].ranked(avglen)
+        return len(ranked), [(-neg, sid) for neg, sid in ranked[:limit]]
+    parts = [p.parts(avglen) for p in postings]
+    smallest = min(postings, key=lambda p: p.df)
+    maps = [p.positions for p in postings]
+    scored: list[tuple[float, int]] = []
+    for sid in smallest.sids:
+        if all(sid in m for m in maps):
+            score = 0.0
+            for m, part in zip(maps, parts):  # query order: the contract's fixed sum
+                score += part[m[sid]]
+            scored.append((-score, sid))
+    return len(scored), [(-neg, sid) for neg, sid in heapq.nsmallest(limit, scored)]
 
 
 def hit(index: Index, sid: int, score: float, terms: list[str]) -> dict[str, Any]:
