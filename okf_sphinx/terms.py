@@ -124,16 +124,11 @@ class Normaliser:
         # Same Unicode version as this Python: str.casefold + unicodedata NFC are the
         # build's own functions, and a regex over the shipped ranges splits fastest.
         self.native = self.unicode_version == unicodedata.unidata_version
-        word = _char_class(_pairs(self._word))
-        self._word_class = word
-        self._word_run = re.compile(word + "+")
+        self._word_run = re.compile(_char_class(_pairs(self._word)) + "+")
         self._letter_number = re.compile(_char_class(_pairs(self._ln)))
 
     def is_word(self, ch: str) -> bool:
         return _in_ranges(self._word, ord(ch))
-
-    def is_letter_number(self, ch: str) -> bool:
-        return _in_ranges(self._ln, ord(ch))
 
     def _normalise(self, text: str) -> str:
         folded = "".join(self._fold.get(ord(c), c) for c in text)
