@@ -230,8 +230,44 @@ def _bad_argv(argv: list[str]) -> int | None:
     return None
 
 
+class _Interrupts:
+    """Remembers a SIGINT while a command runs.  An interrupt can come back from a
+    library as an ordinary error (urllib wraps what breaks a socket call, an EINTR
+    surfaces as an OSError …), which would otherwise print ``source_unavailable``:
+    once Ctrl-C was pressed, the answer is ``cancelled`` whatever error follows."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _Interrupts:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, self._previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["mcp"]:  # the server keeps Python's own Ctrl-C handling
+        return _main(argv, None)
+    with _Interrupts() as interrupts:
+        return _main(argv, interrupts)
+
+
+def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
     as_json = "--json" in argv
     try:
         bad = _bad_argv(argv)
@@ -252,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         answer = call_tool(index, tool, arguments)
         text = answer_json(answer) + "\n" if args.json else render_text(index, tool, answer)
     except OkfError as err:
+        if interrupts is not None and interrupts.seen:
+            return _fail(OkfError("cancelled", "interrupted; nothing was printed"), as_json)
         return _fail(err, as_json)
     except KeyboardInterrupt:
         return _fail(OkfError("cancelled", "interrupted; nothing was printed"), as_json)

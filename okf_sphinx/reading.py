@@ -143,6 +143,7 @@ class _Cache:
         self.linemaps: dict[int, LineMap] = {}
         self.path_pages: dict[str, list[int]] | None = None
         self.heading_keys: dict[int, list[set[str]]] = {}
+        self.concept_ids: list[str] | None = None
 
 
 _caches: weakref.WeakKeyDictionary[Any, _Cache] = weakref.WeakKeyDictionary()
@@ -200,20 +201,6 @@ def _linemap(index: Index, n: int) -> LineMap:
 # -- read_lines ----------------------------------------------------------------------
 
 
-def _line_bounds(text: str) -> list[int]:
-    """Start offset of every physical line (LF-separated; a final LF opens no line)."""
-    starts = [0]
-    pos = text.find("\n")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = text.find("\n", pos + 1)
-    if len(starts) > 1 and starts[-1] == len(text):
-        starts.pop()
-    if text == "":
-        return []
-    return starts
-
-
 def _check_lines(lines: Any) -> tuple[int, int]:
     if not isinstance(lines, (list, tuple)) or len(lines) != 2:
         raise OkfError("invalid_line_range", f"lines must be a pair [start, end] of integers, got {lines!r}", field="lines")
@@ -243,9 +230,8 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
     start, end = _check_lines(lines)
     n = _file_number(index, rel)
     entry = index.files()[n]
-    text = _file_text(index, n)
-    starts = _line_bounds(text)
-    total = len(starts)
+    lm = _linemap(index, n)
+    text, starts, total = lm.text, lm.starts, lm.total_lines
     if start > total:
         raise OkfError(
             "range_out_of_bounds",
@@ -257,7 +243,7 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
 
     def content_for(last: int) -> str:
         stop = starts[last] - 1 if last < total else len(text)
-        return text[starts[start - 1] : stop]
+        return text[starts[start - 1] if start > 1 else 0 : stop]  # a BOM stays in line 1: these are the bytes
 
     def build(last: int) -> dict[str, Any]:
         return {
@@ -266,7 +252,8 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
             "locator": make_locator(rel, start, last),
             "content_sha256": entry["sha256"],
             "snapshot_revision": index.snapshot_revision,
-            "range": {"start": start, "end": last, "total_lines": total, "truncated": truncated},
+            "range": {"start": start, "end": last, "total_lines": total, "truncated": truncated,
+                      **({"truncation_reason": "end_of_file"} if truncated else {})},
             "content": content_for(last),
         }
 
@@ -383,9 +370,19 @@ def _starts_with_identifier(key: str, ident: str) -> bool:
 # -- pages and sections ---------------------------------------------------------------------
 
 
+def _concept_ids(index: Index) -> list[str]:
+    """The sorted concept ids (``concepts.js`` order), built once per index."""
+    c = _cache(index)
+    if c.concept_ids is None:
+        ids = [e[0] for e in index.concepts()]
+        with c.lock:
+            c.concept_ids = ids
+    return c.concept_ids
+
+
 def _concept(index: Index, concept_id: str) -> list[Any]:
     concepts = index.concepts()
-    ids = [c[0] for c in concepts]
+    ids = _concept_ids(index)
     i = bisect.bisect_left(ids, concept_id)
     if i < len(ids) and ids[i] == concept_id:
         return concepts[i]
@@ -430,7 +427,7 @@ def _subtree_end(page: dict[str, Any], i: int) -> int:
 def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[str, Any], int] | None:
     """The page and position of the section of ``path`` starting at ``line_start``."""
     concepts = index.concepts()
-    ids = [c[0] for c in concepts]
+    ids = _concept_ids(index)
     stem = posixpath.splitext(path)[0]
     tried: set[int] = set()
 
@@ -774,8 +771,10 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
         "snapshot_revision": index.snapshot_revision,
         "total": len(matches),
         "truncated": len(matches) > limit,
-        "concepts": matches[:limit],
     }
+    if answer["truncated"]:
+        answer["truncation_reason"] = "limit"
+    answer["concepts"] = matches[:limit]
     size = answer_size(answer)
     if size > MAX_ANSWER_BYTES:
         raise OkfError("page_too_large", f"the answer is {size} bytes; the limit is {MAX_ANSWER_BYTES}: lower limit",
