@@ -31,8 +31,12 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-def _add_common(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
-    p.add_argument("site", help="the built HTML site (folder holding _okf/), its _okf folder, or an http(s):// URL")
+def _add_common(p: argparse.ArgumentParser, json_flag: bool = True, many: bool = False) -> None:
+    if many:
+        p.add_argument("site", nargs="+", help="one or more built sites (folders or http(s):// URLs); "
+                       "name=SITE names one (else a short name comes from its project name)")
+    else:
+        p.add_argument("site", help="the built HTML site (folder holding _okf/), its _okf folder, or an http(s):// URL")
     if json_flag:
         p.add_argument("--json", action="store_true", help="print the MCP tool's exact JSON answer (one line)")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -78,9 +82,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("--limit", "-n", type=int, default=20, help="maximum concepts, 1-100 (default 20)")
 
-    p = sub.add_parser("mcp", help="serve the four tools over MCP (stdio or streamable HTTP)",
-                       description="Serve search_sections, get_section, read_lines and search_concepts over MCP.")
-    _add_common(p, json_flag=False)
+    p = sub.add_parser("batch", help="several reads at once: a read_batch request from FILE or stdin",
+                       description="Answer a read_batch request: a JSON object {\"items\": [{\"tool\": …, "
+                       "\"arguments\": {…}}, …]} (or just the list) read from FILE, or from stdin when FILE "
+                       "is omitted or '-'. Prints the MCP tool's JSON answer (one line).")
+    _add_common(p)
+    p.add_argument("file", nargs="?", default="-", help="the request's JSON file ('-' or omitted: stdin)")
+
+    p = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio or streamable HTTP)",
+                       description="Serve search_sections, get_section, read_lines, search_concepts, read_batch and "
+                       "list_sites over MCP, for one site or several.")
+    _add_common(p, json_flag=False, many=True)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio (default) or streamable HTTP")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1, loopback only)")
     p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
@@ -101,8 +113,30 @@ def open_site(site: str, timeout: float | None = None) -> Any:
     return Index(source)
 
 
+def _batch_request(source: str) -> Any:
+    """The read_batch arguments in ``source`` (a file, or ``-`` for stdin); a bare list is ``{"items": list}``."""
+    import json
+
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(source, "rb") as fh:
+                data = fh.read(64 * 1024 * 1024 + 1)
+    except OSError as exc:
+        raise OkfError("schema_validation", f"cannot read the batch request {source!r}: {exc.strerror}") from None
+    try:
+        request = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise OkfError("schema_validation", "the batch request is not UTF-8 JSON: give {\"items\": [{\"tool\": …, "
+                       "\"arguments\": {…}}, …]}") from None
+    return {"items": request} if isinstance(request, list) else request
+
+
 def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The MCP tool name and arguments a command line stands for."""
+    if args.command == "batch":
+        return "read_batch", _batch_request(args.file)
     if args.command == "search":
         return "search_sections", {"query": args.query, "limit": args.limit}
     if args.command == "section":
@@ -187,6 +221,10 @@ def _render_concepts(r: dict[str, Any]) -> str:
 
 
 def render_text(index: Any, tool: str, answer: dict[str, Any]) -> str:
+    if tool == "read_batch":  # one JSON answer, with or without --json
+        from .reading import answer_json
+
+        return answer_json(answer) + "\n"
     if tool == "search_sections":
         return _render_search(index, answer)
     if tool == "get_section":
@@ -268,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
-    as_json = "--json" in argv
+    as_json = "--json" in argv or argv[:1] == ["batch"]  # batch always answers JSON
     try:
         bad = _bad_argv(argv)
         if bad is not None:
@@ -285,7 +323,13 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
 
         index = open_site(args.site, args.timeout)
         tool, arguments = request_of(args)
-        answer = call_tool(index, tool, arguments)
+        if tool == "read_batch":  # the MCP server's own dispatch, so the bytes are the server's
+            from .sites import Opened, Sites, name_sites
+
+            ((name, _, _),) = name_sites([args.site], lambda _site: index)
+            answer = Sites([(name, Opened(index))]).call(tool, arguments)
+        else:
+            answer = call_tool(index, tool, arguments)
         text = answer_json(answer) + "\n" if args.json else render_text(index, tool, answer)
     except OkfError as err:
         if interrupts is not None and interrupts.seen:

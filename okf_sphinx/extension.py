@@ -42,6 +42,7 @@ def _site(app: Sphinx) -> Site:
         anchor_ok=functools.cache(lambda exprs: all(tags.eval_condition(e) for e in exprs)),
         search_page=search_page,
         singlehtml=builder.name == "singlehtml",
+        project=str(app.config.project or ""),
     )
 
 

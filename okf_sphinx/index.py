@@ -290,6 +290,17 @@ class Index:
 
         return search_concepts(self, query, limit)
 
+    def read_batch(self, items: Any, **options: Any) -> dict[str, Any]:
+        """``read_batch``: up to 20 ``{"tool", "arguments"}`` requests (get_section, read_lines,
+        search_sections) answered in one call, each item exactly as its tool answers.
+        ``options`` (``deadline``, ``clock``, ``started``, ``budget``) are those of
+        :func:`okf_sphinx.batch.read_batch`; a test can inject the clock."""
+        from .batch import answer_of, read_batch
+        from .reading import call_tool
+
+        request = {"items": items} if isinstance(items, list) else items
+        return read_batch(answer_of(lambda tool, arguments: call_tool(self, tool, arguments)), request, **options)
+
 
 def open_index(location: str | os.PathLike[str]) -> Index:
     """Open the index of a built site: its folder, its ``_okf`` folder, or an http(s) URL."""
