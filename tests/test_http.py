@@ -240,7 +240,8 @@ def test_streamable_http_transport_on_loopback(site):
                     return tools, hit, bad
 
         tools, hit, bad = anyio.run(go)
-        assert {t.name for t in tools} == {"search_sections", "get_section", "read_lines", "search_concepts"}
+        assert {t.name for t in tools} == {"search_sections", "get_section", "read_lines", "search_concepts",
+                                           "read_batch", "list_sites"}
         assert structured(hit) == open_index(site).search("walrus")
         assert bad.is_error and structured(bad)["error"]["code"] == "invalid_line_range"
         # bound to loopback only
