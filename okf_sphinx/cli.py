@@ -67,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--heading", metavar="TEXT", help="the section heading (as hits show it or as written in the source)")
     p.add_argument("--no-subsections", action="store_true", help="only the section's own lines, not its subtree")
     p.add_argument("--max-chars", type=int, default=None, metavar="N", help="characters per answer (default 20000, 1-200000)")
-    p.add_argument("--offset", type=int, default=None, metavar="N", help="continue from this character offset (next_offset)")
+    p.add_argument("--offset", type=int, default=None, metavar="N",
+                   help="continue from this character offset (an outline: this entry) — the answer's next_offset")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="outline entries per answer (1-1000, default 1000)")
 
     p = sub.add_parser("lines", help="lines START..END of a captured file",
                        description="Print lines START..END (1-based, inclusive) of a captured source file, byte for byte.")
@@ -153,6 +155,8 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             arguments["max_chars"] = args.max_chars
         if args.offset is not None:
             arguments["offset"] = args.offset
+        if args.limit is not None:
+            arguments["limit"] = args.limit
         return "get_section", arguments
     if args.command == "lines":
         return "read_lines", {"path": args.path, "lines": [args.start, args.end]}
@@ -188,6 +192,10 @@ def _render_section(r: dict[str, Any]) -> str:
             out.append(r["url"])
         for s in r["outline"]:
             out.append(f"{'  ' * max(s['level'], 1)}{s['heading'] or '(no heading)'}  {s['locator']}")
+        if r["truncated"]:
+            shown = f"{r['offset'] + 1}-{r['next_offset']}" if r["outline"] else "none"
+            out.append(f"[entries {shown} of {r['total']} ({r['truncation_reason']}); "
+                       f"continue with --offset {r['next_offset']}]")
         return "\n".join(out) + "\n"
     out = [f"{r['path']}:{r['line_start']}-{r['line_end']}  {r['heading'] or '(no heading)'}"]
     if r["breadcrumb"]:
@@ -255,8 +263,25 @@ def _fail(err: OkfError, as_json: bool) -> int:
     if as_json:
         _write(sys.stdout, answer_json(err.envelope) + "\n")
     else:
-        _write(sys.stderr, f"{PROG}: error: {err.code}: {' '.join(err.message.split())}\n")
+        _write(sys.stderr, f"{PROG}: error: {err.code}: {' '.join(err.message.split())}\n" + _choices(err))
     return err.exit_code
+
+
+def _choices(err: OkfError) -> str:
+    """The candidates / suggestions an error names, one per line (text mode shows what it mentions)."""
+    lines = []
+    for key in ("candidates", "suggestions"):
+        items = err.details.get(key) or []
+        if items:
+            lines.append(f"{key}:")
+        for item in items:
+            if isinstance(item, dict):
+                lines.append(f"  {item.get('heading') or '(no heading)'}  {item.get('locator', '')}".rstrip())
+            else:
+                lines.append(f"  {item}")
+        if err.details.get(f"{key}_truncated"):
+            lines.append("  …")
+    return "".join(line + "\n" for line in lines)
 
 
 def _bad_argv(argv: list[str]) -> int | None:
@@ -316,6 +341,16 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
         except _UsageError as exc:
             raise OkfError("schema_validation", str(exc)) from None
         if args.command == "mcp":
+            try:
+                import anyio  # noqa: F401 - the MCP SDK's runtime; checked here to name what is missing
+                import mcp  # noqa: F401
+            except ImportError as exc:
+                raise OkfError(
+                    "missing_dependency",
+                    f"okf mcp needs the MCP SDK, which is not installed here ({exc}); install it into this "
+                    f"environment ({sys.executable}) with: pip install 'okf_sphinx[mcp]' (or pip install mcp)",
+                    package="mcp",
+                ) from None
             from .mcp_server import serve
 
             return serve(args.site, transport=args.transport, host=args.host, port=args.port, timeout=args.timeout)

@@ -32,6 +32,8 @@ EXIT_CODES: dict[str, int] = {
     "missing_items": 18,
     "too_many_items": 19,
     "item_too_large": 20,
+    # `okf mcp` in an environment without the MCP SDK
+    "missing_dependency": 21,
     # an unexpected failure inside a server: reported as an envelope, never a traceback
     "internal_error": 70,
 }
