@@ -77,3 +77,18 @@ def test_section_count_is_named_as_a_count(site):
     index = open_index(site)
     assert index.section_count == index.manifest["sections"] == index.sections
     assert isinstance(index.concepts(), list)
+
+
+def test_a_cold_read_allocates_about_the_files_it_reads(site):
+    """Reading an index file allocates about its size, not the 64 MiB per-file cap
+    (``read(cap + 1)`` used to allocate the whole cap up front for every file)."""
+    import tracemalloc
+
+    index = open_index(site)
+    tracemalloc.start()
+    try:
+        index.get_section(concept_id="guide", heading="Retry policy")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024, peak
