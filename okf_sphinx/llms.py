@@ -96,10 +96,16 @@ def _one_line(text: str) -> str:
 
 
 def _pages(files: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """docname → page outline (``p/<n>``) with its title."""
+    """docname → page outline (``p/<n>``) with its title and link.  On a single-page
+    build every page shares one URL: the link is its first section's (with the anchor)."""
+    single = files["manifest"].get("builder") == "singlehtml"
     out = {}
     for docname, title, n, _searchable, _paths in files["concepts"]:
-        out[docname] = {**files[f"p/{n}"], "title": title}
+        page = files[f"p/{n}"]
+        link = page["url"]
+        if single and page["sections"]:
+            link = files[f"s/{page['sections'][0]['sid']}"]["url"] or link
+        out[docname] = {**page, "title": title, "link": link}
     return out
 
 
@@ -131,10 +137,14 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
 
     short = list(head)
     for caption, docs in order:
+        if not any(pages[d]["link"] for d in docs):
+            continue
         short += [f"## {caption}", ""]
         for d in docs:
             page = pages[d]
-            link = f"- [{_link_text(_one_line(page['title']) or d)}]({_link_url(page['url'], baseurl)})"
+            if not page["link"]:
+                continue  # the builder rendered no page for it (llms-full.txt still has its text)
+            link = f"- [{_link_text(_one_line(page['title']) or d)}]({_link_url(page['link'], baseurl)})"
             where = _page_locator(page)
             short.append(link + (f": {where}" if where else ""))
         short.append("")
@@ -145,7 +155,7 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
         page = pages[d]
         full.append(f"## {_one_line(page['title']) or d}")
         full.append(f"<!-- okf:page concept={d} source={quote(page['path'], safe='/')} "
-                    f"sha256={hashes.get(page['path'], '')} url={_link_url(page['url'], baseurl)} -->")
+                    f"sha256={hashes.get(page['path'], '')} url={_link_url(page['link'], baseurl)} -->")
         full.append("")
         for s in page["sections"]:
             record = files[f"s/{s['sid']}"]

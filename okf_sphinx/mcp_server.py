@@ -59,6 +59,7 @@ DESCRIPTIONS = {
         "(subsections) is included unless include_subsections=false. Paging: at most max_chars characters "
         "(default 20000, clamped to 1-200000) from `offset`; when `truncated` is true, call again with "
         "offset=next_offset (truncation_reason says why: max_chars or the 256000-byte answer budget). "
+        "An outline is paged the same way: at most `limit` entries (1-1000, default 1000) from entry `offset`. "
         "Also returns breadcrumb, subsections, previous/next and the page url." + _COMMON
     ),
     "read_lines": (

@@ -99,3 +99,6 @@ def test_config_summary_baseurl_and_off_switch(tmp_path):
     assert not (text_builder / "llms.txt").exists()
     dirhtml = _build(tmp_path, "dirhtml", builder="dirhtml")
     assert "- [Deep page](usage/deep/)" in (dirhtml / "llms.txt").read_text(encoding="utf-8")
+    single = (_build(tmp_path, "single", builder="singlehtml") / "llms.txt").read_text(encoding="utf-8")
+    assert "- [Deep page](index.html#deep-page)" in single  # one page: each link has its anchor
+    assert "(orphan" not in single and "[Orphan]" not in single  # not rendered on the single page
