@@ -23,7 +23,7 @@ from importlib import resources
 from typing import Any
 
 from .errors import OkfError
-from .reading import TOOL_ARGUMENTS, answer_json
+from .reading import MAX_ANSWER_BYTES, TOOL_ARGUMENTS, answer_json
 from .sites import Opened, Sites, name_sites
 
 log = logging.getLogger("okf_sphinx.mcp")
@@ -111,6 +111,13 @@ def contract(tool: str, kind: str) -> dict[str, Any]:
     """The JSON schema ``contracts/<tool>.<kind>.json`` shipped in the package."""
     text = resources.files("okf_sphinx").joinpath("contracts", f"{tool}.{kind}.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+#: Tools whose every answer fits in MAX_ANSWER_BYTES of UTF-8 JSON.  They tell clients that
+#: spill long results to a file (Claude Code does above ~25,000 tokens) that the whole answer
+#: may stay in context: a character count never exceeds the byte count it is bounded by.
+BOUNDED_TOOLS = ("get_section", "read_lines", "search_concepts", "read_batch")
+RESULT_SIZE_META = {"anthropic/maxResultSizeChars": MAX_ANSWER_BYTES}
 
 
 def input_schema(tool: str, sites: Sites) -> dict[str, Any]:
@@ -212,6 +219,7 @@ def build_server(site: Any) -> Any:
                 title=TITLES[name], read_only_hint=True, destructive_hint=False,
                 idempotent_hint=True, open_world_hint=False,
             ),
+            meta=RESULT_SIZE_META if name in BOUNDED_TOOLS else None,
         )
         for name in TOOL_NAMES
     ]

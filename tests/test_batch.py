@@ -220,6 +220,9 @@ def test_cli_batch_from_file_and_stdin_equals_mcp_bytes(site, tmp_path):
         validate_item(item, got)
     declared = tools["read_batch"]
     assert declared.annotations.read_only_hint is True
+    # clients that spill long results to a file may keep the whole batch in context
+    assert declared.meta == {"anthropic/maxResultSizeChars": BATCH_BYTE_BUDGET}
+    assert tools["search_sections"].meta is None  # its answers are bounded by 1 MiB, not the budget
     assert declared.output_schema == contract("read_batch", "output")
     on_disk = json.loads((CONTRACTS / "read_batch.input.json").read_text())
     assert {k: v for k, v in declared.input_schema["properties"].items() if k != "site"} == on_disk["properties"]
