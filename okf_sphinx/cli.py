@@ -119,14 +119,18 @@ def _batch_request(source: str) -> Any:
     """The read_batch arguments in ``source`` (a file, or ``-`` for stdin); a bare list is ``{"items": list}``."""
     import json
 
+    cap = 1024 * 1024  # 20 items of arguments are a few kB; this only stops a wrong file
     try:
         if source == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(cap + 1)
         else:
             with open(source, "rb") as fh:
-                data = fh.read(64 * 1024 * 1024 + 1)
+                data = fh.read(cap + 1)
     except OSError as exc:
         raise OkfError("schema_validation", f"cannot read the batch request {source!r}: {exc.strerror}") from None
+    if len(data) > cap:
+        raise OkfError("resource_limit", f"the batch request is over {cap} bytes; a batch is at most 20 requests",
+                       limit=cap)
     try:
         request = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):

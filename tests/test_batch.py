@@ -235,6 +235,9 @@ def test_cli_batch_from_file_and_stdin_equals_mcp_bytes(site, tmp_path):
     r = subprocess.run([sys.executable, "-m", "okf_sphinx", "batch", str(site)], input=b"{not json",
                        capture_output=True, timeout=60)
     assert r.returncode == 2 and json.loads(r.stdout)["error"]["code"] == "schema_validation"
+    r = subprocess.run([sys.executable, "-m", "okf_sphinx", "batch", str(site)], input=b" " * (1024 * 1024 + 1),
+                       capture_output=True, timeout=60)
+    assert r.returncode == 3 and json.loads(r.stdout)["error"]["code"] == "resource_limit"
     r = subprocess.run([sys.executable, "-m", "okf_sphinx", "batch", str(site)], input=b"[]", capture_output=True,
                        timeout=60)
     assert r.returncode == EXIT_CODES["missing_items"] == 18 and json.loads(r.stdout)["error"]["code"] == "missing_items"
