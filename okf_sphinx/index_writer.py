@@ -272,15 +272,16 @@ def build_index(
 def _object_fields(s: Section, full: bool) -> dict[str, Any]:
     """The documented-object fields of a section record (none for an ordinary section,
     so an index without objects is what it was before objects were sections)."""
+    fields: dict[str, Any] = {}
+    if s.continued:
+        fields["continued"] = True
     if s.obj is None:
-        return {}
-    fields: dict[str, Any] = {"kind": s.obj.kind, "name": s.obj.name}
+        return fields
+    fields.update({"kind": s.obj.kind, "name": s.obj.name})
     if full:
         fields["signature"] = s.obj.signature
     if s.obj.generated:
         fields["generated"] = True
-    if s.obj.continued:
-        fields["continued"] = True
     return fields
 
 
@@ -291,7 +292,7 @@ def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> li
         [s.obj.name, s.obj.kind, n, i, sid_of[(record.docname, i)]]
         for n, record in enumerate(records)
         for i, s in enumerate(record.sections)
-        if s.obj is not None and not s.obj.continued
+        if s.obj is not None and not s.continued
     ]
     rows.sort(key=lambda r: (r[0], r[4]))
     return rows

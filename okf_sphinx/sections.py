@@ -59,7 +59,6 @@ class ObjectInfo:
     signature: str  # the rendered signature(s), as text
     generated: bool = False  # no source holds its words: located at the directive, text is the rendering
     text: str = ""  # the rendered text (``generated`` only)
-    continued: bool = False  # the object's text after a nested object (same name, not the primary)
 
 
 @dataclass
@@ -75,6 +74,7 @@ class Section:
     only: tuple[str, ...]  # enclosing ``.. only::`` expressions, outermost first
     parent: int | None  # index in DocRecord.sections of the enclosing heading section
     obj: ObjectInfo | None = None  # set for a documented object's section
+    continued: bool = False  # the text of ``parent`` after an object's directive block (same heading)
 
 
 @dataclass
@@ -98,6 +98,7 @@ class _Marker:
     obj: ObjectInfo | None = None  # a documented object's directive block starts here
     resume_of: float | None = None  # ends the block of the object marker with this order: the text
     # after it continues what was current before that object (see _file_ranges)
+    continued: bool = False
 
 
 def heading_text(doctree: nodes.document, title: nodes.title) -> str:
@@ -350,8 +351,9 @@ def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_
             was = before.get(m.resume_of)
             if was is None:
                 continue
-            obj = replace(was.obj, continued=True) if was.obj is not None else None
-            m = replace(was, line=m.line, order=m.order, obj=obj, resume_of=None)
+            # a continuation is a child of the section it continues (so that section's subtree holds it)
+            m = replace(was, line=m.line, order=m.order, resume_of=None, continued=True,
+                        parent_order=was.parent_order if was.continued else was.order)
         if m.obj is not None:
             before[m.order] = bounds[-1] if m.line != bounds[-1].line or len(bounds) == 1 else bounds[-2]
         if m.line == bounds[-1].line:
@@ -366,5 +368,5 @@ def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_
         text = lm.range_text(m.line, end)
         if is_blank(text) or only_markup_noise(text, markdown):
             continue
-        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, m.obj)))
+        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, m.obj, m.continued)))
     return out
