@@ -262,3 +262,51 @@ def test_a_site_without_objects_has_no_object_fields(tmp_path: Path) -> None:
                for s in index.page(0)["sections"])
     assert list(index.search_concepts("top")) == ["status", "query", "snapshot_revision", "total", "truncated", "concepts"]
     assert "object" not in index.get_section(concept_id="index", heading="Sub")
+
+
+def test_mcp_and_cli_answer_object_requests_with_the_same_bytes(example_html: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from jsonschema import Draft202012Validator
+    from test_mcp import run, session_for, structured, validate
+
+    from okf_sphinx.mcp_server import contract
+
+    requests = [
+        ("get_section", {"object": "CacheStore.put"}, ["object", "CacheStore.put"]),
+        ("get_section", {"object": "sqrt", "include_subsections": False}, ["object", "sqrt", "--no-subsections"]),
+        ("search_concepts", {"query": "CacheStore", "limit": 3}, ["concepts", "CacheStore", "--limit", "3"]),
+        ("get_section", {"object": "nothing_like_it"}, ["object", "nothing_like_it"]),
+    ]
+    Draft202012Validator.check_schema(contract("get_section", "input"))
+    for tool, args, _ in requests:
+        Draft202012Validator(contract(tool, "input")).validate(args)
+
+    async def go():
+        async with session_for(example_html) as s:
+            return [await s.call_tool(tool, args) for tool, args, _ in requests]
+
+    results = run(go)
+    for (tool, _args, argv), result in zip(requests, results):
+        answer = structured(result)
+        if result.is_error:
+            assert answer["error"]["code"] == "section_not_found"
+            errors = json.loads((Path(okf_sphinx.__file__).parent / "contracts" / "error.json").read_text(encoding="utf-8"))
+            Draft202012Validator(errors).validate(answer)
+        else:
+            validate(tool, answer)
+        cli = subprocess.run([sys.executable, "-m", "okf_sphinx", argv[0], str(example_html), *argv[1:], "--json"],
+                             capture_output=True, timeout=60)
+        assert cli.stdout == result.content[0].text.encode("utf-8") + b"\n"
+    assert structured(results[0])["object"]["kind"] == "py:method"
+    text = subprocess.run([sys.executable, "-m", "okf_sphinx", "object", str(example_html), "CacheStore.filter"],
+                          capture_output=True, timeout=60, text=True)
+    assert text.returncode == 0
+    lines = text.stdout.splitlines()
+    assert lines[0] == "example_pkg/cache.py:50-57  example_pkg.cache.CacheStore.filter"
+    assert lines[1] == "  [py:method] filter(predicate)"
+    missing = subprocess.run([sys.executable, "-m", "okf_sphinx", "object", str(example_html), "CacheStor"],
+                             capture_output=True, timeout=60, text=True)
+    assert missing.returncode == 15 and missing.stdout == ""
+    assert "did you mean 'example_pkg.cache.CacheStore'" in missing.stderr
