@@ -84,7 +84,7 @@ class OkfCollector(EnvironmentCollector):
         searchable = not excluded(docname, app.config.okf_search_exclude)
         title = page_title(env, doctree, docname)
         settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"))
-        hook = functools.partial(collect_objects, settings, env, docname)
+        hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
         docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir), hook)
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:

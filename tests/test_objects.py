@@ -310,3 +310,12 @@ def test_mcp_and_cli_answer_object_requests_with_the_same_bytes(example_html: Pa
                              capture_output=True, timeout=60, text=True)
     assert missing.returncode == 15 and missing.stdout == ""
     assert "did you mean 'example_pkg.cache.CacheStore'" in missing.stderr
+
+
+def test_objects_can_be_switched_off(tmp_path: Path) -> None:
+    src = _shapes(tmp_path)
+    sphinx_build(src, tmp_path / "out", "-D", "okf_search_objects=0")
+    index = okf_sphinx.open_index(tmp_path / "out")
+    assert index.objects() == []
+    assert [f["path"] for f in index.files()] == ["index.rst"]  # no .py captured, root stays docs/
+    assert [s["heading"] for s in index.page(0)["sections"]] == ["Shapes"]
