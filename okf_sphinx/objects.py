@@ -270,7 +270,18 @@ class _Files:
 
 
 def _locate(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
-    """(file, docstring location) of a Python object's own docstring, or None."""
+    """(file, docstring location) of a Python object's own docstring, or None.
+
+    Anything unexpected while inspecting third-party objects (a module ``__getattr__``
+    that raises, an unreadable file) makes the object generated, never a failed build."""
+    try:
+        return _locate_unchecked(files, module, fullname)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        logger.debug("okf_sphinx: cannot locate the docstring of %s: %r", fullname, exc)
+        return None
+
+
+def _locate_unchecked(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
     found, obj, owner = _lookup(module, fullname)
     if not found:
         return None
@@ -301,8 +312,11 @@ def _locate(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc
 
 def _init_doc(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
     """The docstring of a class's own ``__init__`` (``autoclass_content``)."""
-    found, cls, _ = _lookup(module, fullname)
-    if not found or not inspect.isclass(cls) or "__init__" not in cls.__dict__:
+    try:
+        found, cls, _ = _lookup(module, fullname)
+        if not found or not inspect.isclass(cls) or "__init__" not in cls.__dict__:
+            return None
+    except Exception:  # noqa: BLE001 - as in _locate
         return None
     return _locate(files, module, f"{fullname}.__init__")
 
@@ -537,8 +551,9 @@ def _preceding_line(
     for n in doctree.findall(nodes.Element):
         if n is node:
             break
-        file = _resolve(n.source, srcdir) if n.source else None
-        if file in captured and n.line:
-            markdown = file.endswith(".md")
-            best = (file, captured[file].physical_line("md" if markdown else "rst", n.line))
+        if not n.line or not n.source:
+            continue
+        file = _resolve(n.source, srcdir)
+        if file in captured:
+            best = (file, captured[file].physical_line("md" if file.endswith(".md") else "rst", n.line))
     return best
