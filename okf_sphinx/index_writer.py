@@ -252,7 +252,9 @@ def build_index(
             ],
         }
     out["concepts"] = concepts
-    out["objects"] = _objects(records, sid_of)
+    objects = _objects(records, sid_of)
+    if objects:  # a site without documented objects gets no objects.js (and no manifest key)
+        out["objects"] = objects
 
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
@@ -265,6 +267,7 @@ def build_index(
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
+        **({"objects": len(out["objects"])} if "objects" in out else {}),
     }
     return out
 

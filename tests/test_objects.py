@@ -254,7 +254,8 @@ def test_a_site_without_objects_has_no_object_fields(tmp_path: Path) -> None:
                         conf="okf_search_exclude = []\n")
     sphinx_build(src, tmp_path / "out")
     index = okf_sphinx.open_index(tmp_path / "out")
-    assert index.objects() == []
+    assert index.objects() == [] and "objects" not in index.manifest
+    assert not (tmp_path / "out" / "_okf" / "objects.js").exists()
     keys = {"sid", "concept_id", "title", "path", "heading", "level", "line_start", "line_end", "locator",
             "content_sha256", "url", "anchor", "searchable", "text"}
     assert all(set(index.section(i)) == keys for i in range(index.sections_all))
@@ -319,3 +320,23 @@ def test_objects_can_be_switched_off(tmp_path: Path) -> None:
     assert index.objects() == []
     assert [f["path"] for f in index.files()] == ["index.rst"]  # no .py captured, root stays docs/
     assert [s["heading"] for s in index.page(0)["sections"]] == ["Shapes"]
+
+
+def test_a_corrupt_or_missing_object_list_is_index_corrupt(example_html: Path, tmp_path: Path) -> None:
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(example_html / "_okf", site / "_okf")
+    good = (site / "_okf" / "objects.js").read_text(encoding="utf-8")
+    for text in (good.replace('"py:method"', "7", 1), good[: len(good) // 2] + ");\n", None):
+        if text is None:
+            (site / "_okf" / "objects.js").unlink()
+        else:
+            (site / "_okf" / "objects.js").write_text(text, encoding="utf-8")
+        index = okf_sphinx.open_index(site)
+        with pytest.raises(OkfError) as err:
+            index.get_section(object="CacheStore.put")
+        assert err.value.code == "index_corrupt"
+        with pytest.raises(OkfError) as err:
+            index.search_concepts("cache")
+        assert err.value.code == "index_corrupt"
