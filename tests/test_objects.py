@@ -340,3 +340,47 @@ def test_a_corrupt_or_missing_object_list_is_index_corrupt(example_html: Path, t
         with pytest.raises(OkfError) as err:
             index.search_concepts("cache")
         assert err.value.code == "index_corrupt"
+
+
+def test_myst_nested_colon_fences_and_eval_rst_objects(tmp_path: Path) -> None:
+    md = (
+        "# Top\n\n::::{py:class} pkg.Outer\nOuter doc.\n\n:::{py:method} run()\nRun doc.\n:::\n\nOuter tail.\n::::\n\n"
+        "```{eval-rst}\n.. py:function:: pkg.helper(x)\n\n   Helper doc.\n\nBetween.\n```\n\nEnd text.\n"
+    )
+    src = write_project(tmp_path / "src", {"index.md": md},
+                        conf='myst_enable_extensions = ["colon_fence"]\nokf_search_exclude = []\n')
+    sphinx_build(src, tmp_path / "out")
+    index = okf_sphinx.open_index(tmp_path / "out")
+    got = [(s["line_start"], s["line_end"], s["heading"], s.get("kind"), s.get("continued", False))
+           for s in index.page(0)["sections"]]
+    assert got == [
+        (1, 2, "Top", None, False),
+        (3, 5, "pkg.Outer", "py:class", False),
+        (6, 8, "pkg.Outer.run", "py:method", False),
+        (9, 11, "pkg.Outer", "py:class", True),  # the class's text after its method, to its closing fence
+        (12, 13, "Top", None, True),
+        (14, 16, "pkg.helper", "py:function", False),  # an RST directive inside {eval-rst}
+        (17, 21, "Top", None, True),
+    ]
+
+
+def test_autosummary_generated_pages_locate_docstrings(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    (proj / "src" / "shapes").mkdir(parents=True)
+    (proj / "src" / "shapes" / "__init__.py").write_text(SHAPES, encoding="utf-8")
+    rst = "Shapes\n======\n\n.. currentmodule:: shapes\n\n.. autosummary::\n   :toctree: generated\n\n   Square\n   scale\n"
+    conf = (
+        'import os, sys\nsys.path.insert(0, os.path.abspath("../src"))\n'
+        'extensions += ["sphinx.ext.autodoc", "sphinx.ext.autosummary"]\nokf_search_exclude = []\n'
+    )
+    src = write_project(proj / "docs", {"index.rst": rst}, conf=conf)
+    sphinx_build(src, tmp_path / "out")
+    index = okf_sphinx.open_index(tmp_path / "out")
+    rows = {r[0]: r for r in index.objects()}
+    square = index.section(rows["shapes.Square"][4])
+    assert (square["concept_id"], square["path"], square["line_start"]) == ("generated/shapes.Square", "src/shapes/__init__.py", 17)
+    scale = index.section(rows["shapes.scale"][4])
+    # a docstring set at run time: generated, at the autofunction line of the stub page autosummary wrote
+    assert scale["generated"] is True and scale["path"] == "docs/generated/shapes.scale.rst"
+    assert index.read_lines(scale["path"], [scale["line_start"]] * 2)["content"].startswith(".. autofunction:: scale")
+    assert index.search("Square")["hits"][0]["heading"] == "shapes.Square"
