@@ -83,7 +83,8 @@ class OkfCollector(EnvironmentCollector):
         files = [CapturedFile.read(Path(p)) for p in paths]
         searchable = not excluded(docname, app.config.okf_search_exclude)
         title = page_title(env, doctree, docname)
-        settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"))
+        settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"),
+                            inherit_docstrings=getattr(app.config, "autodoc_inherit_docstrings", True))
         hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
         docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir), hook)
 

@@ -55,6 +55,7 @@ _AUTODOC_LINE = re.compile(
 @dataclass
 class Settings:
     autoclass_content: str = "class"
+    inherit_docstrings: bool = True
 
 
 def _library_dirs() -> tuple[str, ...]:
@@ -269,36 +270,35 @@ class _Files:
         return _python_docs(path, self.captured[path].sha256)
 
 
-def _locate(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
+def _locate(files: _Files, module: str | None, fullname: str, inherit: bool = True) -> tuple[str, _Doc] | None:
     """(file, docstring location) of a Python object's own docstring, or None.
 
     Anything unexpected while inspecting third-party objects (a module ``__getattr__``
     that raises, an unreadable file) makes the object generated, never a failed build."""
     try:
-        return _locate_unchecked(files, module, fullname)
+        return _locate_unchecked(files, module, fullname, inherit)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         logger.debug("okf_sphinx: cannot locate the docstring of %s: %r", fullname, exc)
         return None
 
 
-def _locate_unchecked(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
+def _locate_unchecked(files: _Files, module: str | None, fullname: str, inherit: bool) -> tuple[str, _Doc] | None:
     found, obj, owner = _lookup(module, fullname)
     if not found:
         return None
     target = _unwrap(obj)
     if inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target) or inspect.ismethod(target):
-        if inspect.ismethod(target):
-            target = target.__func__
-        file = _source_file(target)
-        if file is None:
-            return None
-        qual = "" if inspect.ismodule(target) else getattr(target, "__qualname__", None)
-        if qual is None or "<locals>" in qual:
-            return None
-        doc = files.docs(file).get(qual)
-        if doc is None or not _same_doc(doc.value, getattr(target, "__doc__", None)):
-            return None  # no docstring of its own here (inherited, generated or built at run time)
-        return file, doc
+        found_doc = _own_docstring(files, target)
+        if found_doc is None and inherit and inspect.isclass(owner) and not inspect.isclass(target) \
+                and not getattr(target, "__doc__", None):
+            # autodoc_inherit_docstrings: an override without a docstring shows the base's
+            name = fullname.rsplit(".", 1)[-1]
+            for base in owner.__mro__[1:]:
+                if name in base.__dict__:
+                    base_target = _unwrap(base.__dict__[name])
+                    if getattr(base_target, "__doc__", None):
+                        return _own_docstring(files, base_target)
+        return found_doc
     # an attribute: its docstring (or ``#:`` comment) is in the owner's body
     if owner is None or not (inspect.isclass(owner) or inspect.ismodule(owner)):
         return None
@@ -308,6 +308,24 @@ def _locate_unchecked(files: _Files, module: str | None, fullname: str) -> tuple
     qual = "" if inspect.ismodule(owner) else getattr(owner, "__qualname__", "")
     doc = files.docs(file).get((qual + "." if qual else "") + fullname.rsplit(".", 1)[-1])
     return (file, doc) if doc is not None else None
+
+
+def _own_docstring(files: _Files, target: Any) -> tuple[str, _Doc] | None:
+    """Where the docstring of a module, class or function is written, checked against ``__doc__``."""
+    if inspect.ismethod(target):
+        target = target.__func__
+    if not (inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target)):
+        return None
+    file = _source_file(target)
+    if file is None:
+        return None
+    qual = "" if inspect.ismodule(target) else getattr(target, "__qualname__", None)
+    if qual is None or "<locals>" in qual:
+        return None
+    doc = files.docs(file).get(qual)
+    if doc is None or not _same_doc(doc.value, getattr(target, "__doc__", None)):
+        return None  # no docstring of its own here (generated or built at run time)
+    return file, doc
 
 
 def _init_doc(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
@@ -490,7 +508,7 @@ def collect(
             if desc.get("objtype") == "class" and settings.autoclass_content == "init":
                 where = _init_doc(files, module, fullname) or _locate(files, module, fullname)
             else:
-                where = _locate(files, module, fullname)
+                where = _locate(files, module, fullname, settings.inherit_docstrings)
         if where is None or not located(where[0], where[1], name, desc, info, anchor, order):
             generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature)), anchor, order)
         if fullname and desc.get("objtype") == "class" and settings.autoclass_content == "both":

@@ -177,6 +177,18 @@ def scale(x):
 
 
 scale.__doc__ = "Scale ``x``: a docstring built at run time."
+
+
+class _Base:
+    def area(self):
+        """The area of the shape, in square units."""
+
+
+class Unit(_Base):
+    """The unit square."""
+
+    def area(self):
+        return 1.0
 '''
 
 
@@ -210,6 +222,9 @@ def test_autoclass_content_both_python_outside_docs_generated_and_ambiguous(tmp_
         ("shapes.Circle.area", "src/shapes/__init__.py", 12, 12, "py:method", False),
         ("shapes.Square", "src/shapes/__init__.py", 17, 17, "py:class", False),
         ("shapes.Square.area", "src/shapes/__init__.py", 20, 20, "py:method", False),
+        ("shapes.Unit", "src/shapes/__init__.py", 37, 37, "py:class", False),
+        # an override without a docstring shows its base's (autodoc_inherit_docstrings): located there
+        ("shapes.Unit.area", "src/shapes/__init__.py", 33, 33, "py:method", False),
         ("shapes.scale", "docs/index.rst", 4, 4, "py:function", True),
         ("json.dumps", "docs/index.rst", 7, 7, "py:function", True),
     ]
@@ -220,7 +235,7 @@ def test_autoclass_content_both_python_outside_docs_generated_and_ambiguous(tmp_
     with pytest.raises(OkfError) as err:
         index.get_section(object="area")
     assert err.value.code == "ambiguous_section"
-    assert [c["heading"] for c in err.value.details["candidates"]] == ["shapes.Circle.area", "shapes.Square.area"]
+    assert [c["heading"] for c in err.value.details["candidates"]] == ["shapes.Circle.area", "shapes.Square.area", "shapes.Unit.area"]
     envelope = json.loads(answer_json(err.value.envelope))
     assert envelope["error"]["candidates"][0]["locator"] == "src/shapes/__init__.py#L12-L12"
     assert index.search("Circle.__init__")["hits"][0]["heading"] == "shapes.Circle.__init__"
