@@ -150,14 +150,20 @@ def _python_docs(path: str, sha256: str) -> dict[str, _Doc]:
             return _Doc(node.lineno, node.end_lineno or node.lineno, node.value)
         return None
 
-    def attributes(prefix: str, body: list[ast.stmt]) -> None:
+    def attributes(prefix: str, body: list[ast.stmt], self_name: str | None = None) -> None:
+        """Attribute docs of a module or class body, or (``self_name``) of the instance
+        attributes a method assigns (``self.x = …``), as Sphinx's own analyzer reads them."""
         for i, stmt in enumerate(body):
             targets: list[ast.expr] = []
             if isinstance(stmt, ast.Assign):
                 targets = list(stmt.targets)
             elif isinstance(stmt, ast.AnnAssign):
                 targets = [stmt.target]
-            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if self_name is None:
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+            else:
+                names = [t.attr for t in targets if isinstance(t, ast.Attribute)
+                         and isinstance(t.value, ast.Name) and t.value.id == self_name]
             if not names:
                 continue
             doc: _Doc | None = None
@@ -184,6 +190,9 @@ def _python_docs(path: str, sha256: str) -> dict[str, _Doc]:
                     out.setdefault(qual, doc)
                 if isinstance(stmt, ast.ClassDef):
                     visit(qual + ".", stmt.body)
+                    for method in stmt.body:
+                        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
+                            attributes(qual + ".", method.body, method.args.args[0].arg)
 
     module_doc = literal(tree.body)
     if module_doc is not None:
@@ -214,12 +223,13 @@ def _lookup(module: str | None, fullname: str) -> tuple[bool, Any, Any]:
     if obj is None:
         return False, None, None
     owner = None
-    for part in parts:
+    for k, part in enumerate(parts):
         owner = obj
         try:
             obj = inspect.getattr_static(obj, part) if inspect.isclass(obj) else getattr(obj, part)
         except AttributeError:
-            return False, None, owner
+            # an instance attribute (assigned in a method) is no class attribute: its owner still is
+            return False, None, owner if k == len(parts) - 1 else None
     return True, obj, owner
 
 
@@ -285,7 +295,7 @@ def _locate(files: _Files, module: str | None, fullname: str, inherit: bool = Tr
 def _locate_unchecked(files: _Files, module: str | None, fullname: str, inherit: bool) -> tuple[str, _Doc] | None:
     found, obj, owner = _lookup(module, fullname)
     if not found:
-        return None
+        return _attribute_doc(files, owner, fullname)
     target = _unwrap(obj)
     if inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target) or inspect.ismethod(target):
         found_doc = _own_docstring(files, target)
@@ -299,15 +309,24 @@ def _locate_unchecked(files: _Files, module: str | None, fullname: str, inherit:
                     if getattr(base_target, "__doc__", None):
                         return _own_docstring(files, base_target)
         return found_doc
-    # an attribute: its docstring (or ``#:`` comment) is in the owner's body
+    return _attribute_doc(files, owner, fullname)
+
+
+def _attribute_doc(files: _Files, owner: Any, fullname: str) -> tuple[str, _Doc] | None:
+    """An attribute's docstring (or ``#:`` comment) in its owner's source: the owner's body,
+    or for an instance attribute the method that assigns it; base classes too."""
     if owner is None or not (inspect.isclass(owner) or inspect.ismodule(owner)):
         return None
-    file = _source_file(owner)
-    if file is None:
-        return None
-    qual = "" if inspect.ismodule(owner) else getattr(owner, "__qualname__", "")
-    doc = files.docs(file).get((qual + "." if qual else "") + fullname.rsplit(".", 1)[-1])
-    return (file, doc) if doc is not None else None
+    name = fullname.rsplit(".", 1)[-1]
+    for holder in owner.__mro__ if inspect.isclass(owner) else (owner,):
+        file = _source_file(holder)
+        if file is None:
+            continue
+        qual = "" if inspect.ismodule(holder) else getattr(holder, "__qualname__", "")
+        doc = files.docs(file).get((qual + "." if qual else "") + name)
+        if doc is not None:
+            return file, doc
+    return None
 
 
 def _own_docstring(files: _Files, target: Any) -> tuple[str, _Doc] | None:
@@ -395,22 +414,25 @@ def _autodoc_lines(captured: dict[str, LineMap], order: list[str]) -> list[tuple
 
 
 def _directive_for(name: str, directives: list[tuple[str, int, str]]) -> tuple[str, int] | None:
-    """The autodoc directive that documents ``name`` (itself, or a module/class holding it)."""
-    best: tuple[int, int, str, int] | None = None
+    """The autodoc directive that documents ``name``: the one naming it (in full, or as a
+    tail under a ``currentmodule``), else the one naming its nearest module or class."""
+    parts = name.split(".")
+    best: tuple[int, int, str, int] | None = None  # (unexplained components, -len(arg), file, line)
     for file, line, arg in directives:
         if not arg:
             continue
-        if arg == name:
-            score = 3
-        elif name.endswith("." + arg):
-            score = 2
-        elif name.startswith(arg + ".") or ("." + arg + ".") in name:
-            score = 1
+        a = arg.split(".")
+        if arg == name or (name.endswith("." + arg) and ".".join(parts[: -len(a)]) in sys.modules):
+            distance = 0
         else:
-            continue
-        key = (score, len(arg))
-        if best is None or key > best[:2]:
-            best = (score, len(arg), file, line)
+            # an ancestor: its components appear in the name, before the object's own
+            at = next((i for i in range(len(parts) - len(a)) if parts[i : i + len(a)] == a), None)
+            if at is None:
+                continue
+            distance = len(parts) - (at + len(a))
+        key = (distance, -len(arg))
+        if best is None or key < best[:2]:
+            best = (distance, -len(arg), file, line)
     return (best[2], best[3]) if best else None
 
 

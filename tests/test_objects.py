@@ -189,6 +189,16 @@ class Unit(_Base):
 
     def area(self):
         return 1.0
+
+
+class Labelled:
+    """A shape with a label."""
+
+    def __init__(self, label):
+        #: The label shown next to the shape.
+        self.label = label
+        self.hidden = False
+        """Whether the shape is drawn."""
 '''
 
 
@@ -220,6 +230,10 @@ def test_autoclass_content_both_python_outside_docs_generated_and_ambiguous(tmp_
         ("shapes.Circle", "src/shapes/__init__.py", 5, 5, "py:class", False),
         ("shapes.Circle.__init__", "src/shapes/__init__.py", 8, 8, "py:method", False),
         ("shapes.Circle.area", "src/shapes/__init__.py", 12, 12, "py:method", False),
+        ("shapes.Labelled", "src/shapes/__init__.py", 44, 44, "py:class", False),
+        # instance attributes __init__ assigns: the docstring after, or the #: comment above
+        ("shapes.Labelled.hidden", "src/shapes/__init__.py", 50, 50, "py:attribute", False),
+        ("shapes.Labelled.label", "src/shapes/__init__.py", 47, 47, "py:attribute", False),
         ("shapes.Square", "src/shapes/__init__.py", 17, 17, "py:class", False),
         ("shapes.Square.area", "src/shapes/__init__.py", 20, 20, "py:method", False),
         ("shapes.Unit", "src/shapes/__init__.py", 37, 37, "py:class", False),
