@@ -280,22 +280,29 @@ class _Files:
         return _python_docs(path, self.captured[path].sha256)
 
 
-def _locate(files: _Files, module: str | None, fullname: str, inherit: bool = True) -> tuple[str, _Doc] | None:
+def _locate(
+    files: _Files, module: str | None, fullname: str, inherit: bool = True, objtype: str = ""
+) -> tuple[str, _Doc] | None:
     """(file, docstring location) of a Python object's own docstring, or None.
 
     Anything unexpected while inspecting third-party objects (a module ``__getattr__``
     that raises, an unreadable file) makes the object generated, never a failed build."""
     try:
-        return _locate_unchecked(files, module, fullname, inherit)
+        return _locate_unchecked(files, module, fullname, inherit, objtype)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         logger.debug("okf_sphinx: cannot locate the docstring of %s: %r", fullname, exc)
         return None
 
 
-def _locate_unchecked(files: _Files, module: str | None, fullname: str, inherit: bool) -> tuple[str, _Doc] | None:
+def _locate_unchecked(
+    files: _Files, module: str | None, fullname: str, inherit: bool, objtype: str
+) -> tuple[str, _Doc] | None:
     found, obj, owner = _lookup(module, fullname)
-    if not found:
-        return _attribute_doc(files, owner, fullname)
+    if not found or objtype in ("attribute", "data"):
+        # an attribute's own comment or docstring comes first (``x = SomeClass`` is not SomeClass)
+        doc = _attribute_doc(files, owner, fullname)
+        if doc is not None or not found:
+            return doc
     target = _unwrap(obj)
     if inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target) or inspect.ismethod(target):
         found_doc = _own_docstring(files, target)
@@ -530,7 +537,7 @@ def collect(
             if desc.get("objtype") == "class" and settings.autoclass_content == "init":
                 where = _init_doc(files, module, fullname) or _locate(files, module, fullname)
             else:
-                where = _locate(files, module, fullname, settings.inherit_docstrings)
+                where = _locate(files, module, fullname, settings.inherit_docstrings, desc.get("objtype", ""))
         if where is None or not located(where[0], where[1], name, desc, info, anchor, order):
             generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature)), anchor, order)
         if fullname and desc.get("objtype") == "class" and settings.autoclass_content == "both":
