@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,8 @@ def fetch(dist: str, work: Path) -> Path:
     return folder
 
 
-def build(tree: Path, spec: dict[str, str], out: Path, objects: bool) -> None:
+def build(tree: Path, spec: dict[str, str], out: Path, objects: bool) -> float:
+    """Build the project's HTML with okf_sphinx; returns the wall time in seconds."""
     docs = tree / spec["docs"]
     confdir = out.parent / f"conf-{out.name}"
     confdir.mkdir(parents=True, exist_ok=True)
@@ -121,9 +123,12 @@ def build(tree: Path, spec: dict[str, str], out: Path, objects: bool) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
     cmd = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(confdir), "-d", str(out / ".doctrees"),
            str(docs), str(out)]
+    started = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=docs)
+    elapsed = time.perf_counter() - started
     if proc.returncode != 0:
         raise SystemExit(f"build of {tree.name} failed:\n{proc.stderr[-3000:]}")
+    return elapsed
 
 
 def sphinx_objects(site: Path) -> list[dict[str, str]]:
@@ -229,12 +234,14 @@ def main() -> None:
         spec = PROJECTS[name]
         tree = fetch(spec["dist"], work)
         on, off = work / f"{name}-html-objects", work / f"{name}-html-plain"
-        for out, objects in ((on, True), (off, False)):
+        seconds = {}
+        for out, objects in ((off, False), (on, True)):
             if out.exists():
                 shutil.rmtree(out)
-            build(tree, spec, out, objects)
+            seconds[objects] = build(tree, spec, out, objects)
         index = okf_sphinx.open_index(on)
-        results[name] = {"dist": spec["dist"], "with_objects": index_size(on), "without_objects": index_size(off),
+        results[name] = {"dist": spec["dist"], "with_objects": {**index_size(on), "build_seconds": seconds[True]},
+                         "without_objects": {**index_size(off), "build_seconds": seconds[False]},
                          "quality": score(name, on, index)}
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -244,7 +251,8 @@ def main() -> None:
         print(f"  index: {wo['sections']} -> {w['sections']} sections (+{w['sections'] - wo['sections']}, "
               f"{w['object_sections']} objects), captured files {wo['captured_files']} -> {w['captured_files']} "
               f"(+{w['captured_py_files']} .py), index bytes {wo['index_bytes']:,} -> {w['index_bytes']:,} "
-              f"(x{w['index_bytes'] / wo['index_bytes']:.2f})")
+              f"(x{w['index_bytes'] / wo['index_bytes']:.2f}); clean build {wo['build_seconds']:.1f} s -> "
+              f"{w['build_seconds']:.1f} s (one run each, shared machine)")
         print(f"  {'queries':<18}{'n':>5}  {'okf page 1st':>13} {'okf sec top3':>13}  {'sphinx page 1st':>16} {'sphinx sec top3':>16}")
         for form, row in r["quality"].items():
             if not isinstance(row, dict):
