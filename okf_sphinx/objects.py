@@ -458,7 +458,8 @@ def collect(
         n for n in doctree.findall(nodes.Element)
         if not isinstance(n, addnodes.desc) and _DOCSTRING_SOURCE.match(n.source or "")
     ]
-    if not descs and not docstring_nodes:
+    declared = _declared_modules(env, docname)
+    if not descs and not docstring_nodes and not declared:
         return [], [], []
     order_of = {id(n): k for k, n in enumerate(doctree.findall(nodes.Element), start=1)}
     domain_names = _domain_names(env, docname, {d.get("domain", "") for d in descs} - {"py", ""})
@@ -587,7 +588,64 @@ def collect(
         if where is None or not located(where[0], where[1], name, node, info, anchor, order):
             text = "\n\n".join(t for t in (x.astext().strip() for x in group if x.parent not in group) if t)
             generated(name, node, ObjectInfo(name, "py:module", "", True, text), anchor, order)
+
+    # modules declared with ``.. module::`` / ``.. py:module::`` (no object description):
+    # hand-written objects located at their directive line, found in the domain's registry
+    seen_names |= {s.obj.name for _, s in fixed if s.obj}
+    for name, anchor in declared:
+        if name in seen_names:
+            continue
+        where = _module_directive(name, captured, file_order)
+        if where is None:
+            continue
+        file, line = where
+        node, order = _first_node_after(doctree, order_of, file, line, captured, srcdir)
+        level, parent, only = context(node) if node is not None else (1, None, ())
+        m = _Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, "py:module", ""))  # type: ignore[arg-type]
+        markers.append((file, m))
+        end = _block_end(captured[file], line)
+        if end < captured[file].total_lines:
+            markers.append((file, _Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
     return markers, fixed, [files.captured[p] for p in sorted(files.captured)]
+
+
+def _declared_modules(env: Any, docname: str) -> list[tuple[str, str]]:
+    """(module name, anchor) of the Python modules this document declares."""
+    try:
+        modules = env.get_domain("py").modules
+    except Exception:  # noqa: BLE001 - no Python domain
+        return []
+    return sorted((name, entry.node_id) for name, entry in modules.items() if entry.docname == docname)
+
+
+def _module_directive(name: str, captured: dict[str, LineMap], order: list[str]) -> tuple[str, int] | None:
+    """The line of the ``module`` directive naming ``name`` in the document's files."""
+    pattern = re.compile(
+        r"^[ \t]*(?:\.\.[ \t]+(?:py:)?module::|(?:`{3,}|~{3,}|:{3,})[ \t]*\{(?:py:)?module\})[ \t]*"
+        + re.escape(name) + r"[ \t]*$"
+    )
+    for file in order:
+        lm = captured[file]
+        for n in range(1, lm.total_lines + 1):
+            if pattern.match(lm.line_text(n)):
+                return file, n
+    return None
+
+
+def _first_node_after(
+    doctree: nodes.document, order_of: dict[int, int], file: str, line: int, captured: dict[str, LineMap], srcdir: Path
+) -> tuple[nodes.Element | None, float]:
+    """The first node of ``file`` at or after physical ``line`` (its place in document order)."""
+    last = 0
+    for n in doctree.findall(nodes.Element):
+        last = order_of[id(n)]
+        if not n.line or not n.source or isinstance(n, nodes.section):
+            continue
+        if _resolve(n.source, srcdir) == file:
+            model = "md" if file.endswith(".md") else "rst"
+            if captured[file].physical_line(model, n.line) >= line:
+                return n, order_of[id(n)] - 0.5
+    return None, last + 0.5
 
 
 def _preceding_line(

@@ -413,3 +413,26 @@ def test_autosummary_generated_pages_locate_docstrings(tmp_path: Path) -> None:
     assert scale["generated"] is True and scale["path"] == "docs/generated/shapes.scale.rst"
     assert index.read_lines(scale["path"], [scale["line_start"]] * 2)["content"].startswith(".. autofunction:: scale")
     assert index.search("Square")["hits"][0]["heading"] == "shapes.Square"
+
+
+def test_a_module_declared_by_hand_is_located_at_its_directive(tmp_path: Path) -> None:
+    rst = ("Top\n===\n\n.. module:: okf_cache.extras\n   :synopsis: Extra helpers.\n\nExtras live here.\n\n"
+           ".. py:function:: go()\n\n   Go.\n")
+    md = "# Markdown\n\n```{py:module} okf_cache.more\n```\n\nMore text.\n"
+    src = write_project(tmp_path / "src", {"index.rst": ".. toctree::\n\n   a\n   b\n", "a.rst": rst, "b.md": md},
+                        conf="okf_search_exclude = []\n")
+    sphinx_build(src, tmp_path / "out")
+    index = okf_sphinx.open_index(tmp_path / "out")
+    got = [(s["line_start"], s["line_end"], s["heading"], s.get("kind"), s.get("continued", False))
+           for s in _sections(index, "a")]
+    assert got == [
+        (1, 3, "Top", None, False),
+        (4, 5, "okf_cache.extras", "py:module", False),
+        (6, 8, "Top", None, True),
+        (9, 11, "okf_cache.extras.go", "py:function", False),
+    ]
+    extras = index.get_section(object="extras")
+    assert extras["url"] == "a.html#module-okf_cache.extras" and extras["object"]["kind"] == "py:module"
+    more = index.get_section(object="okf_cache.more", include_subsections=False)
+    assert (more["concept_id"], more["line_start"], more["line_end"]) == ("b", 3, 4)
+    assert index.search("okf_cache.extras")["hits"][0]["heading"] == "okf_cache.extras"
