@@ -15,7 +15,7 @@ author = "okf_sphinx developers"
 copyright = "2026, okf_sphinx developers"
 language = "en"
 
-extensions = ["okf_sphinx", "myst_parser", "sphinx.ext.autodoc"]
+extensions = ["okf_sphinx", "myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -27,3 +27,8 @@ html_theme = "alabaster"
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
+
+
+def setup(app):
+    # a custom object type, as Django's docs declare ``setting``: std:setting objects
+    app.add_object_type("setting", "setting", "pair: %s; setting")

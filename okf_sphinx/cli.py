@@ -1,6 +1,6 @@
 """The ``okf`` command: search and read a built okf_sphinx site from a shell.
 
-``okf search|section|lines|concepts`` answer one request and exit; ``--json``
+``okf search|section|object|lines|concepts`` answer one request and exit; ``--json``
 prints exactly the structure the MCP tool of the same name returns (one line
 of compact JSON, :func:`okf_sphinx.reading.answer_json`).  ``okf mcp`` serves
 the four tools over MCP.  Refusals print the error envelope on stdout with
@@ -78,6 +78,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("start", type=int)
     p.add_argument("end", type=int)
 
+    p = sub.add_parser("object", help="a documented object's section by name (function, class, option ...)",
+                       description="Print the section of a documented object — its docstring where it is written, "
+                       "or its description — by full name or dotted tail (Class.method, method).")
+    _add_common(p)
+    p.add_argument("name", help="the object's full name or a dotted tail of it, e.g. CacheStore.put")
+    p.add_argument("--no-subsections", action="store_true", help="only the object's own lines, not its members")
+    p.add_argument("--max-chars", type=int, default=None, metavar="N", help="characters per answer (default 20000, 1-200000)")
+    p.add_argument("--offset", type=int, default=None, metavar="N", help="continue from this character offset (next_offset)")
+
     p = sub.add_parser("concepts", help="find pages by id or title substring",
                        description="Literal, case-insensitive substring search over concept ids and page titles.")
     _add_common(p)
@@ -145,13 +154,15 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         return "read_batch", _batch_request(args.file)
     if args.command == "search":
         return "search_sections", {"query": args.query, "limit": args.limit}
-    if args.command == "section":
+    if args.command in ("section", "object"):
         arguments: dict[str, Any] = {}
-        if args.locator is not None:
+        if args.command == "object":
+            arguments["object"] = args.name
+        elif args.locator is not None:
             arguments["locator"] = args.locator
-        if args.concept is not None:
+        if getattr(args, "concept", None) is not None:
             arguments["concept_id"] = args.concept
-        if args.heading is not None:
+        if getattr(args, "heading", None) is not None:
             arguments["heading"] = args.heading
         if args.no_subsections:
             arguments["include_subsections"] = False
@@ -202,6 +213,9 @@ def _render_section(r: dict[str, Any]) -> str:
                        f"continue with --offset {r['next_offset']}]")
         return "\n".join(out) + "\n"
     out = [f"{r['path']}:{r['line_start']}-{r['line_end']}  {r['heading'] or '(no heading)'}"]
+    if "object" in r:
+        obj = r["object"]
+        out.append(f"  [{obj['kind']}] {obj['signature']}" + ("  (generated: no source file holds it)" if obj.get("generated") else ""))
     if r["breadcrumb"]:
         out.append("  " + " › ".join(r["breadcrumb"]))
     out.append(f"  {r['concept_id']}" + (f"  {r['url']}" if r["url"] else "") + f"  sha256 {r['content_sha256']}")
@@ -229,6 +243,10 @@ def _render_concepts(r: dict[str, Any]) -> str:
     out = [head]
     for c in r["concepts"]:
         out.append(f"{c['concept_id']}  {c['title']}" + ("" if c["searchable"] else "  (not searchable)"))
+    if "objects" in r:
+        head = f"{r['objects_total']} object{'s match' if r['objects_total'] != 1 else ' matches'} {r['query']!r}"
+        out.append(head + (f" (showing {len(r['objects'])})" if r["objects_truncated"] else ""))
+        out.extend(f"{o['heading']}  [{o['kind']}]  {o['locator']}  ({o['concept_id']})" for o in r["objects"])
     return "\n".join(out) + "\n"
 
 

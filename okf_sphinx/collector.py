@@ -5,11 +5,14 @@ builds keep exactly the right per-document records in the pickled environment.
 from __future__ import annotations
 
 import fnmatch
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
+from .objects import Settings
+from .objects import collect as collect_objects
 from .sections import CapturedFile, DocRecord, split_document
 
 if TYPE_CHECKING:
@@ -80,7 +83,10 @@ class OkfCollector(EnvironmentCollector):
         files = [CapturedFile.read(Path(p)) for p in paths]
         searchable = not excluded(docname, app.config.okf_search_exclude)
         title = page_title(env, doctree, docname)
-        docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir))
+        settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"),
+                            inherit_docstrings=getattr(app.config, "autodoc_inherit_docstrings", True))
+        hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
+        docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir), hook)
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []

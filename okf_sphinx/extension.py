@@ -117,10 +117,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_search_source_root", None, "", types=[str, type(None)])
     app.add_config_value("okf_llms_txt", True, "", types=[bool])
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
+    app.add_config_value("okf_search_objects", True, "env", types=[bool])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)
-    return {"version": __version__, "env_version": 1, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": __version__, "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}

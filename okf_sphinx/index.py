@@ -219,6 +219,22 @@ class Index:
             raise corrupt(name, "the concept list is malformed")
         return c
 
+    def objects(self) -> list[list[Any]]:
+        """``objects.js``: ``[name, kind, page number, position in the page, sid]`` by name;
+        ``[]`` when the manifest counts no objects (then there is no such file)."""
+        if "objects" not in self.manifest:
+            return []
+        return self._load("objects", self._check_objects)
+
+    def _check_objects(self, name: str, rows: Any) -> list[list[Any]]:
+        count = self.manifest["objects"]
+        if not is_int(count) or not isinstance(rows, list) or len(rows) != count or not all(
+            isinstance(r, list) and len(r) == 5 and isinstance(r[0], str) and isinstance(r[1], str)
+            and is_int(r[2]) and is_int(r[3]) and is_int(r[4]) and 0 <= r[4] < self.sections_all for r in rows
+        ):
+            raise corrupt(name, "the object list is malformed")
+        return rows
+
     def page(self, n: int) -> dict[str, Any]:
         return self._load(f"p/{n}", self._check_page)
 

@@ -224,12 +224,13 @@ def build_index(
     title_terms: dict[str, list[str]] = {}
     for sid, (record, i, s, rel) in enumerate(searchable + others):
         url, anchor = _url(site, record.docname, record.sections, i, shared)
-        text = maps[s.file].range_text(s.line_start, s.line_end)
+        text = s.obj.text if s.obj is not None and s.obj.generated else maps[s.file].range_text(s.line_start, s.line_end)
         out[f"s/{sid}"] = {
             "sid": sid, "concept_id": record.docname, "title": record.title, "path": rel,
             "heading": s.heading, "level": s.level, "line_start": s.line_start, "line_end": s.line_end,
             "locator": fmt.locator(rel, s.line_start, s.line_end), "content_sha256": files[s.file].sha256,
             "url": url, "anchor": anchor, "searchable": record.searchable, "text": text,
+            **_object_fields(s, full=True),
         }
         if sid < len(searchable):
             if record.docname not in title_terms:
@@ -247,11 +248,14 @@ def build_index(
             "sections": [
                 {"sid": sid_of[(record.docname, i)], "heading": s.heading, "level": s.level, "parent": s.parent,
                  "path": _relative(s.file, root), "line_start": s.line_start, "line_end": s.line_end,
-                 "anchor": out[f"s/{sid_of[(record.docname, i)]}"]["anchor"]}
+                 "anchor": out[f"s/{sid_of[(record.docname, i)]}"]["anchor"], **_object_fields(s, full=False)}
                 for i, s in enumerate(record.sections)
             ],
         }
     out["concepts"] = concepts
+    objects = _objects(records, sid_of)
+    if objects:  # a site without documented objects gets no objects.js (and no manifest key)
+        out["objects"] = objects
 
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
@@ -265,8 +269,38 @@ def build_index(
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
         "project": site.project,
+        **({"objects": len(out["objects"])} if "objects" in out else {}),
     }
     return out
+
+
+def _object_fields(s: Section, full: bool) -> dict[str, Any]:
+    """The documented-object fields of a section record (none for an ordinary section,
+    so an index without objects is what it was before objects were sections)."""
+    fields: dict[str, Any] = {}
+    if s.continued:
+        fields["continued"] = True
+    if s.obj is None:
+        return fields
+    fields.update({"kind": s.obj.kind, "name": s.obj.name})
+    if full:
+        fields["signature"] = s.obj.signature
+    if s.obj.generated:
+        fields["generated"] = True
+    return fields
+
+
+def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> list[list[Any]]:
+    """``objects.js``: ``[name, kind, page number, position in the page, sid]`` of every
+    documented object's own section (not its continuations), by name then sid."""
+    rows = [
+        [s.obj.name, s.obj.kind, n, i, sid_of[(record.docname, i)]]
+        for n, record in enumerate(records)
+        for i, s in enumerate(record.sections)
+        if s.obj is not None and not s.continued
+    ]
+    rows.sort(key=lambda r: (r[0], r[4]))
+    return rows
 
 
 def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> int:

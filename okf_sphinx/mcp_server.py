@@ -50,7 +50,9 @@ DESCRIPTIONS = {
     ),
     "get_section": (
         "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`), or "
-        "`concept_id` + `heading`; `concept_id` alone returns the page's outline (every section with heading, "
+        "`concept_id` + `heading`, or `object` (a documented function/class/method/option/setting's full name "
+        "or dotted tail, e.g. 'Client.fetch': its docstring where it is written, in the .py file); "
+        "`concept_id` alone returns the page's outline (every section with heading, "
         "level, locator, parent). Headings match as hits show them (plain text) or as written in the source "
         "(``code``, *emphasis*, roles), after trimming, collapsing whitespace, unifying dashes and case folding; "
         "an identifier query such as 'K11' or '3.' matches the heading that starts with it ('K1' never matches "
@@ -73,7 +75,8 @@ DESCRIPTIONS = {
     "search_concepts": (
         "Find pages (concepts) by a literal, case-insensitive substring of their concept id (docname, e.g. "
         "'usage/install') or title. No ranking: results are in concept-id order; `total` is exact. Then call "
-        "get_section(concept_id=…) for the page's outline." + _COMMON
+        "get_section(concept_id=…) for the page's outline. On a site with documented objects (API reference) "
+        "it also lists the objects whose full name holds the query (objects, objects_total)." + _COMMON
     ),
 }
 

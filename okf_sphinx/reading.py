@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from .errors import OkfError
+from .object_names import candidate as object_candidate
+from .object_names import find_object
+from .object_names import substring as object_substring
 from .index import is_int as _is_int
 from .format import canonical_json
 from .format import locator as make_locator
@@ -539,6 +542,11 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
         if ident is not None:
             how = "identifier"
             matches = [i for i, k in enumerate(keys) if any(_starts_with_identifier(x, ident) for x in k)]
+    if len(matches) > 1:
+        # a section continued after an object's directive block: the heading names the section itself
+        own = [i for i in matches if not page["sections"][i].get("continued")]
+        if len(own) == 1:
+            matches = own
     if len(matches) == 1:
         return matches[0]
     if matches:
@@ -639,8 +647,10 @@ def get_section(
     max_chars: Any = DEFAULT_MAX_CHARS,
     offset: Any = 0,
     limit: Any = None,
+    object: Any = None,  # noqa: A002 - the tool's argument name
 ) -> dict[str, Any]:
-    """``get_section``: one section by ``locator``, or by ``concept_id`` + ``heading``;
+    """``get_section``: one section by ``locator``, or by ``concept_id`` + ``heading``,
+    or a documented object's section by ``object`` (its full name or a dotted tail);
     ``concept_id`` alone gives the page's outline (its heading tree), paged by
     ``offset`` (first entry) and ``limit`` (entries, 1-1000)."""
     if isinstance(locator, str) and len(locator) > 3 * MAX_PATH_BYTES + 64:
@@ -662,7 +672,13 @@ def get_section(
         raise OkfError("schema_validation", f"heading is {len(heading)} characters; the limit is {MAX_HEADING_QUERY_CHARS}",
                        field="heading")
 
-    if locator is not None:
+    object_name = _opt_str("object", object)
+    if object_name is not None:
+        if locator is not None or concept_id is not None or heading is not None:
+            raise OkfError("schema_validation", "give either object, locator, or concept_id (+ heading), not several",
+                           field="object")
+        page, i = find_object(index, object_name)
+    elif locator is not None:
         if concept_id is not None or heading is not None:
             raise OkfError("schema_validation", "give either locator, or concept_id (+ heading), not both", field="locator")
         path, start, end = _parse_locator(locator)
@@ -689,7 +705,7 @@ def get_section(
     else:
         if heading is not None:
             raise OkfError("schema_validation", "heading needs concept_id (the page to look in)", field="heading")
-        raise OkfError("schema_validation", "give locator, or concept_id (+ heading)", field="locator")
+        raise OkfError("schema_validation", "give locator, concept_id (+ heading), or object", field="locator")
     return _section_answer(index, page, i, include_subsections, max_chars, offset)
 
 
@@ -717,7 +733,11 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
     lm = _linemap(index, n)
     end = _subtree_end(page, i) if subtree else sec["line_end"]
     end = min(end, lm.total_lines)
-    full = lm.range_text(sec["line_start"], end) if sec["line_start"] <= lm.total_lines else ""
+    if record.get("generated"):  # no source holds its words: the rendered text, at its directive's line
+        end = sec["line_end"]
+        full = record["text"]
+    else:
+        full = lm.range_text(sec["line_start"], end) if sec["line_start"] <= lm.total_lines else ""
     if full.startswith(BOM):  # belongs to no range
         full = full[1:]
     offset = min(offset, len(full))
@@ -753,6 +773,8 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
         if answer["truncated"]:
             answer["next_offset"] = offset + len(piece)
             answer["truncation_reason"] = reason
+        if "kind" in record:
+            answer["object"] = object_fields(record)
         answer["content"] = piece
         return answer
 
@@ -775,6 +797,14 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
             size=size, limit=MAX_ANSWER_BYTES, locator=answer["content_locator"],
         )
     return build(lo, "byte_budget")
+
+
+def object_fields(record: dict[str, Any]) -> dict[str, Any]:
+    """A documented object's fields of a section record (``object`` in get_section answers)."""
+    out = {"name": record.get("name", ""), "kind": record["kind"], "signature": record.get("signature", "")}
+    if record.get("generated"):
+        out["generated"] = True
+    return out
 
 
 # -- search_concepts ------------------------------------------------------------------------
@@ -808,6 +838,12 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
     if answer["truncated"]:
         answer["truncation_reason"] = "limit"
     answer["concepts"] = matches[:limit]
+    rows = index.objects()
+    if rows:  # a site with documented objects also lists those whose name holds the query
+        found = object_substring(rows, query.strip())
+        answer["objects_total"] = len(found)
+        answer["objects_truncated"] = len(found) > limit
+        answer["objects"] = [object_candidate(index, r) for r in found[:limit]]
     size = answer_size(answer)
     if size > MAX_ANSWER_BYTES:
         raise OkfError("page_too_large", f"the answer is {size} bytes; the limit is {MAX_ANSWER_BYTES}: lower limit",
@@ -820,7 +856,7 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
 #: Tool name → (arguments it takes, arguments it requires).
 TOOL_ARGUMENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "search_sections": (("query", "limit"), ("query",)),
-    "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset", "limit"), ()),
+    "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset", "limit", "object"), ()),
     "read_lines": (("path", "lines"), ("lines",)),
     "search_concepts": (("query", "limit"), ("query",)),
 }

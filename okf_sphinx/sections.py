@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from docutils import nodes
@@ -49,6 +50,17 @@ class CapturedFile:
         return cls(path.as_posix(), hashlib.sha256(data).hexdigest(), len(data)), data
 
 
+@dataclass(frozen=True)
+class ObjectInfo:
+    """What makes a section a documented object (``desc`` node): see okf_sphinx/objects.py."""
+
+    name: str  # full name as Sphinx's domain knows it (``pkg.mod.Class.method``)
+    kind: str  # ``domain:objtype`` (``py:method``, ``std:envvar`` ...)
+    signature: str  # the rendered signature(s), as text
+    generated: bool = False  # no source holds its words: located at the directive, text is the rendering
+    text: str = ""  # the rendered text (``generated`` only)
+
+
 @dataclass
 class Section:
     """One contract section of one document (document order, see ``DocRecord``)."""
@@ -61,6 +73,8 @@ class Section:
     anchor: str  # the rendered section id ("" for intro/body)
     only: tuple[str, ...]  # enclosing ``.. only::`` expressions, outermost first
     parent: int | None  # index in DocRecord.sections of the enclosing heading section
+    obj: ObjectInfo | None = None  # set for a documented object's section
+    continued: bool = False  # the text of ``parent`` after an object's directive block (same heading)
 
 
 @dataclass
@@ -81,6 +95,10 @@ class _Marker:
     anchor: str = ""
     only: tuple[str, ...] = ()
     parent_order: int | None = None  # order of the enclosing heading marker
+    obj: ObjectInfo | None = None  # a documented object's directive block starts here
+    resume_of: float | None = None  # ends the block of the object marker with this order: the text
+    # after it continues what was current before that object (see _file_ranges)
+    continued: bool = False
 
 
 def heading_text(doctree: nodes.document, title: nodes.title) -> str:
@@ -268,6 +286,12 @@ def _is_ancestor(candidate: nodes.Node, node: nodes.Node) -> bool:
     return False
 
 
+ObjectsHook = Callable[
+    [nodes.document, dict[str, LineMap], Path, str],
+    tuple[list[tuple[str, _Marker]], list[tuple[_Marker, Section]], list[CapturedFile]],
+]
+
+
 def split_document(
     docname: str,
     title: str,
@@ -275,20 +299,34 @@ def split_document(
     doctree: nodes.document,
     files: list[tuple[CapturedFile, bytes]],
     srcdir: Path,
+    objects: ObjectsHook | None = None,
 ) -> DocRecord:
-    """All sections of one document, in document order."""
+    """All sections of one document, in document order.
+
+    ``objects`` (okf_sphinx/objects.py) adds documented objects: markers that
+    carve directive blocks out of the document's ranges, sections whose range
+    is fixed (docstrings in ``.py`` files, generated objects) and the extra
+    captured files those live in.
+    """
     maps = {f.path: LineMap(decode(data)) for f, data in files}
     per_file: dict[str, list[_Marker]] = {}
-    for file, marker in _walk(doctree, maps, srcdir, files[0][0].path):
+    markers = _walk(doctree, maps, srcdir, files[0][0].path)
+    fixed: list[tuple[_Marker, Section]] = []
+    extra_files: list[CapturedFile] = []
+    if objects is not None:
+        more, fixed, extra_files = objects(doctree, maps, srcdir, files[0][0].path)
+        markers += more
+    for file, marker in markers:
         per_file.setdefault(file, []).append(marker)
     found = [r for file, markers in per_file.items() for r in _file_ranges(file, maps[file], markers)]
+    found += fixed
     found.sort(key=lambda r: (r[0].order, r[0].line))
     ordered = [section for _, section in found]
     # parents: the enclosing heading marker's position in document order → its index here
     index_of = {m.order: i for i, (m, s) in enumerate(found) if s.level}
     for marker, section in found:
         section.parent = index_of.get(marker.parent_order) if marker.parent_order is not None else None
-    return DocRecord(docname, title, searchable, [f for f, _ in files], ordered)
+    return DocRecord(docname, title, searchable, [f for f, _ in files] + extra_files, ordered)
 
 
 def decode(data: bytes) -> str:
@@ -303,10 +341,21 @@ def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_
     for m in markers:
         if m.line == 0 or m.line < body:  # intros; myst_title_to_header puts its heading in the front matter
             m.line = body
-    heads = sorted((m for m in markers if m.level), key=lambda m: (m.line, m.order))
+    heads = sorted((m for m in markers if m.level or m.resume_of is not None), key=lambda m: (m.line, m.order))
     # a heading on the intro's line replaces it; of two headings on one line the later wins
-    bounds = [next(m for m in markers if not m.level)]
+    bounds = [next(m for m in markers if not m.level and m.resume_of is None)]
+    before: dict[float, _Marker] = {}  # object marker order -> the bound current before it
     for m in heads:
+        if m.resume_of is not None:
+            # the text after an object's directive block continues what was current before it
+            was = before.get(m.resume_of)
+            if was is None:
+                continue
+            # a continuation is a child of the section it continues (so that section's subtree holds it)
+            m = replace(was, line=m.line, order=m.order, resume_of=None, continued=True,
+                        parent_order=was.parent_order if was.continued else was.order)
+        if m.obj is not None:
+            before[m.order] = bounds[-1] if m.line != bounds[-1].line or len(bounds) == 1 else bounds[-2]
         if m.line == bounds[-1].line:
             bounds[-1] = m
         else:
@@ -319,5 +368,5 @@ def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_
         text = lm.range_text(m.line, end)
         if is_blank(text) or only_markup_noise(text, markdown):
             continue
-        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None)))
+        out.append((m, Section(file, m.heading, m.level, m.line, end, m.anchor, m.only, None, m.obj, m.continued)))
     return out

@@ -339,3 +339,34 @@ def test_keep_builtin_search_page(browser: Any, tmp_path: Path) -> None:
     _wait_done(page)
     assert [r["href"] for r in _results(page)] == ["./usage.html#usage"]
     page.close()
+
+
+def test_object_hits_show_kind_badge_and_signature(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    from okf_sphinx import open_index
+
+    index = open_index(site_dir)
+    page = browser.new_page()
+    page.goto(base + "search.html?q=" + urllib.parse.quote("CacheStore.put"))
+    _wait_done(page)
+    shown = page.eval_on_selector_all(
+        "li.okf-hit",
+        """els => els.map(li => ({
+            kind: (li.querySelector('.okf-kind') || {}).textContent || null,
+            signature: (li.querySelector('.okf-signature') || {}).textContent || null,
+            heading: li.querySelector('.okf-heading').textContent}))""",
+    )
+    hits = index.search("CacheStore.put", 10)["hits"]
+    records = {(s["path"], s["line_start"]): s for s in (index.section(i) for i in range(index.sections))}
+    assert [x["heading"] for x in shown] == [h["heading"] for h in hits]
+    for x, h in zip(shown, hits):
+        record = records[(h["path"], h["line_start"])]
+        assert x["kind"] == record.get("kind")
+        assert x["signature"] == (record.get("signature") or None)
+    assert shown[0] == {"kind": "py:method", "signature": "put(key, value, ttl=None)",
+                        "heading": "example_pkg.cache.CacheStore.put"}
+    # an ordinary section has neither
+    page.goto(base + "search.html?q=" + urllib.parse.quote("clearing cache"))
+    _wait_done(page)
+    assert page.eval_on_selector_all(".okf-kind, .okf-signature", "els => els.length") == 0
+    page.close()

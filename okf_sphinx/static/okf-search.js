@@ -388,6 +388,7 @@
           if (opts && opts.present) {
             h.url = s.url; h.title = s.title; h.level = s.level;
             h.snippet_offset = p; h.text_length = cpLen(s.text);
+            if (typeof s.kind === 'string') { h.kind = s.kind; h.signature = typeof s.signature === 'string' ? s.signature : ''; }
           }
           return h;
         });
@@ -517,6 +518,9 @@
         if (h.url) a.href = siteRoot + h.url;
         a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
         li.appendChild(a);
+        // a documented object: its kind as a badge, its signature as code (text only)
+        if (h.kind) li.insertBefore(el('span', 'okf-kind', h.kind), a);
+        if (h.signature) li.appendChild(el('span', 'okf-signature', h.signature));
         if (h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
         var snip = highlighted(norm, h.snippet, result.terms);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
