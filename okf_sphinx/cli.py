@@ -170,7 +170,7 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             arguments["max_chars"] = args.max_chars
         if args.offset is not None:
             arguments["offset"] = args.offset
-        if args.limit is not None:
+        if getattr(args, "limit", None) is not None:
             arguments["limit"] = args.limit
         return "get_section", arguments
     if args.command == "lines":
@@ -352,7 +352,23 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv, interrupts)
 
 
+#: Options whose value is free text: it may start with "-" (``--query --no-deps``).
+_TEXT_OPTIONS = frozenset({"--query", "-q", "--heading"})
+
+
+def _attach_text_values(argv: list[str]) -> list[str]:
+    """``--query VALUE`` → ``--query=VALUE``, so argparse never reads a value such as
+    ``-x`` or ``--no-deps`` as an option of its own."""
+    out: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        value = next(it, None) if arg in _TEXT_OPTIONS else None
+        out.append(arg if value is None else f"{arg}={value}")
+    return out
+
+
 def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
+    argv = _attach_text_values(argv)
     as_json = "--json" in argv or argv[:1] == ["batch"]  # batch always answers JSON
     try:
         bad = _bad_argv(argv)

@@ -145,3 +145,13 @@ def test_query_path_imports_neither_sphinx_nor_docutils(site):
     imported = {line.split("|")[-1].strip().split(".")[0] for line in r.stderr.decode().splitlines() if "|" in line}
     assert r.returncode == 0 and "okf_sphinx" in imported
     assert not imported & {"sphinx", "docutils", "mcp"}
+
+
+@pytest.mark.parametrize("query", ["--no-deps", "-walrus", "-q"])
+def test_a_query_that_starts_with_a_dash_is_text_not_an_option(site, query):
+    """``--query --no-deps`` asks for the words of ``--no-deps``; argparse alone would refuse it."""
+    r = okf("search", str(site), "--query", query, "--json")
+    assert r.returncode == 0, r.stdout
+    assert json.loads(r.stdout) == open_index(site).search(query)
+    r = okf("search", str(site), "-q", query, "--json")
+    assert json.loads(r.stdout)["query"] == query
