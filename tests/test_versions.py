@@ -177,3 +177,13 @@ def test_another_pythons_api_answers_like_this_one_and_node(unicode_site: Path) 
         for q, mine, theirs, node in zip(QUERIES, here, result["answers"], js):
             assert same(theirs, mine) is None, (exe, q, same(theirs, mine))
             assert same(node, mine) is None, (q, same(node, mine))
+
+
+def test_the_cli_refuses_an_unknown_code_point_with_exit_6(newer_site: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
+    proc = subprocess.run([sys.executable, "-m", "okf_sphinx", "search", str(newer_site), "--query", "caf\u0378", "--json"],
+                          capture_output=True, env=env)
+    assert proc.returncode == 6, proc.stderr
+    envelope = json.loads(proc.stdout)
+    assert envelope["error"]["code"] == "index_version_unsupported"
+    assert envelope == python_answer(okf_sphinx.open_index(newer_site), {"query": "caf\u0378"})
