@@ -187,3 +187,35 @@ def test_the_cli_refuses_an_unknown_code_point_with_exit_6(newer_site: Path) -> 
     envelope = json.loads(proc.stdout)
     assert envelope["error"]["code"] == "index_version_unsupported"
     assert envelope == python_answer(okf_sphinx.open_index(newer_site), {"query": "caf\u0378"})
+
+
+def test_the_include_correction_touches_only_markdown_included_by_markdown(tmp_path: Path) -> None:
+    """On a real doctree: with a shift of 1, exactly the nodes of the {include}d Markdown
+    file move up one line; the including page's own nodes, and an RST page's
+    include of the same file, stay as the parser reported them."""
+    import pickle
+
+    from docutils import nodes
+
+    from okf_sphinx.myst_include import correct_included_lines
+
+    src = write_project(tmp_path / "src", {
+        "index.md": "# Home\n\nintro\n\n```{include} _inc/part.md\n```\n\n## After\n\ntail\n",
+        "guide.rst": "Guide\n=====\n\n.. include:: _inc/part.md\n",
+        "_inc/part.md": "### Part\n\nsome text\n\nmore text\n",
+    }, conf="exclude_patterns = ['_inc']\nokf_search_exclude = []\n")
+    sphinx_build(src, tmp_path / "out")
+    part = (src / "_inc" / "part.md").resolve().as_posix()
+
+    def lines(doctree: nodes.document) -> list[tuple[str, int | None]]:
+        return [(n.source or "", n.line) for n in doctree.findall(nodes.Element)]
+
+    for docname, moved in (("index", True), ("guide", False)):
+        doctree = pickle.loads((tmp_path / "out" / ".doctrees" / f"{docname}.doctree").read_bytes())
+        main = next(p for p in src.glob(f"{docname}.*")).resolve().as_posix()
+        before = lines(doctree)
+        changed = correct_included_lines(doctree, main, [part], [".md"], src, shift=1)
+        after = lines(doctree)
+        expected = [(s, l - 1 if moved and l and l > 1 and Path(s).resolve().as_posix() == part else l) for s, l in before]
+        assert after == expected
+        assert (changed > 0) == moved, (docname, changed)
