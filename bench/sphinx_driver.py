@@ -51,8 +51,9 @@ def main(argv: list[str]) -> int:
 
         original = Config.read.__func__  # type: ignore[attr-defined]
 
-        def read(cls, confdir, **kwargs):  # noqa: ANN001, ANN202
-            config = original(cls, confdir, **kwargs)
+        # Sphinx < 7.3 passes overrides and tags positionally, later releases by keyword.
+        def read(cls, confdir, *args, **kwargs):  # noqa: ANN001, ANN002, ANN202
+            config = original(cls, confdir, *args, **kwargs)
             if "okf_sphinx" not in config.extensions:
                 config.extensions = [*config.extensions, "okf_sphinx"]
             return config

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
+from .myst_include import correct_included_lines
 from .objects import Settings
 from .objects import collect as collect_objects
 from .sections import CapturedFile, DocRecord, split_document
@@ -80,6 +81,8 @@ class OkfCollector(EnvironmentCollector):
         docname = _current_docname(env)
         main = Path(env.doc2path(docname)).resolve()
         paths = [main.as_posix()] + [p for p in _includes(env).pop(docname, []) if p != main.as_posix()]
+        markdown = [suffix for suffix, kind in app.config.source_suffix.items() if kind == "markdown"]
+        correct_included_lines(doctree, paths[0], paths[1:], markdown, Path(app.srcdir))
         files = [CapturedFile.read(Path(p)) for p in paths]
         searchable = not excluded(docname, app.config.okf_search_exclude)
         title = page_title(env, doctree, docname)

@@ -179,6 +179,8 @@ class Normaliser:
             )
         if not self.has_letter_number(query):
             raise OkfError("schema_validation", "query has no letter or number: add at least one word")
+        if not self.native:
+            self.check_known(query)
         seen: set[str] = set()
         result: list[str] = []
         for word in self.terms(query):
@@ -200,6 +202,19 @@ class Normaliser:
                 limit=MAX_QUERY_TERMS, actual=len(result),
             )
         return result
+
+    def check_known(self, query: str) -> None:
+        """Refuse a query holding a code point the build's Unicode assigned but this
+        engine's does not: its NFC (decomposition, combining class, composition) is
+        unknown here, so the terms could differ from the build's.  Code points this
+        engine knows normalise exactly as at build time (Unicode's normalisation
+        stability), so every other query gets the build's terms."""
+        if query.isascii():
+            return
+        for ch in query:
+            cp = ord(ch)
+            if cp > 0x7F and unicodedata.category(ch) == "Cn" and _in_ranges(self._assigned, cp):
+                raise unknown_code_point(cp, self.unicode_version)
 
     def snippet(self, text: str, query_terms: Sequence[str]) -> str:
         """The exact snippet of a range's text for these query terms (contract §5).
@@ -254,6 +269,17 @@ class Normaliser:
             return None
         alternatives = "|".join(re.escape(t) for t in ascii_terms)
         return re.compile(f"(?<![0-9A-Za-z])(?:{alternatives})(?![0-9A-Za-z])", re.ASCII | re.IGNORECASE)
+
+
+def unknown_code_point(cp: int, build_version: str) -> OkfError:
+    """The envelope every engine (Python, Node, browser) gives for :meth:`Normaliser.check_known`."""
+    return OkfError(
+        "index_version_unsupported",
+        f"the query holds U+{cp:04X}, which the index's Unicode {build_version} assigns but this "
+        f"engine's Unicode tables do not know, so it cannot normalise the query as the build did: "
+        f"query with a newer Python or browser (Unicode {build_version} or later), or leave the character out",
+        unicode_version=build_version, code_point=f"U+{cp:04X}",
+    )
 
 
 def valid_unicode(text: str) -> bool:

@@ -67,3 +67,17 @@ def example_dirhtml(example_src: Path, tmp_path_factory: pytest.TempPathFactory)
 @pytest.fixture(scope="session")
 def example_singlehtml(example_src: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _build_example(example_src, tmp_path_factory, "singlehtml")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """The versions this run tests (the support matrix, docs/versions.md)."""
+    import unicodedata
+
+    import docutils
+    import myst_parser
+    import sphinx
+
+    return (
+        f"okf_sphinx matrix: Python {sys.version.split()[0]} (Unicode {unicodedata.unidata_version}), "
+        f"Sphinx {sphinx.__version__}, docutils {docutils.__version__}, MyST-Parser {myst_parser.__version__}"
+    )

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+import myst_parser
 import okf_sphinx
+from okf_sphinx.myst_include import version_tuple
 from conftest import EXAMPLE, sphinx_build, write_project
 
 EXPECTED = json.loads((EXAMPLE / "expected_sections.json").read_text(encoding="utf-8"))
@@ -25,13 +27,19 @@ def outline(site: Path) -> dict[str, tuple]:
     return pages
 
 
+def expected_anchor(section: dict) -> str:
+    """The rendered section id: MyST-Parser < 5.2 renders a labelled heading's slug first."""
+    if "anchor_before_myst_5_2" in section and version_tuple(myst_parser.__version__) < (5, 2):
+        return section["anchor_before_myst_5_2"]
+    return section.get("url_anchor", section["anchor"]) or ""
+
+
 @pytest.mark.parametrize("docname", sorted(EXPECTED["pages"]))
 def test_example_site_sections_match_hand_written_expectations(example_html: Path, docname: str) -> None:
     page = EXPECTED["pages"][docname]
     expected = (
         page["title"], page["path"], page["searchable"],
-        [(s["path"], s["heading"], s["level"], s["line_start"], s["line_end"], s.get("url_anchor", s["anchor"]) or "")
-         for s in page["sections"]],
+        [(s["path"], s["heading"], s["level"], s["line_start"], s["line_end"], expected_anchor(s)) for s in page["sections"]],
     )
     assert outline(example_html)[docname] == expected
 

@@ -184,6 +184,7 @@
   }
   function queryTerms(norm, query) {
     if (!norm.hasLetterNumber(query)) fail('schema_validation', 'query has no letter or number: add at least one word');
+    if (norm.t) checkKnown(norm.t, query);
     var seen = {}, result = [], words = norm.terms(query);
     for (var i = 0; i < words.length; i++) {
       var w = words[i], len = cpLen(w);
@@ -193,6 +194,24 @@
     if (!result.length) fail('schema_validation', 'query has no searchable term: add a word');
     if (result.length > MAX_TERMS) fail('resource_limit', 'query has ' + result.length + ' distinct terms; the limit is ' + MAX_TERMS + ': remove some words', { limit: MAX_TERMS, actual: result.length });
     return result;
+  }
+  // A code point the build's Unicode assigned but this engine's does not: its NFC is unknown
+  // here, so refuse the query (as terms.py's Normaliser.check_known, same envelope).
+  var UNASSIGNED = null;
+  function checkKnown(t, query) {
+    if (isAscii(query)) return;
+    if (!UNASSIGNED) UNASSIGNED = new RegExp('\\p{Cn}', 'u');
+    for (var i = 0; i < query.length; i++) {
+      var cp = cpAt(query, i), ch = String.fromCodePoint(cp);
+      if (cp > 0xffff) i++;
+      if (cp > 0x7f && UNASSIGNED.test(ch) && inRanges(t.assigned, cp)) {
+        var u = 'U+' + ('000' + cp.toString(16).toUpperCase()).slice(-Math.max(4, cp.toString(16).length));
+        fail('index_version_unsupported', 'the query holds ' + u + ", which the index's Unicode " + t.unicode_version +
+          " assigns but this engine's Unicode tables do not know, so it cannot normalise the query as the build did: " +
+          'query with a newer Python or browser (Unicode ' + t.unicode_version + ' or later), or leave the character out',
+          { unicode_version: t.unicode_version, code_point: u });
+      }
+    }
   }
   function checkLimit(limit) {
     if (limit === undefined || limit === null) return 20;
