@@ -42,6 +42,7 @@ def _site(app: Sphinx) -> Site:
         anchor_ok=functools.cache(lambda exprs: all(tags.eval_condition(e) for e in exprs)),
         search_page=search_page,
         singlehtml=builder.name == "singlehtml",
+        language=app.config.language or "en",
     )
 
 
@@ -88,6 +89,13 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         if gc_was_enabled:
             gc.enable()
     _summary(app, records, files, written, target)
+    smart = files["manifest"]["smart"]
+    if not smart["stemmer"]:
+        logger.warning(
+            "okf_sphinx: no stemmer for language %r: smart search on this site matches exact words only "
+            "(no plural or tense forms); keyword search is unaffected",
+            smart["language"], type="okf", subtype="stemmer",
+        )
 
 
 def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: int, target: Path) -> None:

@@ -82,3 +82,29 @@ def snapshot_revision(entries: list[dict[str, Any]]) -> str:
 def bm25_part(idf: float, f: int, length: int, avglen: float) -> float:
     """One term's score in one section, in the fixed operation order every engine uses."""
     return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * length / avglen))
+
+
+# -- smart mode's extra files (docs/smart.md) ------------------------------------------------
+
+#: Code points of a term that pick its dictionary group (``d/<shard>``): prefixes read one file.
+DICT_KEY_CODE_POINTS = 2
+
+
+def dict_key(term: str) -> str:
+    """The dictionary group of ``term``: its first :data:`DICT_KEY_CODE_POINTS` code points."""
+    return term[:DICT_KEY_CODE_POINTS]
+
+
+def stem_shard_name(stem: str, shards: int) -> str:
+    return f"g/{fnv1a32(stem) % shards:x}"
+
+
+def dict_shard_name(key: str, shards: int) -> str:
+    return f"d/{fnv1a32(key) % shards:x}"
+
+
+def idf(n: int, df: int) -> float:
+    """BM25's idf, computed by the build only (engines read the stored float)."""
+    import math
+
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import math
 import os
 import shutil
 import tempfile
@@ -25,6 +24,7 @@ from . import format as fmt
 from .errors import BuildLimitError, SourceChangedError
 from .lines import LineMap
 from .sections import CapturedFile, DocRecord, Section, decode
+from .smart_index import PageSpan, build_smart
 from .terms import terms, unicode_tables
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -58,6 +58,7 @@ class Site:
     anchor_ok: Callable[[tuple[str, ...]], bool]  # are sections under these `only` exprs rendered?
     search_page: str
     singlehtml: bool = False
+    language: str | None = "en"  # Sphinx's ``language``: picks smart mode's stemmer
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -255,6 +256,8 @@ def build_index(
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
     shards = _write_postings(out, stats, n_search)
+    spans = _page_spans(searchable, root)
+    smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {
@@ -263,8 +266,20 @@ def build_index(
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
+        "smart": smart,
     }
     return out
+
+
+def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath) -> list[PageSpan]:
+    """The searchable pages in sid order: each page's sections are consecutive sids."""
+    spans: list[PageSpan] = []
+    for sid, (record, _i, _s, _rel) in enumerate(searchable):
+        if spans and searchable[spans[-1].first][0] is record:
+            spans[-1].count += 1
+        else:
+            spans.append(PageSpan(sid, 1, _relative(record.files[0].path, root)))
+    return spans
 
 
 def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> int:
@@ -285,7 +300,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> 
     for term in sorted(postings):
         flat = postings[term]
         df = len(flat) // 3
-        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        idf = fmt.idf(n, df)
         name = fmt.shard_name(term, shards)
         if len(fmt.canonical_json(flat)) > BIG_POSTING_BYTES:
             ref = f"{name}-{big[name]}"
