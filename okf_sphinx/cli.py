@@ -52,7 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Search the site's sections: every word must occur (AND), no stemming.")
     _add_common(p)
     p.add_argument("--query", "-q", required=True, help="the words to find")
-    p.add_argument("--limit", "-n", type=int, default=20, help="maximum hits, 1-100 (default 20)")
+    p.add_argument("--limit", "-n", type=int, default=20, help="maximum hits (smart: pages), 1-100 (default 20)")
+    p.add_argument("--mode", choices=("keyword", "smart"), default=None,
+                   help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
+                   "partial answers and spelling suggestions")
+    p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
 
     p = sub.add_parser("section", help="one section by locator, or by --concept and --heading",
                        description="Print one section's exact source text (its subtree by default). "
@@ -104,7 +108,12 @@ def open_site(site: str, timeout: float | None = None) -> Any:
 def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The MCP tool name and arguments a command line stands for."""
     if args.command == "search":
-        return "search_sections", {"query": args.query, "limit": args.limit}
+        request: dict[str, Any] = {"query": args.query, "limit": args.limit}
+        if args.mode is not None:
+            request["mode"] = args.mode
+        if args.prefix:
+            request["prefix"] = True
+        return "search_sections", request
     if args.command == "section":
         arguments: dict[str, Any] = {}
         if args.locator is not None:
@@ -144,6 +153,24 @@ def _render_search(index: Any, r: dict[str, Any]) -> str:
         title = titles.get(h["concept_id"], "")
         out.append(f"  {h['concept_id']}" + (f" — {title}" if title else "") + f"  score {h['score']:.4f}")
         out.append(_indent(h["snippet"], "    "))
+    return "\n".join(out) + "\n"
+
+
+def _render_smart(r: dict[str, Any]) -> str:
+    shown = len(r["pages"])
+    partial = bool(r["pages"]) and r["pages"][0]["partial"]
+    head = f"{r['total']} page{'s' if r['total'] != 1 else ''} {'hold some of' if partial else 'match'} {r['query']!r}"
+    head += f" (showing {shown})" if r["truncated"] else ""
+    out = [head + f"  [terms: {' '.join(r['terms'])}]"]
+    for s in r["suggestions"]:
+        out.append(f"no page has {s['term']!r}" + (f"; did you mean: {', '.join(s['candidates'])}?" if s["candidates"] else ""))
+    for page in r["pages"]:
+        out.append("")
+        out.append(f"{page['title'] or page['concept_id']}  ({page['concept_id']})  score {page['score']:.4f}"
+                   + (f"  lacks: {' '.join(page['missing_terms'])}" if page["partial"] else ""))
+        for h in page["hits"]:
+            out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}")
+            out.append(_indent(h["snippet"], "      "))
     return "\n".join(out) + "\n"
 
 
@@ -188,7 +215,7 @@ def _render_concepts(r: dict[str, Any]) -> str:
 
 def render_text(index: Any, tool: str, answer: dict[str, Any]) -> str:
     if tool == "search_sections":
-        return _render_search(index, answer)
+        return _render_smart(answer) if answer.get("mode") == "smart" else _render_search(index, answer)
     if tool == "get_section":
         return _render_section(answer)
     if tool == "read_lines":

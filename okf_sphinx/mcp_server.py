@@ -45,7 +45,10 @@ DESCRIPTIONS = {
         "(e.g. both 'retry' and 'retries' if unsure). Hits are sorted by score, then page and line; `total` "
         "is exact and `truncated` says when `limit` (1-100, default 20) cut hits. Each hit has a locator, the "
         "file's content_sha256 and an exact snippet (≤512 characters of the section's source). Read more with "
-        "get_section(locator) or read_lines(path, [line_start, line_end])." + _COMMON
+        "get_section(locator) or read_lines(path, [line_start, line_end]). "
+        "mode='smart' instead ranks pages for a reader (stemming, words spread over a page, partial answers "
+        "flagged with missing_terms, spelling suggestions, prefix=true for the last word), each page with up "
+        "to 3 hits of the same shape." + _COMMON
     ),
     "get_section": (
         "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`), or "
