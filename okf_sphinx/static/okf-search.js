@@ -356,7 +356,51 @@
   }
   // search_sections: the contract's result; opts.present adds presentation fields to hits
   // (url: the rendered section, relative to the site root; title: the page title).
+  // search(query, limit, opts) or search(query, {mode, limit, prefix, present}): index.py Index.search
   Engine.prototype.search = function (query, limit, opts) {
+    if (limit !== null && typeof limit === 'object' && !Array.isArray(limit)) { opts = limit; limit = opts.limit; }
+    var self = this, options = {}, mode = opts && opts.mode !== undefined ? opts.mode : 'keyword';
+    for (var k in opts || {}) if (own.call(opts, k) && k !== 'mode' && k !== 'limit' && k !== 'present' && opts[k] !== undefined) options[k] = opts[k];
+    var names = Object.keys(options).sort();
+    if (mode === 'keyword') {
+      if (names.length) return Promise.reject(new OkfError('schema_validation', names[0] + " applies to mode 'smart' only; add mode='smart' or leave it out", { field: names[0] }));
+      return this.keyword(query, limit, opts);
+    }
+    if (mode === 'smart') {
+      var unknown = names.filter(function (n) { return SMART_OPTIONS.indexOf(n) < 0; });
+      if (unknown.length) return Promise.reject(new OkfError('schema_validation', 'search does not take ' + pyRepr(unknown[0]) + '; smart mode takes ' + SMART_OPTIONS.join(', '), { field: unknown[0] }));
+      return this.smart(query, limit, options, opts);
+    }
+    return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword' or 'smart', got " + pyRepr(mode), { field: 'mode' }));
+  };
+  // Hit objects of the contract for these sections (query.py hit); terms[i]: the snippet's terms
+  // of hit i, scores[i] its score, matched[i] its matched_terms.
+  Engine.prototype.hits = function (norm, sections, terms, scores, matched, opts) {
+    var self = this;
+    var at = sections.map(function (s, i) {
+      if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
+      // a non-ASCII snippet term needs the tables even when the query is ASCII
+      if (!norm.t && !terms[i].every(isAscii)) return null;
+      return snippetAt(norm, s.text, terms[i], /^1[4-7]\./.test(self.manifest.unicode_version));
+    });
+    var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
+    return Promise.resolve(need).then(function (full) {
+      return sections.map(function (s, i) {
+        var p = at[i] !== null ? at[i] : snippetAt(full, s.text, terms[i]);
+        var h = {
+          concept_id: s.concept_id, path: s.path, heading: s.heading, locator: s.locator,
+          line_start: s.line_start, line_end: s.line_end, content_sha256: s.content_sha256,
+          snippet: cpSlice(s.text, p, p + SNIP), score: scores[i], matched_terms: matched[i].slice()
+        };
+        if (opts && opts.present) {
+          h.url = s.url; h.title = s.title; h.level = s.level;
+          h.snippet_offset = p; h.text_length = cpLen(s.text);
+        }
+        return h;
+      });
+    });
+  };
+  Engine.prototype.keyword = function (query, limit, opts) {
     var self = this, terms, norm, lim, ranked;
     return Promise.resolve().then(function () {
       checkQuery(query);
@@ -372,25 +416,8 @@
       ranked = postings.every(Boolean) ? rank(postings, self.manifest.avglen) : [];
       return Promise.all(ranked.slice(0, lim).map(function (r) { return self.section(r[1]); }));
     }).then(function (sections) {
-      var at = sections.map(function (s) {
-        if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
-        return snippetAt(norm, s.text, terms, /^1[4-7]\./.test(self.manifest.unicode_version));
-      });
-      var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
-      return Promise.resolve(need).then(function (full) {
-        var hits = sections.map(function (s, i) {
-          var p = at[i] !== null ? at[i] : snippetAt(full, s.text, terms);
-          var h = {
-            concept_id: s.concept_id, path: s.path, heading: s.heading, locator: s.locator,
-            line_start: s.line_start, line_end: s.line_end, content_sha256: s.content_sha256,
-            snippet: cpSlice(s.text, p, p + SNIP), score: ranked[i][0], matched_terms: terms.slice()
-          };
-          if (opts && opts.present) {
-            h.url = s.url; h.title = s.title; h.level = s.level;
-            h.snippet_offset = p; h.text_length = cpLen(s.text);
-          }
-          return h;
-        });
+      var each = sections.map(function () { return terms; });
+      return self.hits(norm, sections, each, ranked.map(function (r) { return r[0]; }), each, opts).then(function (hits) {
         var result = {
           query: query, terms: terms, snapshot_revision: self.manifest.snapshot_revision,
           total: ranked.length, truncated: ranked.length > lim, hits: hits
@@ -401,6 +428,228 @@
       });
     });
   };
+  // -- smart mode (okf_sphinx/smart.py; docs/smart.md) -------------------------------------
+  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
+  var SMART_OPTIONS = ['prefix'];
+  var stemmers = root && root.OkfStemmer ? root.OkfStemmer : null;
+  if (!stemmers && typeof require === 'function') { try { stemmers = require('./okf-stemmer.js'); } catch (e) { stemmers = null; } }
+  function bm25Part(idf, f, len, avglen) { return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * len / avglen)); }
+  function dictKey(term) { return Array.from(term).slice(0, 2).join(''); }
+  function isNum(x) { return typeof x === 'number'; }
+  // code-point order (Python's str order), not UTF-16 order
+  function cpCompare(a, b) {
+    var x = Array.from(a), y = Array.from(b);
+    for (var i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return cpAt(x[i], 0) - cpAt(y[i], 0);
+    return x.length - y.length;
+  }
+  function checkPages(name, v) {
+    var rows = v && typeof v === 'object' ? v.pages : null;
+    if (!Array.isArray(rows) || !rows.every(function (r) {
+      return Array.isArray(r) && r.length === 5 && isInt(r[0]) && isInt(r[1]) && isInt(r[2]) && isNum(r[3]) && r[3] > 0 && typeof r[4] === 'string';
+    })) throw corrupt(name, 'the page table is malformed');
+    return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
+  }
+  function checkGroups(name, v) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
+      var e = v[k];
+      return Array.isArray(e) && e.length === 3 && isNum(e[0]) && isNum(e[1]) && Array.isArray(e[2]) && e[2].every(function (t) { return typeof t === 'string'; });
+    })) throw corrupt(name, 'a stem-group shard is malformed');
+    return v;
+  }
+  function checkDict(name, v) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
+      return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && isInt(x[1]); });
+    })) throw corrupt(name, 'a dictionary shard is malformed');
+    return v;
+  }
+  Engine.prototype.smartMeta = function () {
+    var m = this.manifest.smart;
+    if (!m || typeof m !== 'object' || Array.isArray(m)) fail('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
+    return m;
+  };
+  Engine.prototype.stemmer = function () {
+    var m = this.smartMeta();
+    if (!m.stemmer || !stemmers || m.stemmer_version !== stemmers.VERSION) return null;
+    return stemmers.forLanguage(m.language || 'en');
+  };
+  Engine.prototype.group = function (stem) {
+    var name = 'g/' + (fnv1a32(stem) % this.smartMeta().stem_shards).toString(16);
+    return this.load(name, checkGroups).then(function (shard) { return own.call(shard, stem) ? shard[stem] : null; });
+  };
+  Engine.prototype.dictionary = function (key) {
+    var name = 'd/' + (fnv1a32(key) % this.smartMeta().dict_shards).toString(16);
+    return this.load(name, checkDict).then(function (shard) { return own.call(shard, key) ? shard[key] : []; });
+  };
+  // optimal-string-alignment distance over code points; cap + 1 once over cap (smart.py osa_distance)
+  function osaDistance(a, b, cap) {
+    a = Array.from(a); b = Array.from(b);
+    if (Math.abs(a.length - b.length) > cap) return cap + 1;
+    var prev2 = [], prev = [], i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      var cur = [i], low = i;
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+        cur.push(v);
+        if (v < low) low = v;
+      }
+      if (low > cap) return cap + 1;
+      prev2 = prev; prev = cur;
+    }
+    return prev[b.length];
+  }
+  Engine.prototype.suggestions = function (word) {
+    var cap = cpLen(word) <= 4 ? 1 : 2;
+    return this.dictionary(dictKey(word)).then(function (entries) {
+      var scored = [];
+      entries.forEach(function (e) { var d = osaDistance(word, e[0], cap); if (d <= cap) scored.push([d, e[0]]); });
+      scored.sort(function (x, y) { return x[0] - y[0]; });  // stable: the dictionary's order breaks ties
+      return scored.slice(0, MAX_SUGGESTIONS).map(function (x) { return x[1]; });
+    });
+  };
+  // [[term, weight]...], section idf, page idf of one query word (smart.py variants)
+  Engine.prototype.variants = function (word, stem, complete) {
+    var self = this, out = [], sidf = 0.0, pidf = 0.0, g;
+    return this.group(stem ? stem(word) : word).then(function (grp) {
+      g = grp;
+      if (g !== null) {
+        sidf = g[0]; pidf = g[1];
+        if (g[2].indexOf(word) >= 0) out.push([word, EXACT]);
+        g[2].forEach(function (t) { if (t !== word) out.push([t, STEM]); });
+      }
+      if (!(complete && cpLen(word) >= MIN_PREFIX)) return null;
+      return self.dictionary(dictKey(word)).then(function (entries) {
+        var have = {};
+        out.forEach(function (x) { have[x[0]] = 1; });
+        var extra = entries.map(function (e) { return e[0]; }).filter(function (t) { return t.slice(0, word.length) === word && !own.call(have, t); }).slice(0, MAX_COMPLETIONS);
+        var first = extra.length && g === null ? self.group(stem ? stem(extra[0]) : extra[0]) : null;
+        return Promise.resolve(first).then(function (f) {
+          if (extra.length && g === null) {
+            if (f === null) fail('index_corrupt', 'dictionary term ' + pyRepr(extra[0]) + ' has no stem group; rebuild the site');
+            sidf = f[0]; pidf = f[1];
+          }
+          extra.forEach(function (t) { out.push([t, PREFIX]); });
+        });
+      });
+    }).then(function () { return [out, sidf, pidf]; });
+  };
+  Engine.prototype.smart = function (query, limit, options, opts) {
+    var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
+    var table, stem, forms, idfs, accs, length = new Map(), unknown = [];
+    return Promise.resolve().then(function () {
+      checkQuery(query);
+      return self.manifest || self.open();
+    }).then(function () {
+      return isAscii(query) ? ASCII : self.tables();
+    }).then(function (n) {
+      norm = n;
+      words = queryTerms(norm, query);
+      lim = checkLimit(limit);
+      if (typeof prefix !== 'boolean') fail('schema_validation', 'prefix must be true or false, got ' + pyRepr(prefix), { field: 'prefix' });
+      self.smartMeta();
+      return self.load('smart', checkPages);
+    }).then(function (t) {
+      table = t;
+      stem = self.stemmer();
+      return Promise.all(words.map(function (w, i) { return self.variants(w, stem, prefix && i === words.length - 1); }));
+    }).then(function (vs) {
+      forms = vs.map(function (v) { return v[0]; });
+      idfs = vs.map(function (v) { return [v[1], v[2]]; });
+      return Promise.all(forms.map(function (fs) { return Promise.all(fs.map(function (x) { return self.posting(x[0]); })); }));
+    }).then(function (postings) {
+      var m = self.manifest, avglen = m.avglen, pavglen = self.smartMeta().pavglen, rows = table.rows, firsts = table.firsts;
+      accs = postings.map(function (ps, i) {
+        var acc = new Map();
+        ps.forEach(function (P, j) {
+          if (P === null) fail('index_corrupt', 'stem group term ' + pyRepr(forms[i][j][0]) + ' has no postings; rebuild the site');
+          var weight = forms[i][j][1];
+          for (var k = 0; k < P.sids.length; k++) {
+            var sid = P.sids[k], prev = acc.get(sid);
+            acc.set(sid, (prev === undefined ? 0.0 : prev) + weight * P.fs[k]);
+            length.set(sid, P.lens[k]);
+          }
+        });
+        if (!ps.length) unknown.push(words[i]);
+        return acc;
+      });
+      var sids = Array.from(length.keys()).sort(function (a, b) { return a - b; });
+      var secScore = new Map();
+      sids.forEach(function (sid) {
+        var score = 0.0;
+        for (var i = 0; i < accs.length; i++) {
+          var f = accs[i].get(sid);
+          if (f !== undefined) score += bm25Part(idfs[i][0], f, length.get(sid), avglen);
+        }
+        secScore.set(sid, score);
+      });
+      var pageTf = new Map(), best = new Map(), order = [];
+      sids.forEach(function (sid) {
+        var lo = 0, hi = firsts.length;  // bisect_right(firsts, sid) - 1
+        while (lo < hi) { var mid = (lo + hi) >> 1; if (sid < firsts[mid]) hi = mid; else lo = mid + 1; }
+        var page = lo - 1, tf = pageTf.get(page), sc = secScore.get(sid);
+        if (tf === undefined) {
+          tf = words.map(function () { return 0.0; });
+          pageTf.set(page, tf); best.set(page, sc); order.push(page);
+        } else if (sc > best.get(page)) best.set(page, sc);
+        for (var i = 0; i < accs.length; i++) { var f = accs[i].get(sid); if (f !== undefined) tf[i] += f; }
+      });
+      var ranked = order.map(function (page) {
+        var row = rows[page], tf = pageTf.get(page), score = 0.0, matched = 0;
+        for (var i = 0; i < idfs.length; i++) if (tf[i] > 0) { score += bm25Part(idfs[i][1], tf[i], row[2], pavglen); matched++; }
+        return [matched, (score + best.get(page)) * row[3], page];
+      });
+      ranked.sort(function (x, y) { return x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
+      var full = ranked.length > 0 && ranked[0][0] === words.length;
+      if (full) ranked = ranked.filter(function (r) { return r[0] === words.length; });
+      var shown = ranked.slice(0, lim).map(function (r) {
+        var row = rows[r[2]], tf = pageTf.get(r[2]), top = [];
+        for (var sid = row[0]; sid < row[0] + row[1]; sid++) if (secScore.has(sid)) top.push([secScore.get(sid), sid]);
+        top.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
+        return { rank: r, row: row, missing: words.filter(function (w, i) { return !(tf[i] > 0); }), top: top.slice(0, HITS_PER_PAGE) };
+      });
+      return Promise.all([
+        Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),
+        Promise.all(unknown.map(function (w) { return self.suggestions(w); })),
+        Promise.resolve(shown), Promise.resolve(full), Promise.resolve(ranked.length)
+      ]);
+    }).then(function (got) {
+      var secs = got[0], sugg = got[1], shown = got[2], full = got[3], total = got[4];
+      return Promise.all(shown.map(function (p, n) {
+        var terms = [], matched = [];
+        p.top.forEach(function (t) {
+          var sid = t[1], ts = [], ms = [];
+          accs.forEach(function (acc, i) {
+            if (!acc.has(sid)) return;
+            ms.push(words[i]);
+            forms[i].forEach(function (x) { var P = self.postings[x[0]]; if (P && sidIn(P.sids, sid)) ts.push(x[0]); });
+          });
+          terms.push(ts); matched.push(ms);
+        });
+        return self.hits(norm, secs[n], terms, p.top.map(function (t) { return t[0]; }), matched, opts).then(function (hits) {
+          var top = secs[n][0];
+          return {
+            concept_id: top.concept_id, title: top.title, path: p.row[4], url: top.url.split('#')[0],
+            score: p.rank[1], partial: !full, missing_terms: p.missing, hits: hits
+          };
+        });
+      })).then(function (pages) {
+        var result = {
+          query: query, mode: 'smart', terms: words, snapshot_revision: self.manifest.snapshot_revision,
+          total: total, truncated: total > lim, pages: pages,
+          suggestions: unknown.map(function (w, i) { return { term: w, candidates: sugg[i] }; })
+        };
+        var size = jsonBytes(result);
+        if (!(opts && opts.present) && size > MAX_BYTES) fail('resource_limit', 'the answer is ' + size + ' bytes, over the 1 MiB limit: lower limit', { limit: MAX_BYTES, actual: size });
+        return result;
+      });
+    });
+  };
+  function sidIn(a, sid) {
+    var lo = 0, hi = a.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < sid) lo = mid + 1; else hi = mid; }
+    return a[lo] === sid;
+  }
   // Terms of arbitrary text with the tables this query needs (for highlighting).
   Engine.prototype.normaliser = function (text) {
     return isAscii(text) ? Promise.resolve(ASCII) : this.tables();
