@@ -1,0 +1,198 @@
+"""Smart mode (docs/smart.md) on real Sphinx builds: page grouping, stems, prefixes,
+partial answers, suggestions, the modes' argument checks and the answer's schema."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import okf_sphinx
+from conftest import sphinx_build, write_project
+from okf_sphinx import format as fmt
+from okf_sphinx.mcp_server import contract
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PAGES = {
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   spread\n   together\n   exact\n   stemmed\n   prefix\n   other\n",
+    # the two words only in different sections of one page: keyword mode finds nothing
+    "spread.rst": "Spread\n======\n\nIntro.\n\nFirst\n-----\n\nThe walrus sleeps here.\n\nSecond\n------\n\n"
+                  "The narwhal swims here.\n\nThird\n-----\n\nNothing else.\n",
+    "together.rst": "Together\n========\n\nThe walrus and the narwhal meet in this one paragraph of text.\n",
+    "exact.rst": "Exact\n=====\n\nHow to install the tool on a plain machine today.\n",
+    "stemmed.rst": "Stemmed\n=======\n\nHow it installs the tool on a plain machine today.\n",
+    "prefix.rst": "Prefix\n======\n\nThe installation guide is long and detailed here.\n",
+    "other.rst": "Other\n=====\n\nThe walrus appears alone; zebra crossings too.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = write_project(tmp_path_factory.mktemp("smart") / "src", PAGES, conf='language = "en"\nokf_search_exclude = []\n')
+    out = src.parent / "html"
+    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def index(site: Path) -> okf_sphinx.Index:
+    return okf_sphinx.open_index(site)
+
+
+def pages(answer: dict) -> list[str]:
+    return [p["concept_id"] for p in answer["pages"]]
+
+
+def test_words_spread_over_sections_find_the_page(index: okf_sphinx.Index) -> None:
+    assert index.search("walrus narwhal")["total"] == 1  # keyword: only the paragraph that has both
+    r = index.search("walrus narwhal", mode="smart")
+    assert set(pages(r)) == {"spread", "together"} and r["total"] == 2
+    assert all(not p["partial"] and p["missing_terms"] == [] for p in r["pages"])
+    spread = next(p for p in r["pages"] if p["concept_id"] == "spread")
+    # the page's best sections, best first, each a keyword-shaped hit with its own matched words
+    assert [h["heading"] for h in spread["hits"]] == ["First", "Second"] or [h["heading"] for h in spread["hits"]] == ["Second", "First"]
+    assert {tuple(h["matched_terms"]) for h in spread["hits"]} == {("walrus",), ("narwhal",)}
+    assert spread["hits"][0]["score"] >= spread["hits"][1]["score"]
+    assert spread["url"] == "spread.html" and spread["path"] == "spread.rst" and spread["title"] == "Spread"
+    scores = [p["score"] for p in r["pages"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_exact_word_ranks_above_its_stem_forms(index: okf_sphinx.Index) -> None:
+    r = index.search("install", mode="smart")
+    order = pages(r)
+    assert order.index("exact") < order.index("stemmed")  # "install" exactly vs only "installs"
+    assert "stemmed" in order  # found through the stem
+    stemmed = r["pages"][order.index("stemmed")]
+    assert stemmed["hits"][0]["matched_terms"] == ["install"]
+    assert stemmed["hits"][0]["snippet"].startswith("Stemmed")
+    assert "prefix" not in order  # installation: no stem match, and prefix is off
+
+
+def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
+    assert index.search("instal", mode="smart")["total"] == 0
+    r = index.search("instal", mode="smart", prefix=True)
+    assert {"exact", "stemmed", "prefix"} <= set(pages(r))
+    assert r["suggestions"] == []
+    # whole words first: "install" itself (exact) beats a completion of it
+    r = index.search("install", mode="smart", prefix=True)
+    order = pages(r)
+    assert order.index("exact") < order.index("prefix")
+    # a one-letter word is not completed
+    assert index.search("z", mode="smart", prefix=True)["total"] == 0
+    # only the last word is a prefix
+    assert index.search("instal walrus", mode="smart", prefix=True)["pages"][0]["partial"] is True
+
+
+def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> None:
+    r = index.search("walrus narwhel", mode="smart")
+    assert r["total"] == 3 and all(p["partial"] and p["missing_terms"] == ["narwhel"] for p in r["pages"])
+    assert r["suggestions"] == [{"term": "narwhel", "candidates": ["narwhal"]}]
+    # pages holding more of the words come first
+    r = index.search("walrus zebra narwhal", mode="smart")
+    assert r["pages"][0]["concept_id"] in {"other", "spread", "together"}
+    assert [len(p["missing_terms"]) for p in r["pages"]] == sorted(len(p["missing_terms"]) for p in r["pages"])
+    assert r["pages"][0]["partial"] is True
+    # nothing matches at all: an empty answer with the suggestions, the reader's word kept
+    r = index.search("walrsu", mode="smart")
+    assert r["total"] == 0 and r["pages"] == [] and r["terms"] == ["walrsu"]
+    assert r["suggestions"] == [{"term": "walrsu", "candidates": ["walrus"]}]
+
+
+def test_limit_counts_pages_and_ties_are_deterministic(index: okf_sphinx.Index) -> None:
+    r = index.search("the", mode="smart", limit=2)
+    assert len(r["pages"]) == 2 and r["truncated"] and r["total"] > 2
+    assert index.search("the", mode="smart", limit=2) == r
+    full = index.search("the", mode="smart", limit=100)
+    assert full["pages"][:2] == r["pages"]
+    keys = [(-p["score"], p["concept_id"]) for p in full["pages"]]
+    assert keys == sorted(keys)
+
+
+def test_keyword_mode_is_unchanged_and_options_are_checked(index: okf_sphinx.Index) -> None:
+    plain = index.search("walrus", 5)
+    assert index.search("walrus", 5, mode="keyword") == plain
+    assert "mode" not in plain and "pages" not in plain
+    for kwargs, field in (({"mode": "fuzzy"}, "mode"), ({"mode": None}, "mode"), ({"prefix": True}, "prefix"),
+                          ({"mode": "smart", "prefix": "yes"}, "prefix"), ({"mode": "smart", "color": 1}, "color")):
+        with pytest.raises(okf_sphinx.OkfError) as err:
+            index.search("walrus", **kwargs)
+        assert err.value.code == "schema_validation" and err.value.envelope["error"]["field"] == field
+    assert "fuzzy" in str(index_error(index, mode="fuzzy"))
+    with pytest.raises(okf_sphinx.OkfError) as err:
+        index.search("", mode="smart")
+    assert err.value.code == "schema_validation"
+
+
+def index_error(index: okf_sphinx.Index, **kwargs: object) -> str:
+    try:
+        index.search("walrus", **kwargs)
+    except okf_sphinx.OkfError as exc:
+        return exc.message
+    raise AssertionError("no error")
+
+
+def test_schemas(index: okf_sphinx.Index) -> None:
+    combined = Draft202012Validator(contract("search_sections", "output"))
+    today = subprocess.run(["git", "-C", str(ROOT), "show", "main:okf_sphinx/contracts/search_sections.output.json"],
+                           capture_output=True, text=True)
+    keyword_schema = json.loads(today.stdout) if today.returncode == 0 else contract("search_sections", "output")["$defs"]["keyword"]
+    for q in ("walrus narwhal", "the", "walrus narwhel", "walrsu", "instal"):
+        kw = index.search(q)
+        Draft202012Validator(keyword_schema).validate(kw)  # today's schema still validates keyword answers
+        combined.validate(kw)
+        for prefix in (False, True):
+            sm = index.search(q, mode="smart", prefix=prefix)
+            combined.validate(sm)
+            assert not Draft202012Validator(keyword_schema).is_valid(sm)
+    inputs = Draft202012Validator(contract("search_sections", "input"))
+    inputs.validate({"query": "x", "mode": "smart", "prefix": True})
+    assert not inputs.is_valid({"query": "x", "mode": "fuzzy"})
+
+
+def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
+    smart = index.manifest["smart"]
+    assert smart["language"] == "en" and smart["stemmer"] is True and isinstance(smart["stemmer_version"], str)
+    rows = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]
+    assert [r[4] for r in rows] == sorted(f for f in PAGES)  # every page (index too: excluded nothing)
+    assert sum(r[1] for r in rows) == index.sections
+    # a stem group holds every form of the stem; a dictionary group every term of its first two letters
+    from okf_sphinx import smart as engine
+
+    group = engine.group(index, engine.stemmer(index)("installs"))
+    assert {"install", "installs"} <= set(group[2]) and group[0] > 0 and group[1] > 0
+    entries = engine.dictionary(index, "in")
+    assert ["install", 1] in entries and all(t.startswith("in") for t, _df in entries)
+
+
+def test_language_without_stemmer_warns_and_matches_exact_words(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "src", {"index.rst": "Accueil\n=======\n\nInstall installs.\n"}, conf='language = "ko"\nokf_search_exclude = []\n')
+    proc = sphinx_build(src, tmp_path / "html", "-d", str(tmp_path / "doctrees"))
+    assert "no stemmer for language 'ko'" in proc.stderr
+    index = okf_sphinx.open_index(tmp_path / "html")
+    assert index.manifest["smart"]["stemmer"] is False
+    r = index.search("install", mode="smart")
+    assert r["pages"][0]["hits"][0]["matched_terms"] == ["install"]
+    assert engine_forms(index, "installs") == ["installs"]
+
+
+def engine_forms(index: okf_sphinx.Index, word: str) -> list[str]:
+    from okf_sphinx import smart as engine
+
+    forms, _s, _p = engine.variants(index, word, engine.stemmer(index), False)
+    return [t for t, _w in forms]
+
+
+def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
+    argv = [sys.executable, "-m", "okf_sphinx", "search", str(site), "--query", "walrus narwhel", "--mode", "smart"]
+    proc = subprocess.run(argv + ["--json", "--limit", "2"], capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == index.search("walrus narwhel", 2, mode="smart")
+    text = subprocess.run(argv, capture_output=True, text=True).stdout
+    assert "did you mean: narwhal?" in text and "lacks: narwhel" in text
+    proc = subprocess.run(argv[:-2] + ["--prefix", "--json"], capture_output=True, text=True)
+    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["field"] == "prefix"
