@@ -27,6 +27,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 RUNTIME = "okf-search.js"
+STEMMER = "okf-stemmer.js"
 STYLES = "okf-search.css"
 TEMPLATE = "okf-search.html"
 BODY_TEMPLATE = "okf-search-body.html"
@@ -82,6 +83,7 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["toc"] = ""
     # added during html-page-context, so only this page gets them
     app.add_css_file(STYLES)
+    app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
     app.add_js_file(RUNTIME, loading_method="defer")
     return TEMPLATE
 

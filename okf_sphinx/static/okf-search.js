@@ -469,8 +469,9 @@
   };
   Engine.prototype.stemmer = function () {
     var m = this.smartMeta();
-    if (!m.stemmer || !stemmers || m.stemmer_version !== stemmers.VERSION) return null;
-    return stemmers.forLanguage(m.language || 'en');
+    var S = stemmers || (root && root.OkfStemmer) || null;
+    if (!m.stemmer || !S || m.stemmer_version !== S.VERSION) return null;
+    return S.forLanguage(m.language || 'en');
   };
   Engine.prototype.group = function (stem) {
     var name = 'g/' + (fnv1a32(stem) % this.smartMeta().stem_shards).toString(16);
