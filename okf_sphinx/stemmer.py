@@ -1,22 +1,299 @@
-"""TEMPORARY development stand-in for the pinned Snowball stemmer (branch `stemmer`).
+"""Snowball stemming, pinned: the same stems at build time and in every runtime.
 
-Replaced by the real module when that branch is merged; same interface.
+The index stores stems, so the build (Python) and the browser (``static/okf-stemmer.js``)
+must stem every term identically, whatever stemmer package happens to be installed
+(``snowballstemmer`` switches to PyStemmer's C code when that is present, and its
+releases stem differently: 3.1.1 vs 3.0.1 differ on ``internal``, ``skis`` ...).
+So okf_sphinx ships its own implementation of one algorithm version and records that
+version (:data:`STEMMER_VERSION`) in the index.
+
+English is the Snowball "english" (Porter2) algorithm exactly as Snowball 3.0.1
+defines it (snowballstem.org/algorithms/english/stemmer.html) — the version
+Sphinx 9.0's browser stemmers were generated from.  ``tests/test_stemmer.py`` proves
+this module equal to the reference implementation of that release and to the
+JavaScript port on a large word list.
+
+Input is a term as :func:`okf_sphinx.terms.terms` produces it: casefolded, NFC, a run
+of letters, numbers and marks.  Characters other than ``a``-``z`` count as consonants
+and are never changed, so non-English words pass through with at most an English
+suffix stripped; positions count code points (the JavaScript port does the same).
+
+This module must not import Sphinx or docutils: the query path uses it.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
-STEMMER_VERSION = "dev-0"
+#: The algorithm version every stem in an index comes from; written into the manifest.
+STEMMER_VERSION = "snowball-3.0.1"
+
+# --- Snowball English (Porter2), Snowball 3.0.1 -------------------------------------
+
+_VOWELS = frozenset("aeiouy")
+# a short syllable's last letter may not be a vowel, w, x, or a y that prelude marked
+_NOT_SHORT_END = _VOWELS | frozenset("wxY")
+_DOUBLES = frozenset(("bb", "dd", "ff", "gg", "mm", "nn", "pp", "rr", "tt"))
+_VALID_LI = frozenset("cdeghkmnrt")
+
+# whole words left alone or given a fixed stem
+_EXCEPTIONS = {
+    "skies": "sky", "idly": "idl", "gently": "gentl", "ugly": "ugli", "early": "earli",
+    "only": "onli", "singly": "singl",
+    "sky": "sky", "news": "news", "howe": "howe", "atlas": "atlas", "cosmos": "cosmos",
+    "bias": "bias", "andes": "andes",
+}
+# words starting with these have R1 right after them (3.1 adds "inter"; 3.0.1 does not)
+_R1_PREFIXES = ("arsen", "commun", "emerg", "gener", "later", "organ", "past", "univers")
+# "-ing" is kept after exactly these (evening, inning, outing ...)
+_ING_KEEP = frozenset(("even", "cann", "inn", "earr", "herr", "out"))
+# "-eed" is kept after exactly these (succeed, proceed, exceed)
+_EED_KEEP = frozenset(("succ", "proc", "exc"))
+
+# Step 1b suffixes, longest first: kind 1 = eed, 2 = ed, 3 = ing
+_STEP1B = (("eedly", 1), ("ingly", 2), ("edly", 2), ("eed", 1), ("ing", 3), ("ed", 2))
+
+# Step 2: suffix -> replacement (in R1); "ogi" needs a preceding l, "li" a valid li-ending
+_STEP2 = {
+    "tional": "tion", "enci": "ence", "anci": "ance", "abli": "able", "entli": "ent",
+    "izer": "ize", "ization": "ize", "ational": "ate", "ation": "ate", "ator": "ate",
+    "alism": "al", "aliti": "al", "alli": "al", "fulness": "ful", "ousli": "ous",
+    "ousness": "ous", "iveness": "ive", "iviti": "ive", "biliti": "ble", "bli": "ble",
+    "ogist": "og", "fulli": "ful", "lessli": "less", "ogi": "og", "li": "",
+}
+# Step 3: suffix -> replacement (in R1); "ative" is deleted only in R2
+_STEP3 = {
+    "tional": "tion", "ational": "ate", "alize": "al", "icate": "ic", "iciti": "ic",
+    "ical": "ic", "ful": "", "ness": "", "ative": "",
+}
+# Step 4: deleted in R2; "ion" only after s or t
+_STEP4 = frozenset((
+    "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent",
+    "ism", "ate", "iti", "ous", "ive", "ize", "ion",
+))
 
 
-def _english(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+def _by_length(suffixes: object) -> tuple[tuple[int, frozenset[str]], ...]:
+    """Suffix sets grouped by length, longest first: Snowball's ``among`` takes the
+    longest suffix that matches, and if its condition then fails nothing else is tried."""
+    words = list(suffixes)  # type: ignore[call-overload]
+    return tuple(
+        (n, frozenset(w for w in words if len(w) == n))
+        for n in sorted({len(w) for w in words}, reverse=True)
+    )
 
 
-def stemmer_for(language: str) -> Callable[[str], str] | None:
-    lang = (language or "en").lower().replace("-", "_").split("_")[0]
-    return _english if lang == "en" else None
+_STEP2_BY_LEN = _by_length(_STEP2)
+_STEP3_BY_LEN = _by_length(_STEP3)
+_STEP4_BY_LEN = _by_length(_STEP4)
+
+
+def _longest(word: str, table: tuple[tuple[int, frozenset[str]], ...]) -> str | None:
+    for n, group in table:
+        if len(word) > n - 1 and word[-n:] in group:
+            return word[-n:]
+    return None
+
+
+def _after_vowel_consonant(word: str, start: int) -> int:
+    """The position after the first non-vowel that follows a vowel, from ``start``
+    (the word's length when there is none): how R1 and R2 are defined."""
+    n = len(word)
+    i = start
+    while i < n and word[i] not in _VOWELS:
+        i += 1
+    while i < n and word[i] in _VOWELS:
+        i += 1
+    return i + 1 if i < n else n
+
+
+def _short_syllable_before(word: str, end: int) -> bool:
+    """Does ``word[:end]`` end in a short syllable?  A non-vowel, a vowel and a non-vowel
+    other than w, x or Y; or a vowel and a non-vowel at the start; or ``past``."""
+    if end >= 3 and word[end - 1] not in _NOT_SHORT_END and word[end - 2] in _VOWELS \
+            and word[end - 3] not in _VOWELS:
+        return True
+    if end == 2 and word[1] not in _VOWELS and word[0] in _VOWELS:
+        return True
+    return end >= 4 and word[end - 4:end] == "past"
+
+
+def _has_vowel(text: str) -> bool:
+    return any(c in _VOWELS for c in text)
+
+
+def _step1a(w: str) -> str:
+    for suffix in ("'s'", "'s", "'"):
+        if w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    if w.endswith("sses"):
+        return w[:-2]
+    if w.endswith(("ied", "ies")):
+        return w[:-3] + ("i" if len(w) >= 5 else "ie")
+    if w.endswith(("ss", "us")):
+        return w
+    if w.endswith("s") and _has_vowel(w[:-2]):
+        return w[:-1]
+    return w
+
+
+def _step1b(w: str, p1: int) -> str:
+    for suffix, kind in _STEP1B:
+        if w.endswith(suffix):
+            break
+    else:
+        return w
+    stem = w[: -len(suffix)]
+    if kind == 1:  # eed, eedly
+        if stem in _EED_KEEP or len(stem) < p1:
+            return w
+        return stem + "ee"
+    if kind == 3:  # ing
+        if stem in _ING_KEEP:
+            return w
+        if len(stem) == 2 and stem[1] == "y" and stem[0] not in _VOWELS:
+            return stem[0] + "ie"  # dying, lying, tying
+    if not _has_vowel(stem):
+        return w
+    if stem.endswith(("at", "bl", "iz")):
+        return stem + "e"
+    if stem[-2:] in _DOUBLES:
+        if len(stem) == 3 and stem[0] in "aeo":
+            return stem  # add, egg, off stay whole
+        return stem[:-1]
+    if len(stem) == p1 and _short_syllable_before(stem, len(stem)):
+        return stem + "e"
+    return stem
+
+
+def _step1c(w: str) -> str:
+    if len(w) >= 3 and w[-1] in "yY" and w[-2] not in _VOWELS:
+        return w[:-1] + "i"
+    return w
+
+
+def _step2(w: str, p1: int) -> str:
+    suffix = _longest(w, _STEP2_BY_LEN)
+    if suffix is None:
+        return w
+    start = len(w) - len(suffix)
+    if start < p1:
+        return w
+    if suffix == "ogi" and (start == 0 or w[start - 1] != "l"):
+        return w
+    if suffix == "li" and (start == 0 or w[start - 1] not in _VALID_LI):
+        return w
+    return w[:start] + _STEP2[suffix]
+
+
+def _step3(w: str, p1: int, p2: int) -> str:
+    suffix = _longest(w, _STEP3_BY_LEN)
+    if suffix is None:
+        return w
+    start = len(w) - len(suffix)
+    if start < p1 or (suffix == "ative" and start < p2):
+        return w
+    return w[:start] + _STEP3[suffix]
+
+
+def _step4(w: str, p2: int) -> str:
+    suffix = _longest(w, _STEP4_BY_LEN)
+    if suffix is None:
+        return w
+    start = len(w) - len(suffix)
+    if start < p2:
+        return w
+    if suffix == "ion" and (start == 0 or w[start - 1] not in "st"):
+        return w
+    return w[:start]
+
+
+def _step5(w: str, p1: int, p2: int) -> str:
+    if w.endswith("e"):
+        start = len(w) - 1
+        if start >= p2 or (start >= p1 and not _short_syllable_before(w, start)):
+            return w[:start]
+    elif w.endswith("l"):
+        start = len(w) - 1
+        if start >= p2 and start > 0 and w[start - 1] == "l":
+            return w[:start]
+    return w
+
+
+def stem_english(word: str) -> str:
+    """The Snowball 3.0.1 English stem of a casefolded word."""
+    exception = _EXCEPTIONS.get(word)
+    if exception is not None:
+        return exception
+    if len(word) < 3:
+        return word
+    w = word[1:] if word[0] == "'" else word
+    # prelude: a y that starts the word or follows a vowel is a consonant; mark it Y
+    marked = False
+    if "y" in w:
+        chars = list(w)
+        if chars[0] == "y":
+            chars[0] = "Y"
+            marked = True
+        for i in range(1, len(chars)):
+            if chars[i] == "y" and chars[i - 1] in _VOWELS:
+                chars[i] = "Y"
+                marked = True
+        w = "".join(chars)
+    # R1: after the first non-vowel following a vowel (or a listed prefix); R2: the same in R1
+    for prefix in _R1_PREFIXES:
+        if w.startswith(prefix):
+            p1 = len(prefix)
+            break
+    else:
+        p1 = _after_vowel_consonant(w, 0)
+    p2 = _after_vowel_consonant(w, p1)
+    w = _step1a(w)
+    w = _step1b(w, p1)
+    w = _step1c(w)
+    w = _step2(w, p1)
+    w = _step3(w, p1, p2)
+    w = _step4(w, p2)
+    w = _step5(w, p1, p2)
+    return w.replace("Y", "y") if marked else w
+
+
+# --- languages ----------------------------------------------------------------------
+
+# Sphinx `language` primary subtag -> stemmer; enable a language only together with a
+# JavaScript port and a parity test over a large word list (tests/test_stemmer.py).
+_STEMMERS: dict[str, Callable[[str], str]] = {"en": stem_english}
+_ALGORITHMS = {"en": "english"}
+
+
+def _primary(language: str | None) -> str:
+    if not language:
+        return "en"
+    return language.replace("-", "_").split("_", 1)[0].lower()
+
+
+def supported_languages() -> tuple[str, ...]:
+    """The Sphinx ``language`` primary subtags that have a stemmer."""
+    return tuple(sorted(_STEMMERS))
+
+
+def algorithm_for(language: str | None) -> str | None:
+    """The Snowball algorithm name for a Sphinx ``language`` (``None``/empty -> English),
+    or ``None`` when okf_sphinx has no stemmer for it."""
+    return _ALGORITHMS.get(_primary(language))
+
+
+def stemmer_for(language: str | None) -> Callable[[str], str] | None:
+    """A memoising stemmer for a Sphinx ``language`` (``"en"``, ``"en_US"``, ``None`` ->
+    English), or ``None`` when the language has no stemmer."""
+    return _memoised(_primary(language))
+
+
+@functools.lru_cache(maxsize=None)
+def _memoised(primary: str) -> Callable[[str], str] | None:
+    stem = _STEMMERS.get(primary)
+    if stem is None:
+        return None
+    return functools.lru_cache(maxsize=1 << 16)(stem)
