@@ -26,7 +26,7 @@ PAGES = {
     "together.rst": "Together\n========\n\nThe walrus and the narwhal meet in this one paragraph of text.\n",
     "exact.rst": "Exact\n=====\n\nHow to install the tool on a plain machine today.\n",
     "stemmed.rst": "Stemmed\n=======\n\nHow it installs the tool on a plain machine today.\n",
-    "prefix.rst": "Prefix\n======\n\nThe installation guide is long and detailed here.\n",
+    "prefix.rst": "Prefix\n======\n\nThe installbase guide is long and detailed here.\n",
     "other.rst": "Other\n=====\n\nThe walrus appears alone; zebra crossings too.\n",
 }
 
@@ -71,12 +71,14 @@ def test_exact_word_ranks_above_its_stem_forms(index: okf_sphinx.Index) -> None:
     stemmed = r["pages"][order.index("stemmed")]
     assert stemmed["hits"][0]["matched_terms"] == ["install"]
     assert stemmed["hits"][0]["snippet"].startswith("Stemmed")
-    assert "prefix" not in order  # installation: no stem match, and prefix is off
+    assert "prefix" not in order  # installbase: another stem, and prefix is off
 
 
 def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
-    assert index.search("instal", mode="smart")["total"] == 0
-    r = index.search("instal", mode="smart", prefix=True)
+    assert index.search("installb", mode="smart")["total"] == 0
+    r = index.search("installb", mode="smart", prefix=True)
+    assert pages(r) == ["prefix"]
+    r = index.search("instal", mode="smart", prefix=True)  # the stem's forms and the completions
     assert {"exact", "stemmed", "prefix"} <= set(pages(r))
     assert r["suggestions"] == []
     # whole words first: "install" itself (exact) beats a completion of it
@@ -86,7 +88,7 @@ def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
     # a one-letter word is not completed
     assert index.search("z", mode="smart", prefix=True)["total"] == 0
     # only the last word is a prefix
-    assert index.search("instal walrus", mode="smart", prefix=True)["pages"][0]["partial"] is True
+    assert index.search("installb walrus", mode="smart", prefix=True)["pages"][0]["partial"] is True
 
 
 def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> None:
