@@ -727,6 +727,7 @@
     var status = box.querySelector('.okf-status'), list = box.querySelector('.okf-results');
     var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
     var token = 0, current = null, shown = PAGE;
+    var mode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart';
 
     function el(tag, cls, text) {
       var e = doc.createElement(tag);
@@ -739,12 +740,13 @@
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
     // snippet text with the runs whose terms are query terms wrapped in <mark>
-    function highlighted(norm, text, terms) {
+    function highlighted(norm, text, terms, stem) {
       var p = el('p', 'okf-snippet'), wanted = {}, at = 0;
-      terms.forEach(function (t) { wanted[t] = 1; });
+      terms.forEach(function (t) { wanted[t] = 1; if (stem) wanted['\u0000' + stem(t)] = 1; });
+      function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))); }
       function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
       norm.runs(text).forEach(function (r) {
-        if (!norm.terms(r[2]).some(function (t) { return own.call(wanted, t); })) return;
+        if (!norm.terms(r[2]).some(want)) return;
         var end = r[1] + r[2].length;  // without the tables, skip runs glued to unknown letters
         var b = r[1] - 1;
         if (b > 0 && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
@@ -756,24 +758,50 @@
       if (at < text.length) p.appendChild(doc.createTextNode(text.slice(at)));
       return p;
     }
-    function render(result, norm) {
+    // one section row (keyword hits; smart hits inside their page)
+    function hitItem(h, result, norm, stem, pageTitle) {
+      // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
+      var li = el('li', 'okf-hit'), a = el(h.url ? 'a' : 'span', 'okf-link');
+      if (h.url) a.href = siteRoot + h.url;
+      a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
+      li.appendChild(a);
+      if (!pageTitle && h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
+      var snip = highlighted(norm, h.snippet, result.terms, stem);
+      if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
+      if (h.snippet_offset + cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
+      li.appendChild(snip);
+      return li;
+    }
+    function renderSmart(result, norm, stem) {
+      list.textContent = '';
+      var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
+      var msg;
+      if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
+      else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
+      else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
+      result.suggestions.forEach(function (s) {
+        if (s.candidates.length) msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
+      });
+      say(msg);
+      result.pages.forEach(function (pg) {
+        var li = el('li', 'okf-page-result'), a = el(pg.url ? 'a' : 'span', 'okf-page-link', pg.title || pg.concept_id);
+        if (pg.url) a.href = siteRoot + pg.url;
+        li.appendChild(a);
+        if (pg.partial) li.appendChild(el('span', 'okf-missing', 'Missing: ' + pg.missing_terms.join(', ')));
+        var ol = el('ol', 'okf-sections');
+        pg.hits.forEach(function (h) { ol.appendChild(hitItem(h, result, norm, stem, true)); });
+        li.appendChild(ol);
+        list.appendChild(li);
+      });
+      if (more) more.hidden = !(result.truncated && n < 100);
+    }
+    function render(result, norm, stem) {
+      if (result.mode === 'smart') return renderSmart(result, norm, stem);
       list.textContent = '';
       var n = result.hits.length;
       if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
       else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
-      result.hits.forEach(function (h) {
-        // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
-        var li = el('li', 'okf-hit'), a = el(h.url ? 'a' : 'span', 'okf-link');
-        if (h.url) a.href = siteRoot + h.url;
-        a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
-        li.appendChild(a);
-        if (h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
-        var snip = highlighted(norm, h.snippet, result.terms);
-        if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
-        if (h.snippet_offset + cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
-        li.appendChild(snip);
-        list.appendChild(li);
-      });
+      result.hits.forEach(function (h) { list.appendChild(hitItem(h, result, norm, null, false)); });
       if (more) more.hidden = !(result.truncated && n < 100);
     }
     function run(q) {
@@ -782,9 +810,10 @@
       if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; return Promise.resolve(); }
       say('Searching\u2026');
       var eng = api.engine();
-      return eng.search(q, Math.min(shown, 100), { present: true }).then(function (result) {
+      return eng.search(q, { mode: mode, limit: Math.min(shown, 100), present: true }).then(function (result) {
         return eng.normaliser(q).then(function (norm) {
-          if (mine === token) render(result, norm);
+          var stem = result.mode === 'smart' ? eng.stemmer() : null;
+          if (mine === token) render(result, norm, stem);
         });
       }, function (err) {
         if (mine !== token) return;
