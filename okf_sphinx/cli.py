@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
                    "partial answers and spelling suggestions")
     p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
+    p.add_argument("--under", metavar="PATH", help="smart: only pages whose source path starts with these path units")
+    p.add_argument("--meta", metavar="FIELD=VALUE", action="append",
+                   help="smart: only pages whose metadata field has this value (repeat for several)")
+    p.add_argument("--kind", metavar="KIND", action="append",
+                   help="smart: only sections of this kind: 'section' or an object kind such as py:function (repeatable)")
 
     p = sub.add_parser("section", help="one section by locator, or by --concept and --heading",
                        description="Print one section's exact source text (its subtree by default). "
@@ -113,6 +118,18 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             request["mode"] = args.mode
         if args.prefix:
             request["prefix"] = True
+        if args.under is not None:
+            request["under"] = args.under
+        if args.meta:
+            pairs = {}
+            for item in args.meta:
+                field, sep, value = item.partition("=")
+                if not sep or not field:
+                    raise OkfError("schema_validation", f"--meta takes FIELD=VALUE, got {item!r}", field="meta")
+                pairs[field] = value
+            request["meta"] = pairs
+        if args.kind:
+            request["kind"] = args.kind[0] if len(args.kind) == 1 else args.kind
         return "search_sections", request
     if args.command == "section":
         arguments: dict[str, Any] = {}

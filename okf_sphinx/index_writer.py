@@ -59,6 +59,8 @@ class Site:
     search_page: str
     singlehtml: bool = False
     language: str | None = "en"  # Sphinx's ``language``: picks smart mode's stemmer
+    page_prior: Callable[[str], float] = lambda docname: 1.0  # smart mode's page weight
+    page_meta: Callable[[str], dict[str, Any]] = lambda docname: {}  # smart mode's `meta` filter
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -256,7 +258,7 @@ def build_index(
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
     shards = _write_postings(out, stats, n_search)
-    spans = _page_spans(searchable, root)
+    spans = _page_spans(searchable, root, site)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     tables = unicode_tables()
     out["unicode"] = tables
@@ -271,14 +273,15 @@ def build_index(
     return out
 
 
-def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath) -> list[PageSpan]:
+def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath, site: Site) -> list[PageSpan]:
     """The searchable pages in sid order: each page's sections are consecutive sids."""
     spans: list[PageSpan] = []
     for sid, (record, _i, _s, _rel) in enumerate(searchable):
         if spans and searchable[spans[-1].first][0] is record:
             spans[-1].count += 1
         else:
-            spans.append(PageSpan(sid, 1, _relative(record.files[0].path, root)))
+            d = record.docname
+            spans.append(PageSpan(sid, 1, _relative(record.files[0].path, root), d, site.page_prior(d), site.page_meta(d)))
     return spans
 
 

@@ -15,6 +15,7 @@ that okf-search.js repeats exactly.
 from __future__ import annotations
 
 import bisect
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import format as fmt
@@ -34,7 +35,8 @@ MIN_PREFIX = 2  # code points a last word needs before it is completed
 HITS_PER_PAGE = 3
 MAX_SUGGESTIONS = 3
 
-OPTIONS = ("prefix",)
+OPTIONS = ("prefix", "under", "meta", "kind")
+_KIND = re.compile(r"^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$")
 
 
 def _corrupt(name: str, what: str) -> OkfError:
@@ -74,7 +76,7 @@ def _check_dict(name: str, v: Any) -> dict[str, Any]:
     return v
 
 
-def meta(index: Index) -> dict[str, Any]:
+def smart_meta(index: Index) -> dict[str, Any]:
     m = index.manifest.get("smart")
     if not isinstance(m, dict):
         raise OkfError(
@@ -88,19 +90,19 @@ def stemmer(index: Index) -> Callable[[str], str] | None:
     """The build's stemmer, when this package pins the same version; else exact words only."""
     from .stemmer import STEMMER_VERSION, stemmer_for
 
-    m = meta(index)
+    m = smart_meta(index)
     if not m.get("stemmer") or m.get("stemmer_version") != STEMMER_VERSION:
         return None
     return stemmer_for(m.get("language") or "en")
 
 
 def group(index: Index, stem: str) -> list[Any] | None:
-    shard = index._load(fmt.stem_shard_name(stem, meta(index)["stem_shards"]), _check_groups)
+    shard = index._load(fmt.stem_shard_name(stem, smart_meta(index)["stem_shards"]), _check_groups)
     return shard.get(stem)
 
 
 def dictionary(index: Index, key: str) -> list[list[Any]]:
-    shard = index._load(fmt.dict_shard_name(key, meta(index)["dict_shards"]), _check_dict)
+    shard = index._load(fmt.dict_shard_name(key, smart_meta(index)["dict_shards"]), _check_dict)
     return shard.get(key, [])
 
 
@@ -160,14 +162,74 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
     return out, sidf, pidf
 
 
-def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False) -> dict[str, Any]:
+def _bad(field: str, what: str, value: Any) -> OkfError:
+    return OkfError("schema_validation", f"{field} must be {what}, got {value!r}", field=field)
+
+
+def check_filters(under: Any, meta_filter: Any, kind: Any) -> tuple[list[str] | None, dict[str, str] | None, list[str] | None]:
+    """The filters as the engine uses them: path units, metadata pairs, kinds."""
+    units = None
+    if under is not None:
+        if not isinstance(under, str) or not under.strip("/") or "\\" in under or under.startswith("/"):
+            raise _bad("under", "a path prefix relative to the site's source root, such as 'guide' or 'ref/contrib'", under)
+        units = under.strip("/").split("/")
+        if any(u in ("", ".", "..") for u in units):
+            raise _bad("under", "a path prefix relative to the site's source root, such as 'guide' or 'ref/contrib'", under)
+    if meta_filter is not None:
+        if not isinstance(meta_filter, dict) or not meta_filter or not all(
+            isinstance(k, str) and k and isinstance(v, str) for k, v in meta_filter.items()
+        ):
+            raise _bad("meta", "an object of page metadata fields and their text values, such as {\"status\": \"draft\"}", meta_filter)
+    kinds = None
+    if kind is not None:
+        kinds = [kind] if isinstance(kind, str) else kind
+        if not isinstance(kinds, list) or not kinds or not all(isinstance(k, str) and _KIND.match(k) for k in kinds):
+            raise _bad("kind", "'section' or an object kind such as 'py:function' (or a list of them)", kind)
+    return units, meta_filter, kinds
+
+
+def _stem_path(path: str) -> list[str]:
+    """A page's source path as units, its file suffix dropped (``guide/install.rst`` -> guide, install)."""
+    units = path.split("/")
+    name = units[-1]
+    dot = name.rfind(".")
+    if 0 < dot < len(name) - 1:
+        units[-1] = name[:dot]
+    return units
+
+
+def _page_ok(row: list[Any], page: int, units: list[str] | None, wanted: dict[str, str] | None, metas: dict[str, Any]) -> bool:
+    if units is not None and _stem_path(row[4])[: len(units)] != units:
+        return False
+    if wanted is not None:
+        have = metas.get(str(page), {})
+        for key, value in wanted.items():
+            v = have.get(key)
+            if not (v == value or (isinstance(v, list) and value in v)):
+                return False
+    return True
+
+
+def _check_meta(name: str, v: Any) -> dict[str, Any]:
+    if not isinstance(v, dict) or not all(
+        isinstance(m, dict) and all(isinstance(x, str) or (isinstance(x, list) and all(isinstance(y, str) for y in x)) for x in m.values())
+        for m in v.values()
+    ):
+        raise _corrupt(name, "the page metadata is malformed")
+    return v
+
+
+def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
+           kind: Any = None) -> dict[str, Any]:
     words = index.normaliser.query_terms(query)
     limit = validate_limit(limit)
     if not isinstance(prefix, bool):
         raise OkfError("schema_validation", f"prefix must be true or false, got {prefix!r}", field="prefix")
-    m = meta(index)
+    units, wanted, kinds = check_filters(under, meta, kind)
+    m = smart_meta(index)
     pages = index._load("smart", _check_pages)
     rows, firsts = pages["rows"], pages["firsts"]
+    metas = index._load("meta", _check_meta) if wanted is not None else {}
     stem = stemmer(index)
     avglen, pavglen = index.avglen, float(m["pavglen"])
 
@@ -190,6 +252,9 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False) -> di
             unknown.append(word)
         freqs.append({"acc": acc, "forms": forms})
         idfs.append((sidf, pidf))
+
+    if units is not None or wanted is not None or kinds is not None:
+        length = {sid: n for sid, n in length.items() if _allowed(index, sid, rows, firsts, units, wanted, metas, kinds)}
 
     # sections: BM25 over the words they hold, in query order
     section_score: dict[int, float] = {}
@@ -247,6 +312,14 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False) -> di
     if size > MAX_RESPONSE_BYTES:
         raise OkfError("resource_limit", f"the answer is {size} bytes, over the 1 MiB limit: lower limit", limit=MAX_RESPONSE_BYTES, actual=size)
     return result
+
+
+def _allowed(index: Index, sid: int, rows: list[list[Any]], firsts: list[int], units: list[str] | None,
+             wanted: dict[str, str] | None, metas: dict[str, Any], kinds: list[str] | None) -> bool:
+    page = bisect.bisect_right(firsts, sid) - 1
+    if not _page_ok(rows[page], page, units, wanted, metas):
+        return False
+    return kinds is None or index.section(sid).get("kind", "section") in kinds
 
 
 def tf_missing(words: list[str], tf: list[float]) -> list[str]:

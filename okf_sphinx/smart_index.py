@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import format as fmt
+from .errors import BuildError
 
 GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
 DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
@@ -45,7 +46,72 @@ class PageSpan:
     first: int
     count: int
     path: str
+    docname: str = ""
     prior: float = 1.0
+    meta: dict[str, Any] | None = None
+
+
+#: ``okf_search_weights``' default: change logs and release notes stay findable, below the
+#: pages they describe (patterns match the docname, case-insensitively; the first match wins).
+DEFAULT_WEIGHTS: dict[str, float] = {
+    pattern: 0.5
+    for pattern in ("*changelog*", "*change-log*", "*change_log*", "*changes", "*release-notes*",
+                    "*release_notes*", "*releasenotes*", "*whatsnew*", "*whats-new*", "*whats_new*",
+                    "*news", "history", "*/history", "*/history-*")
+}
+#: The page metadata field (RST file-wide field list, MyST front matter) that sets a page's weight.
+WEIGHT_FIELD = "okf-search-weight"
+MAX_WEIGHT = 100.0
+
+
+def check_weight(value: Any, where: str) -> float:
+    """A page weight: a finite number in (0, 100]; anything else names ``where`` and the value."""
+    try:
+        weight = float(value) if not isinstance(value, bool) else float("nan")
+    except (TypeError, ValueError):
+        weight = float("nan")
+    if not 0 < weight <= MAX_WEIGHT:
+        raise ValueError(f"{where} must be a number above 0 and at most {MAX_WEIGHT:g}, got {value!r}")
+    return weight
+
+
+def check_weights(value: Any) -> list[tuple[str, float]]:
+    """``okf_search_weights``: a dict (or list of pairs) of docname pattern -> weight."""
+    pairs = list(value.items()) if isinstance(value, dict) else value
+    if not isinstance(pairs, (list, tuple)) or not all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in pairs
+    ):
+        raise ValueError(f"okf_search_weights must map docname patterns to weights, got {value!r}")
+    return [(pattern, check_weight(w, f"okf_search_weights[{pattern!r}]")) for pattern, w in pairs]
+
+
+def page_prior(docname: str, weights: list[tuple[str, float]], metadata: dict[str, Any]) -> float:
+    """The page's prior: its ``okf-search-weight`` metadata, else the first matching pattern's weight, else 1."""
+    if WEIGHT_FIELD in metadata:
+        try:
+            return check_weight(metadata[WEIGHT_FIELD], f"okf_sphinx: page {docname}: the {WEIGHT_FIELD} field")
+        except ValueError as exc:
+            raise BuildError(f"{exc}; no search index was written") from None
+    import fnmatch
+
+    lowered = docname.lower()
+    for pattern, weight in weights:
+        if fnmatch.fnmatchcase(lowered, pattern.lower()):
+            return weight
+    return 1.0
+
+
+def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The filterable metadata of a page: strings (scalars as text) and lists of strings."""
+    out: dict[str, Any] = {}
+    for key, value in metadata.items():
+        if isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif isinstance(value, (str, int, float)):
+            out[key] = str(value)
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            out[key] = list(value)
+    return out
 
 
 def _shard_count(size: int, target: int) -> int:
@@ -80,6 +146,7 @@ def build_smart(
     total = sum(r[2] for r in rows)
     pavglen = total / n_pages if n_pages and total else 1.0
     out["smart"] = {"pages": rows}
+    out["meta"] = {str(p): span.meta for p, span in enumerate(pages) if span.meta}
 
     # df of every term (sections) and of every stem group (sections and pages), in one pass
     stems: dict[str, str] = {}

@@ -273,10 +273,23 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
     rng = random.Random(seed)
     vocab = _index_terms(site)
     out: list[dict[str, Any]] = []
+    from okf_sphinx import format as fmt
+
+    paths = [r[4] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]]
+    unders = sorted({"/".join(p.rsplit(".", 1)[0].split("/")[:k]) for p in paths for k in (1, 2)}) + ["nowhere", "p0"]
+    metas = [{"orphan": ""}, {"tocdepth": "2"}, {"title": "Retry guide"}, {"status": "none"}]
+    kinds = ["section", ["section", "py:function"], "py:function"]
     for req in generated_queries(site, diff, n, seed):
         req = dict(req, mode="smart")
         if rng.random() < 0.35:
             req["prefix"] = True
+        r = rng.random()
+        if r < 0.1:
+            req["under"] = rng.choice(unders)
+        elif r < 0.15:
+            req["meta"] = rng.choice(metas)
+        elif r < 0.2:
+            req["kind"] = rng.choice(kinds)
         out.append(req)
     endings = ["s", "es", "ed", "ing", "ion", "ly", "er", "ers", "ation"]
     for _ in range(n // 2):
@@ -304,6 +317,12 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
         {"query": "retry", "prefix": True}, {"query": "retry", "mode": "keyword", "prefix": False},
         {"query": "", "mode": "smart"}, {"query": "retry", "mode": "smart", "limit": 0},
         {"query": "a" * 513, "mode": "smart", "prefix": True}, {"query": "common", "mode": "smart", "limit": 100},
+        {"query": "retry", "mode": "smart", "under": ""}, {"query": "retry", "mode": "smart", "under": "/x"},
+        {"query": "retry", "mode": "smart", "under": "a/../b"}, {"query": "retry", "mode": "smart", "under": 3},
+        {"query": "retry", "mode": "smart", "meta": {}}, {"query": "retry", "mode": "smart", "meta": {"a": 1}},
+        {"query": "retry", "mode": "smart", "meta": ["a"]}, {"query": "retry", "mode": "smart", "kind": "Py"},
+        {"query": "retry", "mode": "smart", "kind": []}, {"query": "retry", "mode": "smart", "kind": [1]},
+        {"query": "retry", "mode": "keyword", "under": "guide"}, {"query": "retry", "mode": "smart", "under": None},
     ]
     return out
 

@@ -33,7 +33,9 @@ WORDS += ["retries", "policies", "cached", "installing", "configured", "retyr", 
 request = st.fixed_dictionaries({"query": query}, optional={"limit": st.sampled_from([1, 3, 20, 100])})
 smart_request = st.fixed_dictionaries(
     {"query": query, "mode": st.just("smart")},
-    optional={"limit": st.sampled_from([1, 3, 20, 100]), "prefix": st.booleans()},
+    optional={"limit": st.sampled_from([1, 3, 20, 100]), "prefix": st.booleans(),
+              "under": st.sampled_from(["guide", "platforms", "platforms/linux", "retry"]),
+              "kind": st.sampled_from(["section", "py:function"])},
 )
 
 
@@ -70,6 +72,10 @@ def cli_answer(site: Path, req: dict[str, Any]) -> dict[str, Any]:
         argv += ["--mode", req["mode"]]
     if req.get("prefix"):
         argv += ["--prefix"]
+    if "under" in req:
+        argv += ["--under", req["under"]]
+    if "kind" in req:
+        argv += ["--kind", req["kind"]]
     proc = subprocess.run(argv, capture_output=True, timeout=60)
     answer = json.loads(proc.stdout)
     assert (proc.returncode == 0) == ("error" not in answer)

@@ -19,7 +19,7 @@ from okf_sphinx.mcp_server import contract
 ROOT = Path(__file__).resolve().parent.parent
 
 PAGES = {
-    "index.rst": "Home\n====\n\n.. toctree::\n\n   spread\n   together\n   exact\n   stemmed\n   prefix\n   other\n",
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   spread\n   together\n   exact\n   stemmed\n   prefix\n   other\n   changelog\n   guide/draft\n   guide/final\n",
     # the two words only in different sections of one page: keyword mode finds nothing
     "spread.rst": "Spread\n======\n\nIntro.\n\nFirst\n-----\n\nThe walrus sleeps here.\n\nSecond\n------\n\n"
                   "The narwhal swims here.\n\nThird\n-----\n\nNothing else.\n",
@@ -28,6 +28,10 @@ PAGES = {
     "stemmed.rst": "Stemmed\n=======\n\nHow it installs the tool on a plain machine today.\n",
     "prefix.rst": "Prefix\n======\n\nThe installbase guide is long and detailed here.\n",
     "other.rst": "Other\n=====\n\nThe walrus appears alone; zebra crossings too.\n",
+    # a change log mentions everything, often: its default weight keeps it below the pages
+    "changelog.rst": "Changelog\n=========\n\n1.1\n---\n\nWalrus walrus walrus.\n\n1.0\n---\n\nWalrus narwhal added.\n",
+    "guide/draft.md": "---\nstatus: draft\nokf-search-weight: 3\n---\n# Draft\n\nThe walrus plan, unfinished.\n",
+    "guide/final.rst": ":status: final\n\nFinal\n=====\n\nThe walrus plan, done.\n",
 }
 
 
@@ -49,9 +53,9 @@ def pages(answer: dict) -> list[str]:
 
 
 def test_words_spread_over_sections_find_the_page(index: okf_sphinx.Index) -> None:
-    assert index.search("walrus narwhal")["total"] == 1  # keyword: only the paragraph that has both
+    assert {h["concept_id"] for h in index.search("walrus narwhal")["hits"]} == {"together", "changelog"}  # keyword: one section
     r = index.search("walrus narwhal", mode="smart")
-    assert set(pages(r)) == {"spread", "together"} and r["total"] == 2
+    assert set(pages(r)) == {"spread", "together", "changelog"} and r["total"] == 3
     assert all(not p["partial"] and p["missing_terms"] == [] for p in r["pages"])
     spread = next(p for p in r["pages"] if p["concept_id"] == "spread")
     # the page's best sections, best first, each a keyword-shaped hit with its own matched words
@@ -93,7 +97,7 @@ def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
 
 def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> None:
     r = index.search("walrus narwhel", mode="smart")
-    assert r["total"] == 3 and all(p["partial"] and p["missing_terms"] == ["narwhel"] for p in r["pages"])
+    assert r["total"] == 6 and all(p["partial"] and p["missing_terms"] == ["narwhel"] for p in r["pages"])
     assert r["suggestions"] == [{"term": "narwhel", "candidates": ["narwhal"]}]
     # pages holding more of the words come first
     r = index.search("walrus zebra narwhal", mode="smart")
@@ -161,7 +165,7 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     smart = index.manifest["smart"]
     assert smart["language"] == "en" and smart["stemmer"] is True and isinstance(smart["stemmer_version"], str)
     rows = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]
-    assert [r[4] for r in rows] == sorted(f for f in PAGES)  # every page (index too: excluded nothing)
+    assert [r[4] for r in rows] == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
     assert sum(r[1] for r in rows) == index.sections
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
     from okf_sphinx import smart as engine
@@ -198,3 +202,39 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
     assert "did you mean: narwhal?" in text and "lacks: narwhel" in text
     proc = subprocess.run(argv[:-2] + ["--prefix", "--json"], capture_output=True, text=True)
     assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["field"] == "prefix"
+
+
+def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) -> None:
+    rows = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    assert rows["changelog.rst"] == 0.5 and rows["guide/draft.md"] == 3.0 and rows["other.rst"] == 1.0
+    assert index.search("walrus", 1)["hits"][0]["concept_id"] == "changelog"  # keyword: the most mentions
+    order = pages(index.search("walrus", mode="smart"))
+    assert order[0] == "guide/draft" and order.index("changelog") > order.index("other")
+    # under: whole path units of the page's source path without its suffix
+    assert set(pages(index.search("walrus", mode="smart", under="guide"))) == {"guide/draft", "guide/final"}
+    assert pages(index.search("walrus", mode="smart", under="guide/final")) == ["guide/final"]
+    assert index.search("walrus", mode="smart", under="gui")["total"] == 0
+    # meta: RST file-wide fields and MyST front matter
+    assert pages(index.search("walrus plan", mode="smart", meta={"status": "draft"})) == ["guide/draft"]
+    assert pages(index.search("walrus plan", mode="smart", meta={"status": "final"})) == ["guide/final"]
+    assert index.search("walrus", mode="smart", meta={"status": "gone"})["total"] == 0
+    # kind: plain sections are "section"; no object kinds on this site
+    assert index.search("walrus", mode="smart", kind="section")["total"] == index.search("walrus", mode="smart")["total"]
+    assert index.search("walrus", mode="smart", kind=["py:function"])["total"] == 0
+    for bad in ({"under": "/abs"}, {"under": "a/../b"}, {"meta": {"status": 1}}, {"meta": {}}, {"kind": "Py Function"}):
+        with pytest.raises(okf_sphinx.OkfError) as err:
+            index.search("walrus", mode="smart", **bad)
+        field = next(iter(bad))
+        assert err.value.code == "schema_validation" and err.value.envelope["error"]["field"] == field
+        assert repr(bad[field]) in err.value.message
+
+
+def test_bad_weights_fail_the_build(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "a", {"index.rst": "Home\n====\n\nText.\n"}, conf="okf_search_weights = {'x*': -1}\n")
+    proc = sphinx_build(src, tmp_path / "a-html", check=False)
+    assert proc.returncode != 0 and "okf_search_weights['x*'] must be a number above 0" in proc.stderr
+    src = write_project(tmp_path / "b", {"index.rst": "Home\n====\n\n.. toctree::\n\n   page\n",
+                                         "page.rst": ":okf-search-weight: lots\n\nPage\n====\n\nText.\n"})
+    proc = sphinx_build(src, tmp_path / "b-html", check=False)
+    assert proc.returncode != 0 and "okf-search-weight field must be a number above 0" in proc.stderr
+    assert not (tmp_path / "b-html" / "_okf").exists()

@@ -282,7 +282,7 @@
     if (!ok) throw corrupt(name, 'a section record is malformed');
     return s;
   }
-  var NAME = /^(manifest|unicode|concepts|files|smart|t\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|t\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name) -> Promise of the parsed JSON value of _okf/<name>.js
@@ -430,7 +430,59 @@
   };
   // -- smart mode (okf_sphinx/smart.py; docs/smart.md) -------------------------------------
   var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
-  var SMART_OPTIONS = ['prefix'];
+  var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind'];
+  var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;
+  function badOption(field, what, value) { return new OkfError('schema_validation', field + ' must be ' + what + ', got ' + pyRepr(value), { field: field }); }
+  // smart.py check_filters: [path units or null, metadata pairs or null, kinds or null]
+  function checkFilters(under, meta, kind) {
+    var units = null, kinds = null, UNDER = 'a path prefix relative to the site\'s source root, such as \'guide\' or \'ref/contrib\'';
+    if (under !== undefined && under !== null) {
+      if (typeof under !== 'string' || !under.replace(/^\/+|\/+$/g, '') || under.indexOf('\\') >= 0 || under.charAt(0) === '/') throw badOption('under', UNDER, under);
+      units = under.replace(/^\/+|\/+$/g, '').split('/');
+      if (units.some(function (u) { return u === '' || u === '.' || u === '..'; })) throw badOption('under', UNDER, under);
+    }
+    if (meta !== undefined && meta !== null) {
+      if (typeof meta !== 'object' || Array.isArray(meta) || !Object.keys(meta).length || !Object.keys(meta).every(function (k) { return k && typeof meta[k] === 'string'; })) {
+        throw badOption('meta', 'an object of page metadata fields and their text values, such as {"status": "draft"}', meta);
+      }
+    } else meta = null;
+    if (kind !== undefined && kind !== null) {
+      kinds = typeof kind === 'string' ? [kind] : kind;
+      if (!Array.isArray(kinds) || !kinds.length || !kinds.every(function (k) { return typeof k === 'string' && KIND.test(k); })) throw badOption('kind', "'section' or an object kind such as 'py:function' (or a list of them)", kind);
+    }
+    return [units, meta, kinds];
+  }
+  function stemPath(path) {
+    var units = path.split('/'), name = units[units.length - 1], dot = name.lastIndexOf('.');
+    if (dot > 0 && dot < name.length - 1) units[units.length - 1] = name.slice(0, dot);
+    return units;
+  }
+  function pageOk(row, page, units, wanted, metas) {
+    if (units !== null) {
+      var have = stemPath(row[4]);
+      if (have.length < units.length || units.some(function (u, i) { return have[i] !== u; })) return false;
+    }
+    if (wanted !== null) {
+      var m = own.call(metas, String(page)) ? metas[String(page)] : {};
+      for (var k in wanted) {
+        if (!own.call(wanted, k)) continue;
+        var v = own.call(m, k) ? m[k] : undefined;
+        if (!(v === wanted[k] || (Array.isArray(v) && v.indexOf(wanted[k]) >= 0))) return false;
+      }
+    }
+    return true;
+  }
+  function checkMeta(name, v) {
+    var ok = v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).every(function (p) {
+      var m = v[p];
+      return m && typeof m === 'object' && !Array.isArray(m) && Object.keys(m).every(function (k) {
+        var x = m[k];
+        return typeof x === 'string' || (Array.isArray(x) && x.every(function (y) { return typeof y === 'string'; }));
+      });
+    });
+    if (!ok) throw corrupt(name, 'the page metadata is malformed');
+    return v;
+  }
   var stemmers = root && root.OkfStemmer ? root.OkfStemmer : null;
   if (!stemmers && typeof require === 'function') { try { stemmers = require('./okf-stemmer.js'); } catch (e) { stemmers = null; } }
   function bm25Part(idf, f, len, avglen) { return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * len / avglen)); }
@@ -537,7 +589,7 @@
   };
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
-    var table, stem, forms, idfs, accs, length = new Map(), unknown = [];
+    var table, stem, forms, idfs, accs, length = new Map(), unknown = [], filters, metas = {};
     return Promise.resolve().then(function () {
       checkQuery(query);
       return self.manifest || self.open();
@@ -548,10 +600,11 @@
       words = queryTerms(norm, query);
       lim = checkLimit(limit);
       if (typeof prefix !== 'boolean') fail('schema_validation', 'prefix must be true or false, got ' + pyRepr(prefix), { field: 'prefix' });
+      filters = checkFilters(options.under, options.meta, options.kind);
       self.smartMeta();
-      return self.load('smart', checkPages);
-    }).then(function (t) {
-      table = t;
+      return Promise.all([self.load('smart', checkPages), filters[1] !== null ? self.load('meta', checkMeta) : {}]);
+    }).then(function (got) {
+      table = got[0]; metas = got[1];
       stem = self.stemmer();
       return Promise.all(words.map(function (w, i) { return self.variants(w, stem, prefix && i === words.length - 1); }));
     }).then(function (vs) {
@@ -575,6 +628,14 @@
         return acc;
       });
       var sids = Array.from(length.keys()).sort(function (a, b) { return a - b; });
+      if (filters[0] === null && filters[1] === null && filters[2] === null) return sids;
+      sids = sids.filter(function (sid) { return pageOk(rows[pageOf(firsts, sid)], pageOf(firsts, sid), filters[0], filters[1], metas); });
+      if (filters[2] === null) return sids;
+      return Promise.all(sids.map(function (sid) { return self.section(sid); })).then(function (secs) {
+        return sids.filter(function (sid, i) { return filters[2].indexOf(own.call(secs[i], 'kind') ? secs[i].kind : 'section') >= 0; });
+      });
+    }).then(function (sids) {
+      var m = self.manifest, avglen = m.avglen, pavglen = self.smartMeta().pavglen, rows = table.rows, firsts = table.firsts;
       var secScore = new Map();
       sids.forEach(function (sid) {
         var score = 0.0;
@@ -586,9 +647,7 @@
       });
       var pageTf = new Map(), best = new Map(), order = [];
       sids.forEach(function (sid) {
-        var lo = 0, hi = firsts.length;  // bisect_right(firsts, sid) - 1
-        while (lo < hi) { var mid = (lo + hi) >> 1; if (sid < firsts[mid]) hi = mid; else lo = mid + 1; }
-        var page = lo - 1, tf = pageTf.get(page), sc = secScore.get(sid);
+        var page = pageOf(firsts, sid), tf = pageTf.get(page), sc = secScore.get(sid);
         if (tf === undefined) {
           tf = words.map(function () { return 0.0; });
           pageTf.set(page, tf); best.set(page, sc); order.push(page);
@@ -646,6 +705,11 @@
       });
     });
   };
+  function pageOf(firsts, sid) {  // bisect_right(firsts, sid) - 1
+    var lo = 0, hi = firsts.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (sid < firsts[mid]) hi = mid; else lo = mid + 1; }
+    return lo - 1;
+  }
   function sidIn(a, sid) {
     var lo = 0, hi = a.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < sid) lo = mid + 1; else hi = mid; }
