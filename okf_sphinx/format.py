@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -64,8 +65,9 @@ def fnv1a32(term: str) -> int:
     return h
 
 
-def shard_name(term: str, shards: int) -> str:
-    return f"t/{fnv1a32(term) % shards:x}"
+def shard_name(term: str, shards: int, folder: str = "t") -> str:
+    """The posting shard of ``term``: ``t/<hex>`` (terms) or ``x/<hex>`` (smart mode's identifiers)."""
+    return f"{folder}/{fnv1a32(term) % shards:x}"
 
 
 def locator(path: str, line_start: int, line_end: int) -> str:
@@ -108,3 +110,28 @@ def idf(n: int, df: int) -> float:
     import math
 
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+_IDENT_RUN = re.compile(r"[A-Za-z0-9_.:-]+")
+_HAS_LETTER = re.compile(r"[A-Za-z]")
+_CONNECTOR = re.compile(r"[_.:-]")
+MAX_QUERY_IDENTIFIERS = 8
+
+
+def identifiers(text: str) -> list[str]:
+    """Identifiers as written (``SECRET_KEY``, ``url_for``, ``QuerySet.filter``, ``--no-deps``), lower-cased.
+
+    A maximal run of ASCII letters, digits and ``_ . : -``, without ``.``, ``:``
+    or ``-`` at its ends (but up to two leading hyphens of an option kept), that
+    holds a letter and a connector (or is an option). Smart mode ranks a section
+    that holds the query's identifier whole above one that only holds its words.
+    """
+    out = []
+    for m in _IDENT_RUN.finditer(text):
+        token = m.group()
+        lead = len(token) - len(token.lstrip("-"))
+        core = token.lstrip("-").strip(".:-")
+        if len(core) < 2 or not _HAS_LETTER.search(core) or not (lead or _CONNECTOR.search(core)):
+            continue
+        out.append(("-" * min(lead, 2) + core).lower())
+    return out

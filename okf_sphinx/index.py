@@ -139,14 +139,15 @@ class Index:
         except (ValueError, TypeError, KeyError) as exc:
             raise corrupt(name, str(exc)) from None
 
-    def posting(self, term: str) -> Posting | None:
-        """The decoded posting list of ``term``, or None when no searchable section has it."""
-        shard_name = fmt.shard_name(term, self.shards)
+    def posting(self, term: str, folder: str = "t", shards: int | None = None) -> Posting | None:
+        """The decoded posting list of ``term``, or None when no searchable section has it
+        (``folder="x"``: smart mode's identifier postings, in ``shards`` shards)."""
+        shard_name = fmt.shard_name(term, self.shards if shards is None else shards, folder)
         shard = self._load(shard_name, self._check_shard)
         entry = shard.get(term)
         if entry is None:
             return None
-        key = f"posting:{term}"
+        key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
         cached = self._cache.get(key)
         if cached is not None:
             return cached

@@ -260,6 +260,7 @@ def build_index(
     shards = _write_postings(out, stats, n_search)
     spans = _page_spans(searchable, root, site)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
+    smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {
@@ -271,6 +272,23 @@ def build_index(
         "smart": smart,
     }
     return out
+
+
+def _identifier_stats(out: dict[str, Any], stats: list[_Stats], n: int) -> list[_Stats]:
+    """Smart mode's identifier frequencies per searchable section, weighted like terms."""
+    result = []
+    titles: dict[str, list[str]] = {}
+    for sid in range(n):
+        s = out[f"s/{sid}"]
+        freqs: Counter[str] = Counter(fmt.identifiers(s["text"]))
+        for ident in fmt.identifiers(s["heading"]):
+            freqs[ident] += 3
+        if s["title"] not in titles:
+            titles[s["title"]] = fmt.identifiers(s["title"])
+        for ident in titles[s["title"]]:
+            freqs[ident] += 2
+        result.append(_Stats(dict(freqs), stats[sid].length, 0))
+    return result
 
 
 def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath, site: Site) -> list[PageSpan]:
@@ -285,8 +303,8 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
     return spans
 
 
-def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> int:
-    """Posting shards into ``out``; returns the shard count."""
+def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t") -> int:
+    """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
     for sid, s in enumerate(sections):
@@ -304,7 +322,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> 
         flat = postings[term]
         df = len(flat) // 3
         idf = fmt.idf(n, df)
-        name = fmt.shard_name(term, shards)
+        name = fmt.shard_name(term, shards, folder)
         if len(fmt.canonical_json(flat)) > BIG_POSTING_BYTES:
             ref = f"{name}-{big[name]}"
             big[name] += 1
@@ -313,7 +331,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> 
         else:
             content[name][term] = [idf, df, flat]
     for k in range(shards):
-        out[f"t/{k:x}"] = content.get(f"t/{k:x}", {})
+        out[f"{folder}/{k:x}"] = content.get(f"{folder}/{k:x}", {})
     return shards
 
 

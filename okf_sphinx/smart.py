@@ -256,7 +256,14 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     if units is not None or wanted is not None or kinds is not None:
         length = {sid: n for sid, n in length.items() if _allowed(index, sid, rows, firsts, units, wanted, metas, kinds)}
 
-    # sections: BM25 over the words they hold, in query order
+    # identifiers as written: a section holding one whole gets its BM25 part on top
+    idents: list[str] = []
+    for ident in fmt.identifiers(query):
+        if ident not in idents and len(idents) < fmt.MAX_QUERY_IDENTIFIERS:
+            idents.append(ident)
+    id_postings = [p for p in (index.posting(i, "x", m["id_shards"]) for i in idents) if p is not None]
+
+    # sections: BM25 over the words they hold, in query order, then over the identifiers
     section_score: dict[int, float] = {}
     for sid in sorted(length):
         score = 0.0
@@ -264,6 +271,10 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             f = w["acc"].get(sid)
             if f is not None:
                 score += bm25_part(sidf, f, length[sid], avglen)
+        for p in id_postings:
+            j = p.positions.get(sid)
+            if j is not None:
+                score += bm25_part(p.idf, p.freqs[j], length[sid], avglen)
         section_score[sid] = score
 
     # pages: summed frequencies, best section, matched words
@@ -273,7 +284,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         page = bisect.bisect_right(firsts, sid) - 1
         tf = page_tf.get(page)
         if tf is None:
-            tf = page_tf[page] = [0.0] * len(words)
+            tf = page_tf[page] = [0.0] * (len(words) + len(id_postings))
             best[page] = section_score[sid]
         elif section_score[sid] > best[page]:
             best[page] = section_score[sid]
@@ -281,6 +292,10 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             f = w["acc"].get(sid)
             if f is not None:
                 tf[i] += f
+        for k, p in enumerate(id_postings):
+            j = p.positions.get(sid)
+            if j is not None:
+                tf[len(words) + k] += p.freqs[j]
     ranked = []
     for page, tf in page_tf.items():
         row = rows[page]
@@ -290,6 +305,9 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             if tf[i] > 0:
                 score += bm25_part(pidf, tf[i], row[2], pavglen)
                 matched += 1
+        for k, p in enumerate(id_postings):  # identifiers: their section idf, over the page
+            if tf[len(words) + k] > 0:
+                score += bm25_part(p.idf, tf[len(words) + k], row[2], pavglen)
         score = (score + best[page]) * row[3]
         ranked.append((-matched, -score, page))
     ranked.sort()

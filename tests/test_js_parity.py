@@ -292,6 +292,12 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
             req["kind"] = rng.choice(kinds)
         out.append(req)
     endings = ["s", "es", "ed", "ing", "ion", "ly", "er", "ers", "ation"]
+    idents = ["SECRET_KEY", "url_for", "QuerySet.filter", "--no-deps", "retry.base_delay", "max_delay", "e.g."]
+    for _ in range(n // 10):  # identifiers as written, alone and among words
+        q = rng.choice(idents)
+        if rng.random() < 0.5:
+            q += " " + rng.choice(vocab)
+        out.append({"query": q, "mode": "smart"})
     for _ in range(n // 2):
         words = [rng.choice(vocab) for _ in range(rng.choice([1, 2, 2, 3]))]
         r = rng.random()

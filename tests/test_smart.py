@@ -19,7 +19,7 @@ from okf_sphinx.mcp_server import contract
 ROOT = Path(__file__).resolve().parent.parent
 
 PAGES = {
-    "index.rst": "Home\n====\n\n.. toctree::\n\n   spread\n   together\n   exact\n   stemmed\n   prefix\n   other\n   changelog\n   guide/draft\n   guide/final\n",
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   spread\n   together\n   exact\n   stemmed\n   prefix\n   other\n   changelog\n   guide/draft\n   guide/final\n   ident\n   words\n",
     # the two words only in different sections of one page: keyword mode finds nothing
     "spread.rst": "Spread\n======\n\nIntro.\n\nFirst\n-----\n\nThe walrus sleeps here.\n\nSecond\n------\n\n"
                   "The narwhal swims here.\n\nThird\n-----\n\nNothing else.\n",
@@ -32,6 +32,9 @@ PAGES = {
     "changelog.rst": "Changelog\n=========\n\n1.1\n---\n\nWalrus walrus walrus.\n\n1.0\n---\n\nWalrus narwhal added.\n",
     "guide/draft.md": "---\nstatus: draft\nokf-search-weight: 3\n---\n# Draft\n\nThe walrus plan, unfinished.\n",
     "guide/final.rst": ":status: final\n\nFinal\n=====\n\nThe walrus plan, done.\n",
+    # identifiers as written beat their words spread around
+    "ident.rst": "Ident\n=====\n\nSet ``SECRET_KEY`` in the settings; run ``pip install --no-deps``.\n",
+    "words.rst": "Words\n=====\n\nThe secret of the key: a secret key, no key, no secret, deps.\n",
 }
 
 
@@ -173,7 +176,8 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     group = engine.group(index, engine.stemmer(index)("installs"))
     assert {"install", "installs"} <= set(group[2]) and group[0] > 0 and group[1] > 0
     entries = engine.dictionary(index, "in")
-    assert ["install", 1] in entries and all(t.startswith("in") for t, _df in entries)
+    assert ["install", 2] in entries and all(t.startswith("in") for t, _df in entries)
+    assert entries == sorted(entries, key=lambda e: (-e[1], e[0]))
 
 
 def test_language_without_stemmer_warns_and_matches_exact_words(tmp_path: Path) -> None:
@@ -238,3 +242,13 @@ def test_bad_weights_fail_the_build(tmp_path: Path) -> None:
     proc = sphinx_build(src, tmp_path / "b-html", check=False)
     assert proc.returncode != 0 and "okf-search-weight field must be a number above 0" in proc.stderr
     assert not (tmp_path / "b-html" / "_okf").exists()
+
+
+def test_identifiers_as_written_rank_first(index: okf_sphinx.Index) -> None:
+    assert fmt.identifiers("Set SECRET_KEY, url_for(), QuerySet.filter and --no-deps; e.g. 1.2.0") == [
+        "secret_key", "url_for", "queryset.filter", "--no-deps", "e.g"]
+    for query in ("SECRET_KEY", "secret_key", "--no-deps"):
+        r = index.search(query, mode="smart")
+        assert pages(r)[:2] == ["ident", "words"], query  # both hold the words; one holds the identifier
+    # the words alone do not favour the identifier's page
+    assert pages(index.search("secret key", mode="smart"))[0] == "words"

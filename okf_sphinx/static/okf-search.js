@@ -282,7 +282,7 @@
     if (!ok) throw corrupt(name, 'a section record is malformed');
     return s;
   }
-  var NAME = /^(manifest|unicode|concepts|files|smart|meta|t\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name) -> Promise of the parsed JSON value of _okf/<name>.js
@@ -308,9 +308,12 @@
   Engine.prototype.tables = function () {
     return this.load('unicode', function (n, t) { return checkUnicode(t); });
   };
-  Engine.prototype.posting = function (term) {
-    var self = this, m = this.manifest, name = 't/' + (fnv1a32(term) % m.shards).toString(16);
-    if (own.call(this.postings, term)) return Promise.resolve(this.postings[term]);
+  // folder 'x' (with its shard count): smart mode's identifier postings (index.py posting)
+  Engine.prototype.posting = function (term, folder, shards) {
+    folder = folder || 't';
+    var self = this, m = this.manifest, name = folder + '/' + (fnv1a32(term) % (folder === 't' ? m.shards : shards)).toString(16);
+    var cache = folder === 't' ? this.postings : (this.idPostings = this.idPostings || {});
+    if (own.call(cache, term)) return Promise.resolve(cache[term]);
     return this.load(name, checkShard).then(function (shard) {
       if (!own.call(shard, term)) return null;
       var e = shard[term];
@@ -324,7 +327,7 @@
           if ((i && flat[i] === 0) || sid >= m.sections || flat[i + 1] === 0) throw corrupt(name, 'a posting list is out of order or out of range');
           sids.push(sid); fs.push(flat[i + 1]); lens.push(flat[i + 2]);
         }
-        return (self.postings[term] = { idf: e[0], df: e[1], sids: sids, fs: fs, lens: lens });
+        return (cache[term] = { idf: e[0], df: e[1], sids: sids, fs: fs, lens: lens });
       });
     });
   };
@@ -485,6 +488,18 @@
   }
   var stemmers = root && root.OkfStemmer ? root.OkfStemmer : null;
   if (!stemmers && typeof require === 'function') { try { stemmers = require('./okf-stemmer.js'); } catch (e) { stemmers = null; } }
+  // format.py identifiers: identifiers as written, lower-cased
+  function identifiers(text) {
+    var out = [], re = /[A-Za-z0-9_.:-]+/g, m;
+    while ((m = re.exec(text)) !== null) {
+      var token = m[0], rest = token.replace(/^-+/, ''), lead = token.length - rest.length;
+      var core = rest.replace(/^[.:-]+|[.:-]+$/g, '');
+      if (core.length < 2 || !/[A-Za-z]/.test(core) || !(lead || /[_.:-]/.test(core))) continue;
+      out.push(('--'.slice(0, Math.min(lead, 2)) + core).toLowerCase());
+    }
+    return out;
+  }
+  var MAX_QUERY_IDENTIFIERS = 8;
   function bm25Part(idf, f, len, avglen) { return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * len / avglen)); }
   function dictKey(term) { return Array.from(term).slice(0, 2).join(''); }
   function isNum(x) { return typeof x === 'number'; }
@@ -589,7 +604,7 @@
   };
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
-    var table, stem, forms, idfs, accs, length = new Map(), unknown = [], filters, metas = {};
+    var table, stem, forms, idfs, accs, length = new Map(), unknown = [], filters, metas = {}, idPostings = [];
     return Promise.resolve().then(function () {
       checkQuery(query);
       return self.manifest || self.open();
@@ -610,8 +625,15 @@
     }).then(function (vs) {
       forms = vs.map(function (v) { return v[0]; });
       idfs = vs.map(function (v) { return [v[1], v[2]]; });
-      return Promise.all(forms.map(function (fs) { return Promise.all(fs.map(function (x) { return self.posting(x[0]); })); }));
-    }).then(function (postings) {
+      var idents = [];
+      identifiers(query).forEach(function (i) { if (idents.indexOf(i) < 0 && idents.length < MAX_QUERY_IDENTIFIERS) idents.push(i); });
+      return Promise.all([
+        Promise.all(forms.map(function (fs) { return Promise.all(fs.map(function (x) { return self.posting(x[0]); })); })),
+        Promise.all(idents.map(function (i) { return self.posting(i, 'x', self.smartMeta().id_shards); }))
+      ]);
+    }).then(function (got) {
+      var postings = got[0];
+      idPostings = got[1].filter(Boolean);
       var m = self.manifest, avglen = m.avglen, pavglen = self.smartMeta().pavglen, rows = table.rows, firsts = table.firsts;
       accs = postings.map(function (ps, i) {
         var acc = new Map();
@@ -643,20 +665,31 @@
           var f = accs[i].get(sid);
           if (f !== undefined) score += bm25Part(idfs[i][0], f, length.get(sid), avglen);
         }
+        idPostings.forEach(function (P) {
+          var lo = 0, hi = P.sids.length;
+          while (lo < hi) { var mid = (lo + hi) >> 1; if (P.sids[mid] < sid) lo = mid + 1; else hi = mid; }
+          if (P.sids[lo] === sid) score += bm25Part(P.idf, P.fs[lo], length.get(sid), avglen);
+        });
         secScore.set(sid, score);
       });
       var pageTf = new Map(), best = new Map(), order = [];
       sids.forEach(function (sid) {
         var page = pageOf(firsts, sid), tf = pageTf.get(page), sc = secScore.get(sid);
         if (tf === undefined) {
-          tf = words.map(function () { return 0.0; });
+          tf = words.concat(idPostings).map(function () { return 0.0; });
           pageTf.set(page, tf); best.set(page, sc); order.push(page);
         } else if (sc > best.get(page)) best.set(page, sc);
         for (var i = 0; i < accs.length; i++) { var f = accs[i].get(sid); if (f !== undefined) tf[i] += f; }
+        idPostings.forEach(function (P, k) {
+          var lo = 0, hi = P.sids.length;
+          while (lo < hi) { var mid = (lo + hi) >> 1; if (P.sids[mid] < sid) lo = mid + 1; else hi = mid; }
+          if (P.sids[lo] === sid) tf[words.length + k] += P.fs[lo];
+        });
       });
       var ranked = order.map(function (page) {
         var row = rows[page], tf = pageTf.get(page), score = 0.0, matched = 0;
         for (var i = 0; i < idfs.length; i++) if (tf[i] > 0) { score += bm25Part(idfs[i][1], tf[i], row[2], pavglen); matched++; }
+        for (var k = 0; k < idPostings.length; k++) if (tf[words.length + k] > 0) score += bm25Part(idPostings[k].idf, tf[words.length + k], row[2], pavglen);
         return [matched, (score + best.get(page)) * row[3], page];
       });
       ranked.sort(function (x, y) { return x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
