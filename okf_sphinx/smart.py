@@ -233,88 +233,59 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     stem = stemmer(index)
     avglen, pavglen = index.avglen, float(m["pavglen"])
 
-    # per word: sid -> weighted frequency, and which of its terms each section holds
-    freqs: list[dict[str, Any]] = []
-    idfs: list[tuple[float, float]] = []
-    unknown: list[str] = []
-    length: dict[int, int] = {}
-    for i, word in enumerate(words):
-        forms, sidf, pidf = variants(index, word, stem, prefix and i == len(words) - 1)
-        acc: dict[int, float] = {}
-        for term, weight in forms:
-            p = index.posting(term)
-            if p is None:
-                raise OkfError("index_corrupt", f"stem group term {term!r} has no postings; rebuild the site")
-            for sid, f, n in zip(p.sids, p.freqs, p.lengths):
-                acc[sid] = acc.get(sid, 0.0) + weight * f
-                length[sid] = n
-        if not forms:
-            unknown.append(word)
-        freqs.append({"acc": acc, "forms": forms})
-        idfs.append((sidf, pidf))
+    page_ok = (lambda page: _page_ok(rows[page], page, units, wanted, metas)) if units or wanted is not None else None
 
-    if units is not None or wanted is not None or kinds is not None:
-        length = {sid: n for sid, n in length.items() if _allowed(index, sid, rows, firsts, units, wanted, metas, kinds)}
-
-    # identifiers as written: a section holding one whole gets its BM25 part on top
+    # per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
+    found = [variants(index, word, stem, prefix and i == len(words) - 1) for i, word in enumerate(words)]
+    unknown = [w for w, (forms, _s, _p) in zip(words, found) if not forms]
     idents: list[str] = []
     for ident in fmt.identifiers(query):
         if ident not in idents and len(idents) < fmt.MAX_QUERY_IDENTIFIERS:
             idents.append(ident)
     id_postings = [p for p in (index.posting(i, "x", m["id_shards"]) for i in idents) if p is not None]
 
-    # sections: BM25 over the words they hold, in query order, then over the identifiers
-    section_score: dict[int, float] = {}
-    for sid in sorted(length):
-        score = 0.0
-        for w, (sidf, _p) in zip(freqs, idfs):
-            f = w["acc"].get(sid)
-            if f is not None:
-                score += bm25_part(sidf, f, length[sid], avglen)
-        for p in id_postings:
-            j = p.positions.get(sid)
-            if j is not None:
-                score += bm25_part(p.idf, p.freqs[j], length[sid], avglen)
-        section_score[sid] = score
+    allowed = None
+    if kinds is not None:  # a section-level filter: page sums change, so nothing cached applies
+        union = sorted({sid for forms, _s, _p in found for t, _w in forms for sid in _posting(index, t).sids})
+        allowed = {sid for sid in union if (page_ok is None or page_ok(bisect.bisect_right(firsts, sid) - 1))
+                   and index.section(sid).get("kind", "section") in kinds}
+    ctx = (rows, firsts, avglen, pavglen)
+    ev = [_evidence(index, ("w", tuple(forms)), [(_posting(index, t), w) for t, w in forms], sidf, pidf, ctx, allowed)
+          for forms, sidf, pidf in found]
+    iv = [_evidence(index, ("x", ident), [(p, EXACT)], p.idf, p.idf, ctx, allowed) for ident, p in zip(idents, id_postings)]
 
-    # pages: summed frequencies, best section, matched words
-    page_tf: dict[int, list[float]] = {}
-    best: dict[int, float] = {}
-    for sid in sorted(section_score):
-        page = bisect.bisect_right(firsts, sid) - 1
-        tf = page_tf.get(page)
-        if tf is None:
-            tf = page_tf[page] = [0.0] * (len(words) + len(id_postings))
-            best[page] = section_score[sid]
-        elif section_score[sid] > best[page]:
-            best[page] = section_score[sid]
-        for i, w in enumerate(freqs):
-            f = w["acc"].get(sid)
-            if f is not None:
-                tf[i] += f
-        for k, p in enumerate(id_postings):
-            j = p.positions.get(sid)
-            if j is not None:
-                tf[len(words) + k] += p.freqs[j]
-    ranked = []
-    for page, tf in page_tf.items():
-        row = rows[page]
-        score = 0.0
-        matched = 0
-        for i, (_s, pidf) in enumerate(idfs):
-            if tf[i] > 0:
-                score += bm25_part(pidf, tf[i], row[2], pavglen)
-                matched += 1
-        for k, p in enumerate(id_postings):  # identifiers: their section idf, over the page
-            if tf[len(words) + k] > 0:
-                score += bm25_part(p.idf, tf[len(words) + k], row[2], pavglen)
-        score = (score + best[page]) * row[3]
-        ranked.append((-matched, -score, page))
-    ranked.sort()
-    full = bool(ranked) and -ranked[0][0] == len(words)
+    # pages: how many words each holds; when some page holds all, only those
+    count: dict[int, int] = {}
+    for e in ev:
+        for page in e["page_part"]:
+            count[page] = count.get(page, 0) + 1
+    candidates = [page for page in count if page_ok is None or page_ok(page)]
+    full = any(count[page] == len(words) for page in candidates)
     if full:
-        ranked = [r for r in ranked if -r[0] == len(words)]
-    shown = [_page(index, rows[page], page, -neg, tf_missing(words, page_tf[page]), not full, freqs, section_score, words)
+        candidates = [page for page in candidates if count[page] == len(words)]
+    ranked = []
+    scored: dict[int, list[tuple[float, int]]] = {}
+    single = ev[0] if len(ev) == 1 and not iv else None  # one word: its cached best section per page
+    for page in candidates:
+        if single is not None:
+            best = single["page_best"][page]
+        else:
+            scored[page] = secs = _section_scores(ev, iv, page)
+            best = max(x for x, _sid in secs)
+        score = 0.0
+        for e in ev:
+            v = e["page_part"].get(page)
+            if v is not None:
+                score += v
+        for e in iv:
+            v = e["page_part"].get(page)
+            if v is not None:
+                score += v
+        score = (score + best) * rows[page][3]
+        ranked.append((-count[page], -score, page))
+    ranked.sort()
+    shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]], not full,
+                   found, ev, scored[page] if page in scored else _section_scores(ev, iv, page), words)
              for _m, neg, page in ranked[:limit]]
     result = {
         "query": query,
@@ -332,31 +303,79 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     return result
 
 
-def _allowed(index: Index, sid: int, rows: list[list[Any]], firsts: list[int], units: list[str] | None,
-             wanted: dict[str, str] | None, metas: dict[str, Any], kinds: list[str] | None) -> bool:
-    page = bisect.bisect_right(firsts, sid) - 1
-    if not _page_ok(rows[page], page, units, wanted, metas):
-        return False
-    return kinds is None or index.section(sid).get("kind", "section") in kinds
+def _posting(index: Index, term: str) -> Any:
+    p = index.posting(term)
+    if p is None:
+        raise OkfError("index_corrupt", f"stem group term {term!r} has no postings; rebuild the site")
+    return p
 
 
-def tf_missing(words: list[str], tf: list[float]) -> list[str]:
-    return [w for w, f in zip(words, tf) if not f > 0]
+_CACHE_WORDS = 256  # evidence of this many words (or identifiers) kept per index, most recent
 
 
-def _page(index: Index, row: list[Any], page: int, score: float, missing: list[str], partial: bool,
-          freqs: list[dict[str, Any]], section_score: dict[int, float], words: list[str]) -> dict[str, Any]:
-    first, count = row[0], row[1]
-    sids = sorted((-section_score[s], s) for s in range(first, first + count) if s in section_score)[:HITS_PER_PAGE]
+def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], page: int) -> list[tuple[float, int]]:
+    """``(score, sid)`` of the page's sections that hold a word: the words' BM25 parts in
+    query order, then the identifiers'."""
+    out = []
+    for sid in sorted({sid for e in ev for sid in e["by_page"].get(page, ())}):
+        score = 0.0
+        for e in ev:
+            v = e["sec"].get(sid)
+            if v is not None:
+                score += v
+        for e in iv:
+            v = e["sec"].get(sid)
+            if v is not None:
+                score += v
+        out.append((score, sid))
+    return out
+
+
+def _evidence(index: Index, key: tuple[Any, ...], postings: list[tuple[Any, float]], sidf: float, pidf: float,
+              ctx: tuple[Any, ...], allowed: set[int] | None) -> dict[str, Any]:
+    """One word's (or identifier's) evidence: weighted frequency and BM25 part per section,
+    its sections per page and its page-level BM25 part per page. Cached per index when unfiltered."""
+    cache = index.__dict__.setdefault("_smart_evidence", {})
+    if allowed is None and key in cache:
+        return cache[key]
+    rows, firsts, avglen, pavglen = ctx
+    acc: dict[int, float] = {}
+    length: dict[int, int] = {}
+    for p, weight in postings:
+        for sid, f, n in zip(p.sids, p.freqs, p.lengths):
+            if allowed is None or sid in allowed:
+                acc[sid] = acc.get(sid, 0.0) + weight * f
+                length[sid] = n
+    sec = {sid: bm25_part(sidf, f, length[sid], avglen) for sid, f in acc.items()}
+    by_page: dict[int, list[int]] = {}
+    ptf: dict[int, float] = {}
+    for sid in sorted(acc):
+        page = bisect.bisect_right(firsts, sid) - 1
+        by_page.setdefault(page, []).append(sid)
+        ptf[page] = ptf.get(page, 0.0) + acc[sid]
+    evidence = {"acc": acc, "sec": sec, "by_page": by_page,
+                "page_part": {page: bm25_part(pidf, tf, rows[page][2], pavglen) for page, tf in ptf.items()},
+                # 0.0 + part is the part itself: a one-word query's section score
+                "page_best": {page: max(sec[sid] for sid in sids) for page, sids in by_page.items()}}
+    if allowed is None:
+        with index._lock:  # the MCP server answers from several threads
+            if len(cache) >= _CACHE_WORDS:
+                cache.pop(next(iter(cache)), None)
+            cache[key] = evidence
+    return evidence
+
+
+def _page(index: Index, row: list[Any], score: float, missing: list[str], partial: bool, found: list[Any],
+          ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str]) -> dict[str, Any]:
+    best = sorted((-x, sid) for x, sid in secs)[:HITS_PER_PAGE]
     hits = []
-    for neg, sid in sids:
-        present = [i for i, w in enumerate(freqs) if sid in w["acc"]]
-        matched = [words[i] for i in present]
-        forms = [t for i in present for t, _w in freqs[i]["forms"] if _holds(index, t, sid)]
+    for neg, sid in best:
+        present = [i for i, e in enumerate(ev) if sid in e["acc"]]
+        forms = [t for i in present for t, _w in found[i][0] if _holds(index, t, sid)]
         h = hit(index, sid, -neg, forms)
-        h["matched_terms"] = matched
+        h["matched_terms"] = [words[i] for i in present]
         hits.append(h)
-    top = index.section(sids[0][1])
+    top = index.section(best[0][1])
     return {
         "concept_id": top["concept_id"],
         "title": top["title"],
