@@ -604,7 +604,7 @@
   };
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
-    var table, stem, forms, idfs, accs, length = new Map(), unknown = [], filters, metas = {}, idPostings = [];
+    var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null;
     return Promise.resolve().then(function () {
       checkQuery(query);
       return self.manifest || self.open();
@@ -629,77 +629,59 @@
       identifiers(query).forEach(function (i) { if (idents.indexOf(i) < 0 && idents.length < MAX_QUERY_IDENTIFIERS) idents.push(i); });
       return Promise.all([
         Promise.all(forms.map(function (fs) { return Promise.all(fs.map(function (x) { return self.posting(x[0]); })); })),
-        Promise.all(idents.map(function (i) { return self.posting(i, 'x', self.smartMeta().id_shards); }))
+        Promise.all(idents.map(function (i) { return self.posting(i, 'x', self.smartMeta().id_shards); })),
+        idents
       ]);
     }).then(function (got) {
-      var postings = got[0];
-      idPostings = got[1].filter(Boolean);
-      var m = self.manifest, avglen = m.avglen, pavglen = self.smartMeta().pavglen, rows = table.rows, firsts = table.firsts;
-      accs = postings.map(function (ps, i) {
-        var acc = new Map();
-        ps.forEach(function (P, j) {
-          if (P === null) fail('index_corrupt', 'stem group term ' + pyRepr(forms[i][j][0]) + ' has no postings; rebuild the site');
-          var weight = forms[i][j][1];
-          for (var k = 0; k < P.sids.length; k++) {
-            var sid = P.sids[k], prev = acc.get(sid);
-            acc.set(sid, (prev === undefined ? 0.0 : prev) + weight * P.fs[k]);
-            length.set(sid, P.lens[k]);
-          }
-        });
+      var postings = got[0], rows = table.rows, firsts = table.firsts;
+      postings.forEach(function (ps, i) {
+        ps.forEach(function (P, j) { if (P === null) fail('index_corrupt', 'stem group term ' + pyRepr(forms[i][j][0]) + ' has no postings; rebuild the site'); });
         if (!ps.length) unknown.push(words[i]);
-        return acc;
       });
-      var sids = Array.from(length.keys()).sort(function (a, b) { return a - b; });
-      if (filters[0] === null && filters[1] === null && filters[2] === null) return sids;
-      sids = sids.filter(function (sid) { return pageOk(rows[pageOf(firsts, sid)], pageOf(firsts, sid), filters[0], filters[1], metas); });
-      if (filters[2] === null) return sids;
-      return Promise.all(sids.map(function (sid) { return self.section(sid); })).then(function (secs) {
-        return sids.filter(function (sid, i) { return filters[2].indexOf(own.call(secs[i], 'kind') ? secs[i].kind : 'section') >= 0; });
+      idPostings = [];
+      got[1].forEach(function (P, k) { if (P) idPostings.push([got[2][k], P]); });
+      pageFilter = filters[0] !== null || filters[1] !== null ? function (page) { return pageOk(rows[page], page, filters[0], filters[1], metas); } : null;
+      if (filters[2] === null) return [postings, null];
+      // a section-level filter: page sums change, so nothing cached applies (smart.py search)
+      var seen = new Set();
+      postings.forEach(function (ps) { ps.forEach(function (P) { P.sids.forEach(function (sid) { seen.add(sid); }); }); });
+      var union = Array.from(seen).sort(function (x, y) { return x - y; }).filter(function (sid) { return pageFilter === null || pageFilter(pageOf(firsts, sid)); });
+      return Promise.all(union.map(function (sid) { return self.section(sid); })).then(function (secs) {
+        var allowed = new Set();
+        union.forEach(function (sid, i) { if (filters[2].indexOf(own.call(secs[i], 'kind') ? secs[i].kind : 'section') >= 0) allowed.add(sid); });
+        return [postings, allowed];
       });
-    }).then(function (sids) {
-      var m = self.manifest, avglen = m.avglen, pavglen = self.smartMeta().pavglen, rows = table.rows, firsts = table.firsts;
-      var secScore = new Map();
-      sids.forEach(function (sid) {
-        var score = 0.0;
-        for (var i = 0; i < accs.length; i++) {
-          var f = accs[i].get(sid);
-          if (f !== undefined) score += bm25Part(idfs[i][0], f, length.get(sid), avglen);
+    }).then(function (got) {
+      var postings = got[0], allowed = got[1], rows = table.rows, ctx = [rows, table.firsts, self.manifest.avglen, self.smartMeta().pavglen];
+      ev = postings.map(function (ps, i) {
+        return self.evidence('w' + JSON.stringify(forms[i]), ps.map(function (P, j) { return [P, forms[i][j][1]]; }), idfs[i][0], idfs[i][1], ctx, allowed);
+      });
+      var iv = idPostings.map(function (x) { return self.evidence('x' + x[0], [[x[1], EXACT]], x[1].idf, x[1].idf, ctx, allowed); });
+      // pages: how many words each holds; when some page holds all, only those
+      var count = new Map();
+      ev.forEach(function (e) { e.pagePart.forEach(function (v, page) { count.set(page, (count.get(page) || 0) + 1); }); });
+      var candidates = Array.from(count.keys()).filter(function (page) { return pageFilter === null || pageFilter(page); });
+      var full = candidates.some(function (page) { return count.get(page) === words.length; });
+      if (full) candidates = candidates.filter(function (page) { return count.get(page) === words.length; });
+      var scored = new Map(), single = ev.length === 1 && !iv.length ? ev[0] : null;
+      var ranked = candidates.map(function (page) {
+        var best, score = 0.0;
+        if (single !== null) best = single.pageBest.get(page);
+        else {
+          var secs = sectionScores(ev, iv, page);
+          scored.set(page, secs);
+          best = secs[0][0];
+          for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
         }
-        idPostings.forEach(function (P) {
-          var lo = 0, hi = P.sids.length;
-          while (lo < hi) { var mid = (lo + hi) >> 1; if (P.sids[mid] < sid) lo = mid + 1; else hi = mid; }
-          if (P.sids[lo] === sid) score += bm25Part(P.idf, P.fs[lo], length.get(sid), avglen);
-        });
-        secScore.set(sid, score);
-      });
-      var pageTf = new Map(), best = new Map(), order = [];
-      sids.forEach(function (sid) {
-        var page = pageOf(firsts, sid), tf = pageTf.get(page), sc = secScore.get(sid);
-        if (tf === undefined) {
-          tf = words.concat(idPostings).map(function () { return 0.0; });
-          pageTf.set(page, tf); best.set(page, sc); order.push(page);
-        } else if (sc > best.get(page)) best.set(page, sc);
-        for (var i = 0; i < accs.length; i++) { var f = accs[i].get(sid); if (f !== undefined) tf[i] += f; }
-        idPostings.forEach(function (P, k) {
-          var lo = 0, hi = P.sids.length;
-          while (lo < hi) { var mid = (lo + hi) >> 1; if (P.sids[mid] < sid) lo = mid + 1; else hi = mid; }
-          if (P.sids[lo] === sid) tf[words.length + k] += P.fs[lo];
-        });
-      });
-      var ranked = order.map(function (page) {
-        var row = rows[page], tf = pageTf.get(page), score = 0.0, matched = 0;
-        for (var i = 0; i < idfs.length; i++) if (tf[i] > 0) { score += bm25Part(idfs[i][1], tf[i], row[2], pavglen); matched++; }
-        for (var k = 0; k < idPostings.length; k++) if (tf[words.length + k] > 0) score += bm25Part(idPostings[k].idf, tf[words.length + k], row[2], pavglen);
-        return [matched, (score + best.get(page)) * row[3], page];
+        ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) score += v; });
+        iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) score += v; });
+        return [count.get(page), (score + best) * rows[page][3], page];
       });
       ranked.sort(function (x, y) { return x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
-      var full = ranked.length > 0 && ranked[0][0] === words.length;
-      if (full) ranked = ranked.filter(function (r) { return r[0] === words.length; });
       var shown = ranked.slice(0, lim).map(function (r) {
-        var row = rows[r[2]], tf = pageTf.get(r[2]), top = [];
-        for (var sid = row[0]; sid < row[0] + row[1]; sid++) if (secScore.has(sid)) top.push([secScore.get(sid), sid]);
+        var top = (scored.get(r[2]) || sectionScores(ev, iv, r[2])).slice();
         top.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
-        return { rank: r, row: row, missing: words.filter(function (w, i) { return !(tf[i] > 0); }), top: top.slice(0, HITS_PER_PAGE) };
+        return { rank: r, row: rows[r[2]], missing: words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); }), top: top.slice(0, HITS_PER_PAGE) };
       });
       return Promise.all([
         Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),
@@ -712,8 +694,8 @@
         var terms = [], matched = [];
         p.top.forEach(function (t) {
           var sid = t[1], ts = [], ms = [];
-          accs.forEach(function (acc, i) {
-            if (!acc.has(sid)) return;
+          ev.forEach(function (e, i) {
+            if (!e.acc.has(sid)) return;
             ms.push(words[i]);
             forms[i].forEach(function (x) { var P = self.postings[x[0]]; if (P && sidIn(P.sids, sid)) ts.push(x[0]); });
           });
@@ -737,6 +719,52 @@
         return result;
       });
     });
+  };
+  // [score, sid] of the page's sections that hold a word (smart.py _section_scores)
+  function sectionScores(ev, iv, page) {
+    var set = new Set();
+    ev.forEach(function (e) { (e.byPage.get(page) || []).forEach(function (sid) { set.add(sid); }); });
+    return Array.from(set).sort(function (x, y) { return x - y; }).map(function (sid) {
+      var score = 0.0;
+      ev.forEach(function (e) { var v = e.sec.get(sid); if (v !== undefined) score += v; });
+      iv.forEach(function (e) { var v = e.sec.get(sid); if (v !== undefined) score += v; });
+      return [score, sid];
+    });
+  }
+  var CACHE_WORDS = 256;
+  // one word's (or identifier's) evidence, cached per engine when unfiltered (smart.py _evidence)
+  Engine.prototype.evidence = function (key, postings, sidf, pidf, ctx, allowed) {
+    var cache = this.evidenceCache || (this.evidenceCache = new Map());
+    if (allowed === null && cache.has(key)) return cache.get(key);
+    var rows = ctx[0], firsts = ctx[1], avglen = ctx[2], pavglen = ctx[3];
+    var acc = new Map(), length = new Map();
+    postings.forEach(function (x) {
+      var P = x[0], weight = x[1];
+      for (var k = 0; k < P.sids.length; k++) {
+        var sid = P.sids[k];
+        if (allowed !== null && !allowed.has(sid)) continue;
+        var prev = acc.get(sid);
+        acc.set(sid, (prev === undefined ? 0.0 : prev) + weight * P.fs[k]);
+        length.set(sid, P.lens[k]);
+      }
+    });
+    var sec = new Map(), byPage = new Map(), ptf = new Map(), pagePart = new Map(), pageBest = new Map();
+    acc.forEach(function (f, sid) { sec.set(sid, bm25Part(sidf, f, length.get(sid), avglen)); });
+    Array.from(acc.keys()).sort(function (x, y) { return x - y; }).forEach(function (sid) {
+      var page = pageOf(firsts, sid), list = byPage.get(page);
+      if (!list) byPage.set(page, list = []);
+      list.push(sid);
+      ptf.set(page, (ptf.get(page) || 0.0) + acc.get(sid));
+      var b = pageBest.get(page), v = sec.get(sid);
+      if (b === undefined || v > b) pageBest.set(page, v);
+    });
+    ptf.forEach(function (tf, page) { pagePart.set(page, bm25Part(pidf, tf, rows[page][2], pavglen)); });
+    var e = { acc: acc, sec: sec, byPage: byPage, pagePart: pagePart, pageBest: pageBest };
+    if (allowed === null) {
+      if (cache.size >= CACHE_WORDS) cache.delete(cache.keys().next().value);
+      cache.set(key, e);
+    }
+    return e;
   };
   function pageOf(firsts, sid) {  // bisect_right(firsts, sid) - 1
     var lo = 0, hi = firsts.length;
