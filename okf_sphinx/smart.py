@@ -263,27 +263,44 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     full = any(count[page] == len(words) for page in candidates)
     if full:
         candidates = [page for page in candidates if count[page] == len(words)]
-    ranked = []
+    # Every candidate's page part, and a bound on its score from each word's best section there:
+    # IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum.
+    # Pages are scored exactly in bound order until no bound can reach the limit-th score.
+    bounds = []
+    for page in candidates:
+        part = 0.0
+        top = 0.0
+        for e in ev:
+            v = e["page_part"].get(page)
+            if v is not None:
+                part += v
+                top += e["page_best"][page]
+        for e in iv:
+            v = e["page_part"].get(page)
+            if v is not None:
+                part += v
+                top += e["page_best"][page]
+        bounds.append((-count[page], -((part + top) * rows[page][3]), page, part))
+    bounds.sort()
+    ranked: list[tuple[int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
     single = ev[0] if len(ev) == 1 and not iv else None  # one word: its cached best section per page
-    for page in candidates:
+    for neg_count, neg_bound, page, part in bounds:
+        if len(ranked) >= limit and (neg_count, neg_bound) > ranked[limit - 1][:2]:
+            break  # neither this page nor any after it can reach the shown pages
         if single is not None:
             best = single["page_best"][page]
         else:
             scored[page] = secs = _section_scores(ev, iv, page)
             best = max(x for x, _sid in secs)
-        score = 0.0
-        for e in ev:
-            v = e["page_part"].get(page)
-            if v is not None:
-                score += v
-        for e in iv:
-            v = e["page_part"].get(page)
-            if v is not None:
-                score += v
-        score = (score + best) * rows[page][3]
-        ranked.append((-count[page], -score, page))
+        ranked.append((neg_count, -((part + best) * rows[page][3]), page))
+        if len(ranked) > limit:
+            ranked.sort()
+            del ranked[limit:]
+        elif len(ranked) == limit:
+            ranked.sort()
     ranked.sort()
+    total = len(candidates)
     shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]], not full,
                    found, ev, scored[page] if page in scored else _section_scores(ev, iv, page), words)
              for _m, neg, page in ranked[:limit]]
@@ -292,8 +309,8 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         "mode": "smart",
         "terms": words,
         "snapshot_revision": index.snapshot_revision,
-        "total": len(ranked),
-        "truncated": len(ranked) > limit,
+        "total": total,
+        "truncated": total > limit,
         "pages": shown,
         "suggestions": [{"term": w, "candidates": suggestions(index, w)} for w in unknown],
     }
