@@ -41,7 +41,7 @@ sys.path.insert(0, str(HERE))
 from bench_query import QUERIES  # noqa: E402
 
 SMART_FILES = ("smart.js", "meta.js")
-SMART_DIRS = ("g", "d")
+SMART_DIRS = ("g", "d", "x")
 
 NODE_JS = r"""
 const okf = require(process.argv[2]);
