@@ -47,8 +47,9 @@ DESCRIPTIONS = {
         "file's content_sha256 and an exact snippet (≤512 characters of the section's source). Read more with "
         "get_section(locator) or read_lines(path, [line_start, line_end]). "
         "mode='smart' instead ranks pages for a reader (stemming, words spread over a page, partial answers "
-        "flagged with missing_terms, spelling suggestions, prefix=true for the last word), each page with up "
-        "to 3 hits of the same shape." + _COMMON
+        "flagged with missing_terms, spelling suggestions, prefix=true for the last word, identifiers such as "
+        "SECRET_KEY ranked first), each page with up to 3 hits of the same shape; smart mode also filters by "
+        "under (path prefix), meta (page metadata) and kind ('section' or an object kind)." + _COMMON
     ),
     "get_section": (
         "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`), or "
