@@ -34,6 +34,9 @@ MAX_COMPLETIONS = 8  # dictionary completions of a prefix, most frequent first
 MIN_PREFIX = 2  # code points a last word needs before it is completed
 HITS_PER_PAGE = 3
 MAX_SUGGESTIONS = 3
+MAX_PHRASES = 4  # quoted phrases of a query that are checked
+MAX_PHRASE_SECTIONS = 200  # sections whose text one phrase is checked in; beyond, its words suffice
+_QUOTE = re.compile("[\"\u201c\u201d]")
 
 OPTIONS = ("prefix", "under", "meta", "kind")
 _KIND = re.compile(r"^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$")
@@ -219,6 +222,36 @@ def _check_meta(name: str, v: Any) -> dict[str, Any]:
     return v
 
 
+def phrases(normaliser: Any, query: str) -> list[list[str]]:
+    """The quoted phrases of a query (``"…"``, ``“…”``; quote marks pair up in order), as terms:
+    those of at least two terms, distinct, in order, at most :data:`MAX_PHRASES`."""
+    marks = [m.start() for m in _QUOTE.finditer(query)]
+    out: list[list[str]] = []
+    for a, b in zip(marks[0::2], marks[1::2]):
+        terms = normaliser.terms(query[a + 1 : b])
+        if len(terms) >= 2 and terms not in out and len(out) < MAX_PHRASES:
+            out.append(terms)
+    return out
+
+
+def _holds_phrase(terms: list[str], phrase: list[str]) -> bool:
+    n = len(phrase)
+    return any(terms[i : i + n] == phrase for i in range(len(terms) - n + 1))
+
+
+def _phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool]) -> set[int]:
+    """Sections that hold the phrase's words in order, checked in their text (the first
+    :data:`MAX_PHRASE_SECTIONS` by sid that hold all its words exactly; later ones count as holding it)."""
+    postings = [index.posting(t) for t in phrase]
+    if any(p is None for p in postings):
+        return set()
+    rest = [p.positions for p in postings[1:]]
+    both = [sid for sid in postings[0].sids if all(sid in r for r in rest) and keep(sid)]
+    found = {sid for sid in both[:MAX_PHRASE_SECTIONS]
+             if _holds_phrase(index.normaliser.terms(index.section(sid)["text"]), phrase)}
+    return found | set(both[MAX_PHRASE_SECTIONS:])
+
+
 def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
            kind: Any = None) -> dict[str, Any]:
     words = index.normaliser.query_terms(query)
@@ -253,16 +286,26 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     ev = [_evidence(index, ("w", tuple(forms)), [(_posting(index, t), w) for t, w in forms], sidf, pidf, ctx, allowed)
           for forms, sidf, pidf in found]
     iv = [_evidence(index, ("x", ident), [(p, EXACT)], p.idf, p.idf, ctx, allowed) for ident, p in zip(idents, id_postings)]
+    # quoted phrases: the sections holding each, and the words whose section parts it adds again
+    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in words for t in ph)]
+    keep = lambda sid: (allowed is None or sid in allowed) and (  # noqa: E731
+        page_ok is None or page_ok(bisect.bisect_right(firsts, sid) - 1))
+    pv = [(_phrase_sections(index, ph, keep), [ev[words.index(t)] for t in ph]) for ph in quoted]
 
     # pages: how many words each holds; when some page holds all, only those
     count: dict[int, int] = {}
     for e in ev:
         for page in e["page_part"]:
             count[page] = count.get(page, 0) + 1
+    phrase_pages = [{bisect.bisect_right(firsts, sid) - 1 for sid in sids} for sids, _w in pv]
+    for pages_k in phrase_pages:
+        for page in pages_k:
+            count[page] += 1
+    needed = len(words) + len(pv)  # every word and every phrase
     candidates = [page for page in count if page_ok is None or page_ok(page)]
-    full = any(count[page] == len(words) for page in candidates)
+    full = any(count[page] == needed for page in candidates)
     if full:
-        candidates = [page for page in candidates if count[page] == len(words)]
+        candidates = [page for page in candidates if count[page] == needed]
     # Every candidate's page part, and a bound on its score from each word's best section there:
     # IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum.
     # Pages are scored exactly in bound order until no bound can reach the limit-th score.
@@ -280,18 +323,22 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             if v is not None:
                 part += v
                 top += e["page_best"][page]
+        for k, (_sids, pw) in enumerate(pv):
+            if page in phrase_pages[k]:
+                for e in pw:
+                    top += e["page_best"][page]
         bounds.append((-count[page], -((part + top) * rows[page][3]), page, part))
     bounds.sort()
     ranked: list[tuple[int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
-    single = ev[0] if len(ev) == 1 and not iv else None  # one word: its cached best section per page
+    single = ev[0] if len(ev) == 1 and not iv and not pv else None  # one word: its cached best section per page
     for neg_count, neg_bound, page, part in bounds:
         if len(ranked) >= limit and (neg_count, neg_bound) > ranked[limit - 1][:2]:
             break  # neither this page nor any after it can reach the shown pages
         if single is not None:
             best = single["page_best"][page]
         else:
-            scored[page] = secs = _section_scores(ev, iv, page)
+            scored[page] = secs = _section_scores(ev, iv, pv, page)
             best = max(x for x, _sid in secs)
         ranked.append((neg_count, -((part + best) * rows[page][3]), page))
         if len(ranked) > limit:
@@ -301,8 +348,9 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             ranked.sort()
     ranked.sort()
     total = len(candidates)
-    shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]], not full,
-                   found, ev, scored[page] if page in scored else _section_scores(ev, iv, page), words)
+    shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]]
+                   + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, phrase_pages) if page not in pages_k], not full,
+                   found, ev, scored[page] if page in scored else _section_scores(ev, iv, pv, page), words)
              for _m, neg, page in ranked[:limit]]
     result = {
         "query": query,
@@ -330,9 +378,10 @@ def _posting(index: Index, term: str) -> Any:
 _CACHE_WORDS = 256  # evidence of this many words (or identifiers) kept per index, most recent
 
 
-def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], page: int) -> list[tuple[float, int]]:
+def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], page: int) -> list[tuple[float, int]]:
     """``(score, sid)`` of the page's sections that hold a word: the words' BM25 parts in
-    query order, then the identifiers'."""
+    query order, then the identifiers', then for each quoted phrase the section holds its
+    words' parts once more."""
     out = []
     for sid in sorted({sid for e in ev for sid in e["by_page"].get(page, ())}):
         score = 0.0
@@ -344,6 +393,10 @@ def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], page: in
             v = e["sec"].get(sid)
             if v is not None:
                 score += v
+        for sids, pw in pv:
+            if sid in sids:
+                for e in pw:
+                    score += e["sec"][sid]
         out.append((score, sid))
     return out
 

@@ -268,6 +268,13 @@ def _typo(rng: random.Random, word: str) -> str:
     return "".join(cps)
 
 
+def _section_words(site: Path, rng: random.Random) -> list[str]:
+    from okf_sphinx import open_index
+
+    index = open_index(site)
+    return index.normaliser.terms(index.section(rng.randrange(index.sections))["text"])[:400]
+
+
 def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[str, Any]]:
     """The keyword generator's queries in smart mode, plus stems, prefixes, typos and mixes."""
     rng = random.Random(seed)
@@ -308,10 +315,18 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
         elif r < 0.8:  # the last word cut short while typing
             last = list(words[-1])
             words[-1] = "".join(last[: rng.randint(1, max(1, len(last)))])
-        else:  # a word that occurs nowhere next to real ones
+        elif r < 0.9:  # a word that occurs nowhere next to real ones
             words.append("".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(rng.randint(3, 8))))
+        else:  # quoted phrases: neighbours from a section's text (in order, or swapped), mixed with words
+            text = _section_words(site, rng)
+            i = rng.randrange(max(1, len(text) - 3))
+            phrase = text[i : i + rng.randint(2, 3)] or ["retry", "policy"]
+            if rng.random() < 0.3:
+                phrase = phrase[::-1]
+            quote = rng.choice([('"', '"'), ("\u201c", "\u201d")])
+            words = [quote[0] + " ".join(phrase) + quote[1]] + (words[:1] if rng.random() < 0.4 else [])
         req: dict[str, Any] = {"query": " ".join(_vary(rng, w) for w in words), "mode": "smart"}
-        if r >= 0.55 and r < 0.8 or rng.random() < 0.2:
+        if 0.55 <= r < 0.8 or rng.random() < 0.2:
             req["prefix"] = True
         if rng.random() < 0.3:
             req["limit"] = rng.choice([1, 2, 3, 10, 100])

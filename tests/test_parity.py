@@ -29,7 +29,8 @@ query = st.one_of(
     st.sampled_from(["", "!!!", "a" * 512, "a" * 513, " ".join(f"w{i}" for i in range(33))]),
 )
 # misspelt, other forms and cut-short words: suggestions, stems and prefixes in smart mode
-WORDS += ["retries", "policies", "cached", "installing", "configured", "retyr", "polcy", "cach", "conf", "ins", "deadl"]
+WORDS += ["retries", "policies", "cached", "installing", "configured", "retyr", "polcy", "cach", "conf", "ins", "deadl",
+          '"retry policy"', '"exponential backoff"', '"policy retry"', "SECRET_KEY", "retry.base_delay"]
 request = st.fixed_dictionaries({"query": query}, optional={"limit": st.sampled_from([1, 3, 20, 100])})
 smart_request = st.fixed_dictionaries(
     {"query": query, "mode": st.just("smart")},
@@ -44,6 +45,7 @@ FIXED = [{"query": q} for q in ("retry policy", "clearing cache", "the", "Кэш
                                  "!!!", "a" * 513, " ".join(f"w{i}" for i in range(33)), "zzzunknown")]
 FIXED += [{"query": "the", "limit": 3}, {"query": "cache", "limit": 100}]
 FIXED += [{"query": q, "mode": "smart"} for q in ("retry policy", "retries", "retry polcy", "retyr", "the", "Кэш")]
+FIXED += [{"query": q, "mode": "smart"} for q in ('"retry policy" settings', '"policy retry"', "“exponential backoff” cache")]
 FIXED += [{"query": "conf", "mode": "smart", "prefix": True}, {"query": "the", "mode": "smart", "limit": 2},
           {"query": "retry", "mode": "keyword"}, {"query": "retry", "mode": "fuzzy"}, {"query": "retry", "prefix": True}]
 

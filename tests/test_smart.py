@@ -252,3 +252,20 @@ def test_identifiers_as_written_rank_first(index: okf_sphinx.Index) -> None:
         assert pages(r)[:2] == ["ident", "words"], query  # both hold the words; one holds the identifier
     # the words alone do not favour the identifier's page
     assert pages(index.search("secret key", mode="smart"))[0] == "words"
+
+
+def test_quoted_phrases(index: okf_sphinx.Index) -> None:
+    # "walrus plan" stands in that order on two pages; elsewhere the words are apart or absent
+    r = index.search('"walrus plan"', mode="smart")
+    assert set(pages(r)) == {"guide/draft", "guide/final"} and not r["pages"][0]["partial"]
+    r = index.search('"plan walrus"', mode="smart")  # the words are there, never in this order
+    assert all(p["partial"] for p in r["pages"])
+    assert {p["concept_id"] for p in r["pages"][:2]} == {"guide/draft", "guide/final"}
+    assert all(p["missing_terms"] == ['"plan walrus"'] for p in r["pages"][:2])  # they lack the order only
+    # mixed with plain words; curly quotes too; a lone quote mark is text
+    assert pages(index.search("“walrus plan” done", mode="smart")) == ["guide/final"]
+    assert index.search('walrus "plan', mode="smart")["total"] == index.search("walrus plan", mode="smart")["total"]
+    # a page holding the phrase outranks one holding only its words, other things equal
+    plain = index.search("narwhal walrus", mode="smart")
+    quoted = index.search('"walrus and the narwhal"', mode="smart")
+    assert pages(quoted) == ["together"] and "spread" in pages(plain)

@@ -657,18 +657,33 @@
         return self.evidence('w' + JSON.stringify(forms[i]), ps.map(function (P, j) { return [P, forms[i][j][1]]; }), idfs[i][0], idfs[i][1], ctx, allowed);
       });
       var iv = idPostings.map(function (x) { return self.evidence('x' + x[0], [[x[1], EXACT]], x[1].idf, x[1].idf, ctx, allowed); });
+      // quoted phrases: the sections holding each, and the words whose section parts it adds again
+      var quoted = phrases(norm, query).filter(function (ph) { return ph.every(function (t) { return words.indexOf(t) >= 0; }); });
+      var keep = function (sid) { return (allowed === null || allowed.has(sid)) && (pageFilter === null || pageFilter(pageOf(table.firsts, sid))); };
+      return Promise.all(quoted.map(function (ph) { return self.phraseSections(ph, keep); })).then(function (sets) {
+        return [ev, iv, quoted, sets.map(function (set, k) { return [set, quoted[k].map(function (t) { return ev[words.indexOf(t)]; })]; })];
+      });
+    }).then(function (got) {
+      var iv = got[1], quoted = got[2], pv = got[3], rows = table.rows;
       // pages: how many words each holds; when some page holds all, only those
       var count = new Map();
       ev.forEach(function (e) { e.pagePart.forEach(function (v, page) { count.set(page, (count.get(page) || 0) + 1); }); });
+      var phrasePages = pv.map(function (x) {
+        var pages = new Set();
+        x[0].forEach(function (sid) { pages.add(pageOf(table.firsts, sid)); });
+        pages.forEach(function (page) { count.set(page, count.get(page) + 1); });
+        return pages;
+      });
+      var units = words.length + pv.length;
       var candidates = Array.from(count.keys()).filter(function (page) { return pageFilter === null || pageFilter(page); });
-      var full = candidates.some(function (page) { return count.get(page) === words.length; });
-      if (full) candidates = candidates.filter(function (page) { return count.get(page) === words.length; });
-      var scored = new Map(), single = ev.length === 1 && !iv.length ? ev[0] : null;
+      var full = candidates.some(function (page) { return count.get(page) === units; });
+      if (full) candidates = candidates.filter(function (page) { return count.get(page) === units; });
+      var scored = new Map(), single = ev.length === 1 && !iv.length && !pv.length ? ev[0] : null;
       var ranked = candidates.map(function (page) {
         var best, score = 0.0;
         if (single !== null) best = single.pageBest.get(page);
         else {
-          var secs = sectionScores(ev, iv, page);
+          var secs = sectionScores(ev, iv, pv, page);
           scored.set(page, secs);
           best = secs[0][0];
           for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
@@ -679,9 +694,11 @@
       });
       ranked.sort(function (x, y) { return x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
       var shown = ranked.slice(0, lim).map(function (r) {
-        var top = (scored.get(r[2]) || sectionScores(ev, iv, r[2])).slice();
+        var top = (scored.get(r[2]) || sectionScores(ev, iv, pv, r[2])).slice();
         top.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
-        return { rank: r, row: rows[r[2]], missing: words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); }), top: top.slice(0, HITS_PER_PAGE) };
+        var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); });
+        quoted.forEach(function (ph, k) { if (!phrasePages[k].has(r[2])) missing.push('"' + ph.join(' ') + '"'); });
+        return { rank: r, row: rows[r[2]], missing: missing, top: top.slice(0, HITS_PER_PAGE) };
       });
       return Promise.all([
         Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),
@@ -721,16 +738,54 @@
     });
   };
   // [score, sid] of the page's sections that hold a word (smart.py _section_scores)
-  function sectionScores(ev, iv, page) {
+  function sectionScores(ev, iv, pv, page) {
     var set = new Set();
     ev.forEach(function (e) { (e.byPage.get(page) || []).forEach(function (sid) { set.add(sid); }); });
     return Array.from(set).sort(function (x, y) { return x - y; }).map(function (sid) {
       var score = 0.0;
       ev.forEach(function (e) { var v = e.sec.get(sid); if (v !== undefined) score += v; });
       iv.forEach(function (e) { var v = e.sec.get(sid); if (v !== undefined) score += v; });
+      pv.forEach(function (x) { if (x[0].has(sid)) x[1].forEach(function (e) { score += e.sec.get(sid); }); });
       return [score, sid];
     });
   }
+  var MAX_PHRASES = 4, MAX_PHRASE_SECTIONS = 200;
+  // smart.py phrases: quoted phrases of at least two terms, distinct, in order
+  function phrases(norm, query) {
+    var marks = [], re = /["\u201c\u201d]/g, m, out = [];
+    while ((m = re.exec(query)) !== null) marks.push(m.index);
+    for (var i = 0; i + 1 < marks.length; i += 2) {
+      var terms = norm.terms(query.slice(marks[i] + 1, marks[i + 1]));
+      if (terms.length >= 2 && !out.some(function (o) { return o.join('\u0000') === terms.join('\u0000'); }) && out.length < MAX_PHRASES) out.push(terms);
+    }
+    return out;
+  }
+  function holdsPhrase(terms, phrase) {
+    for (var i = 0; i + phrase.length <= terms.length; i++) {
+      var j = 0;
+      while (j < phrase.length && terms[i + j] === phrase[j]) j++;
+      if (j === phrase.length) return true;
+    }
+    return false;
+  }
+  // smart.py _phrase_sections: sections holding the phrase's words in order, checked in their text
+  Engine.prototype.phraseSections = function (phrase, keep) {
+    var self = this;
+    return Promise.all(phrase.map(function (t) { return self.posting(t); })).then(function (ps) {
+      if (ps.some(function (P) { return P === null; })) return new Set();
+      var both = ps[0].sids.filter(function (sid) { return ps.slice(1).every(function (P) { return sidIn(P.sids, sid); }) && keep(sid); });
+      var checked = both.slice(0, MAX_PHRASE_SECTIONS);
+      return Promise.all(checked.map(function (sid) { return self.section(sid); })).then(function (secs) {
+        var need = secs.some(function (s) { return !isAscii(s.text); }) ? self.tables() : null;
+        return Promise.resolve(need).then(function (full) {
+          var found = new Set();
+          secs.forEach(function (s, i) { if (holdsPhrase((isAscii(s.text) ? ASCII : full).terms(s.text), phrase)) found.add(checked[i]); });
+          both.slice(MAX_PHRASE_SECTIONS).forEach(function (sid) { found.add(sid); });
+          return found;
+        });
+      });
+    });
+  };
   var CACHE_WORDS = 256;
   // one word's (or identifier's) evidence, cached per engine when unfiltered (smart.py _evidence)
   Engine.prototype.evidence = function (key, postings, sidf, pidf, ctx, allowed) {
