@@ -233,19 +233,30 @@ def url_page(url: str) -> str:
     return path[:-5] if path.endswith(".html") else path
 
 
-def okf_rankings(html: Path, queries: list[str]) -> dict[str, list[list[str]] | None]:
+def has_smart_mode(index: Any) -> bool:
+    """Does the installed okf_sphinx answer ``mode="smart"`` (issue 7)?"""
+    try:
+        params = inspect.signature(index.search).parameters
+    except (TypeError, ValueError):
+        return False
+    return "mode" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def okf_rankings(html: Path, queries: list[str], systems: set[str]) -> dict[str, list[list[str]] | None]:
     from okf_sphinx import OkfError, open_index
 
     index = open_index(html)
-    keyword: list[list[str]] = []
-    for q in queries:
-        try:
-            hits = index.search(q, limit=100)["hits"]
-        except OkfError:
-            hits = []
-        keyword.append(distinct_pages([h["concept_id"] for h in hits]))
+    keyword: list[list[str]] | None = None
+    if "okf keyword" in systems:
+        keyword = []
+        for q in queries:
+            try:
+                hits = index.search(q, limit=100)["hits"]
+            except OkfError:
+                hits = []
+            keyword.append(distinct_pages([h["concept_id"] for h in hits]))
     smart: list[list[str]] | None = None
-    if "mode" in inspect.signature(index.search).parameters:
+    if "okf smart" in systems and has_smart_mode(index):
         smart = []
         for q in queries:
             try:
@@ -343,7 +354,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true", help="reuse finished builds under --work")
     ap.add_argument("--peps-html", default="/work/peps/html")
     ap.add_argument("--peps-doctrees", default="/work/peps/doctrees")
+    ap.add_argument("--systems", default=",".join(SYSTEMS),
+                    help="comma-separated subset of: " + ", ".join(SYSTEMS) + " (e.g. 'okf smart' while tuning)")
     args = ap.parse_args(argv)
+    systems = {s.strip() for s in args.systems.split(",") if s.strip()}
+    if not systems <= set(SYSTEMS):
+        raise SystemExit(f"unknown system(s) {sorted(systems - set(SYSTEMS))}: use {', '.join(SYSTEMS)}")
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     summary: dict[str, Any] = {}
@@ -357,9 +373,11 @@ def main(argv: list[str] | None = None) -> int:
         items = query_set(known_items(doctrees))
         queries = [i["query"] for i in items]
         print(f"{corpus}: {len(items)} known-item queries", file=sys.stderr, flush=True)
-        rankings: dict[str, list[list[str]] | None] = okf_rankings(html, queries)  # type: ignore[assignment]
-        rankings["sphinx"] = sphinx_rankings(html, queries)
-        rankings["pagefind"] = pagefind_rankings(html, work / corpus / "pagefind", queries)
+        rankings = okf_rankings(html, queries, systems)
+        rankings["sphinx"] = sphinx_rankings(html, queries) if "sphinx" in systems else None
+        rankings["pagefind"] = (
+            pagefind_rankings(html, work / corpus / "pagefind", queries) if "pagefind" in systems else None
+        )
         print(table(corpus, items, rankings) + "\n", flush=True)
         per_query = [
             {**item, "ranks": {s: (rank_of(item["target"], r[i]) if r is not None else None)
@@ -367,7 +385,19 @@ def main(argv: list[str] | None = None) -> int:
             for i, item in enumerate(items)
         ]
         (work / f"{corpus}-queries.json").write_text(json.dumps(per_query, indent=1, ensure_ascii=False), "utf-8")
-        summary[corpus] = {"queries": len(items), "html": str(html)}
+        summary[corpus] = {
+            "queries": len(items), "html": str(html),
+            "metrics": {
+                which: {
+                    system: (None if rankings[system] is None else metrics([
+                        rank_of(item["target"], rankings[system][i])  # type: ignore[index]
+                        for i, item in enumerate(items) if item["half"] == which
+                    ]))
+                    for system in SYSTEMS
+                }
+                for which in ("tune", "held-out")
+            },
+        }
         combined.extend(items)
         for s in SYSTEMS:
             r = rankings.get(s)

@@ -66,11 +66,14 @@
   function longest(w, table, lens) {
     for (var i = 0; i < lens.length; i++) {
       var n = lens[i];
-      if (w.length >= n && own.call(table, w.slice(w.length - n))) return w.slice(w.length - n);
+      if (w.length >= n) {
+        var tail = w.slice(w.length - n);
+        if (own.call(table, tail)) return tail;
+      }
     }
     return null;
   }
-  function endsWith(w, s) { return w.length >= s.length && w.slice(w.length - s.length) === s; }
+  function endsWith(w, s) { return w.endsWith(s); }
   function hasVowel(text) {
     for (var i = 0; i < text.length; i++) if (isVowel(text.charAt(i))) return true;
     return false;
