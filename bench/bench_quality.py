@@ -318,32 +318,27 @@ def metrics(ranks: list[int | None]) -> dict[str, float]:
     }
 
 
-def table(corpus: str, items: list[dict[str, Any]], rankings: dict[str, list[list[str]] | None]) -> str:
-    """Both halves and every system, then MRR@10 per kind of link over both halves."""
-    def measure(chosen: list[int], system: str) -> dict[str, float] | None:
-        ranked = rankings.get(system)
-        if ranked is None:
-            return None
-        return metrics([rank_of(items[i]["target"], ranked[i]) for i in chosen])
+GROUPS = (("sections", ("link", "title")), ("objects", ("object",)), ("all", ("link", "title", "object")))
 
-    lines = [f"### {corpus}", "",
-             "| half | queries | system | MRR@10 | P@1 | found@10 |", "|---|---:|---|---:|---:|---:|"]
-    for which in ("tune", "held-out"):
-        chosen = [i for i, item in enumerate(items) if item["half"] == which]
-        for system in SYSTEMS:
-            m = measure(chosen, system)
-            cells = "n/a | n/a | n/a" if m is None else f"{m['mrr@10']:.3f} | {m['p@1']:.3f} | {m['found@10']:.3f}"
-            lines.append(f"| {which} | {len(chosen)} | {system} | {cells} |")
-    lines += ["", "| kind (both halves) | queries | " + " | ".join(f"{s} MRR@10" for s in SYSTEMS) + " |",
-              "|---|---:|" + "---:|" * len(SYSTEMS)]
-    for kind in ("link", "title", "object"):
-        chosen = [i for i, item in enumerate(items) if item["kind"] == kind]
-        if chosen:
+
+def table(corpus: str, items: list[dict[str, Any]], rankings: dict[str, list[list[str]] | None]) -> str:
+    """One row per query group and half; each cell is MRR@10 / P@1 / found@10."""
+    lines = [f"### {corpus}", "", "MRR@10 / P@1 / found@10, page level", "",
+             "| queries | half | n | " + " | ".join(SYSTEMS) + " |", "|---|---|---:|" + "---|" * len(SYSTEMS)]
+    for group, kinds in GROUPS:
+        for which in ("tune", "held-out"):
+            chosen = [i for i, item in enumerate(items) if item["half"] == which and item["kind"] in kinds]
+            if not chosen:
+                continue
             cells = []
             for system in SYSTEMS:
-                m = measure(chosen, system)
-                cells.append("n/a" if m is None else f"{m['mrr@10']:.3f}")
-            lines.append(f"| {kind} | {len(chosen)} | " + " | ".join(cells) + " |")
+                ranked = rankings.get(system)
+                if ranked is None:
+                    cells.append("n/a")
+                    continue
+                m = metrics([rank_of(items[i]["target"], ranked[i]) for i in chosen])
+                cells.append(f"{m['mrr@10']:.3f} / {m['p@1']:.3f} / {m['found@10']:.3f}")
+            lines.append(f"| {group} | {which} | {len(chosen)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -388,14 +383,14 @@ def main(argv: list[str] | None = None) -> int:
         summary[corpus] = {
             "queries": len(items), "html": str(html),
             "metrics": {
-                which: {
+                f"{group} {which}": {
                     system: (None if rankings[system] is None else metrics([
                         rank_of(item["target"], rankings[system][i])  # type: ignore[index]
-                        for i, item in enumerate(items) if item["half"] == which
+                        for i, item in enumerate(items) if item["half"] == which and item["kind"] in kinds
                     ]))
                     for system in SYSTEMS
                 }
-                for which in ("tune", "held-out")
+                for group, kinds in GROUPS for which in ("tune", "held-out")
             },
         }
         combined.extend(items)
