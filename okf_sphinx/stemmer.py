@@ -7,9 +7,10 @@ releases stem differently: 3.1.1 vs 3.0.1 differ on ``internal``, ``skis`` ...).
 So okf_sphinx ships its own implementation of one algorithm version and records that
 version (:data:`STEMMER_VERSION`) in the index.
 
-English is the Snowball "english" (Porter2) algorithm exactly as Snowball 3.0.1
-defines it (snowballstem.org/algorithms/english/stemmer.html) — the version
-Sphinx 9.0's browser stemmers were generated from.  ``tests/test_stemmer.py`` proves
+English is the Snowball "english" (Porter2) algorithm and German the Snowball
+"german" algorithm, exactly as Snowball 3.0.1 defines them
+(snowballstem.org/algorithms/) — the version Sphinx 9.0's browser stemmers were
+generated from.  ``tests/test_stemmer.py`` proves
 this module equal to the reference implementation of that release and to the
 JavaScript port on a large word list.
 
@@ -24,6 +25,7 @@ This module must not import Sphinx or docutils: the query path uses it.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 #: The algorithm version every stem in an index comes from; written into the manifest.
@@ -96,14 +98,14 @@ def _longest(word: str, table: tuple[tuple[int, frozenset[str]], ...]) -> str | 
     return None
 
 
-def _after_vowel_consonant(word: str, start: int) -> int:
+def _after_vowel_consonant(word: str, start: int, vowels: frozenset[str] = _VOWELS) -> int:
     """The position after the first non-vowel that follows a vowel, from ``start``
     (the word's length when there is none): how R1 and R2 are defined."""
     n = len(word)
     i = start
-    while i < n and word[i] not in _VOWELS:
+    while i < n and word[i] not in vowels:
         i += 1
-    while i < n and word[i] in _VOWELS:
+    while i < n and word[i] in vowels:
         i += 1
     return i + 1 if i < n else n
 
@@ -260,12 +262,113 @@ def stem_english(word: str) -> str:
     return w.replace("Y", "y") if marked else w
 
 
+# --- Snowball German, Snowball 3.0.1 -------------------------------------------------
+
+_DE_VOWELS = frozenset("aeiouyäöü")
+_DE_S_ENDING = frozenset("bdfghklmnrt")
+_DE_ST_ENDING = frozenset("bdfghklmnt")
+_DE_ET_ENDING = frozenset("dfgklmnrstUzä")
+# "-et" stays after these (Paket, Planet, geordnet, Internet, Tritt ...)
+_DE_ET_KEEP = ("tick", "plan", "geordn", "intern", "tr")
+# prelude, left to right: ß -> ss, ae/oe/ue -> ä/ö/ü, except the u of "qu"
+_DE_PRELUDE = re.compile("qu|ae|oe|ue|ß")
+_DE_PRELUDE_MAP = {"qu": "qu", "ae": "ä", "oe": "ö", "ue": "ü", "ß": "ss"}
+# postlude: undo the marks and drop the umlauts
+_DE_POSTLUDE = str.maketrans("YUäöü", "yuaou")
+_DE_STEP1_BY_LEN = _by_length(("e", "em", "en", "erinnen", "erin", "ln", "ern", "er", "s", "es", "lns"))
+_DE_STEP2_BY_LEN = _by_length(("en", "er", "et", "st", "est"))
+_DE_STEP3_BY_LEN = _by_length(("end", "ig", "ung", "lich", "isch", "ik", "heit", "keit"))
+_DE_KEIT_BY_LEN = _by_length(("ig", "lich"))
+
+
+def _de_step1(w: str, p1: int) -> str:
+    suffix = _longest(w, _DE_STEP1_BY_LEN)
+    if suffix is None:
+        return w
+    start = len(w) - len(suffix)
+    if start < p1:
+        return w
+    if suffix == "em":
+        return w if w.endswith("syst", 0, start) else w[:start]
+    if suffix in ("e", "en", "es"):
+        w = w[:start]
+        return w[:-1] if w.endswith("niss") else w
+    if suffix == "s":
+        return w[:start] if start > 0 and w[start - 1] in _DE_S_ENDING else w
+    if suffix in ("ln", "lns"):
+        return w[:start] + "l"
+    return w[:start]  # erinnen, erin, ern, er
+
+
+def _de_step2(w: str, p1: int) -> str:
+    suffix = _longest(w, _DE_STEP2_BY_LEN)
+    if suffix is None:
+        return w
+    start = len(w) - len(suffix)
+    if start < p1:
+        return w
+    if suffix == "st":
+        return w[:start] if start >= 4 and w[start - 1] in _DE_ST_ENDING else w
+    if suffix == "et":
+        if start > 0 and w[start - 1] in _DE_ET_ENDING and not w.endswith(_DE_ET_KEEP, 0, start):
+            return w[:start]
+        return w
+    return w[:start]  # en, er, est
+
+
+def _de_step3(w: str, p1: int, p2: int) -> str:
+    suffix = _longest(w, _DE_STEP3_BY_LEN)
+    if suffix is None:
+        return w
+    start = len(w) - len(suffix)
+    if start < p2:
+        return w
+    if suffix in ("ig", "ik", "isch"):
+        return w if w.endswith("e", 0, start) else w[:start]
+    w = w[:start]
+    if suffix in ("end", "ung"):
+        if w.endswith("ig") and not w.endswith("e", 0, len(w) - 2) and len(w) - 2 >= p2:
+            return w[:-2]
+    elif suffix in ("lich", "heit"):
+        if w.endswith(("er", "en")) and len(w) - 2 >= p1:
+            return w[:-2]
+    else:  # keit
+        more = _longest(w, _DE_KEIT_BY_LEN)
+        if more is not None and len(w) - len(more) >= p2:
+            return w[: -len(more)]
+    return w
+
+
+def stem_german(word: str) -> str:
+    """The Snowball 3.0.1 German stem of a casefolded word."""
+    w = word
+    # prelude: u and y between vowels are consonants; mark them U and Y
+    if "u" in w or "y" in w:
+        chars = list(w)
+        for j in range(1, len(chars) - 1):
+            if chars[j] in "uy" and chars[j - 1] in _DE_VOWELS and chars[j + 1] in _DE_VOWELS:
+                chars[j] = chars[j].upper()
+        w = "".join(chars)
+    w = _DE_PRELUDE.sub(lambda m: _DE_PRELUDE_MAP[m.group()], w)
+    # R1: after the first non-vowel following a vowel, but not before the 4th letter
+    n = len(w)
+    p1 = p2 = n
+    if n >= 3:
+        after = _after_vowel_consonant(w, 0, _DE_VOWELS)
+        p1 = max(after, 3)
+        p2 = _after_vowel_consonant(w, after, _DE_VOWELS)
+    w = _de_step1(w, p1)
+    w = _de_step2(w, p1)
+    w = _de_step3(w, p1, p2)
+    return w.translate(_DE_POSTLUDE)
+
+
 # --- languages ----------------------------------------------------------------------
 
 # Sphinx `language` primary subtag -> stemmer; enable a language only together with a
 # JavaScript port and a parity test over a large word list (tests/test_stemmer.py).
-_STEMMERS: dict[str, Callable[[str], str]] = {"en": stem_english}
-_ALGORITHMS = {"en": "english"}
+_STEMMERS: dict[str, Callable[[str], str]] = {"en": stem_english, "de": stem_german}
+_ALGORITHMS = {"en": "english", "de": "german"}
 
 
 def _primary(language: str | None) -> str:

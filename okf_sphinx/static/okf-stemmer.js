@@ -1,8 +1,8 @@
 /* okf_sphinx stemmers: the JavaScript port of okf_sphinx/stemmer.py, stem for stem.
  * The index stores stems made at build time; queries in the browser must be stemmed
  * identically, so this file implements the same pinned algorithm version
- * (Snowball 3.0.1 English / Porter2) and tests/test_stemmer.py proves the two equal on
- * a large word list.  Plain script, no dependencies: browser global OkfStemmer, or
+ * (Snowball 3.0.1: English / Porter2, German) and tests/test_stemmer.py proves the two
+ * equal on a large word list per language.  Plain script, no dependencies: browser global OkfStemmer, or
  * require() in Node.  OkfStemmer.forLanguage(lang) -> function(term) -> stem, or null.
  * Input is a casefolded NFC term; positions count code points, as in Python. */
 (function (root, factory) {
@@ -79,10 +79,11 @@
     return false;
   }
   // the position after the first non-vowel that follows a vowel, from `start`
-  function afterVowelConsonant(w, start) {
+  function afterVowelConsonant(w, start, vowel) {
     var n = w.length, i = start;
-    while (i < n && !isVowel(w.charAt(i))) i++;
-    while (i < n && isVowel(w.charAt(i))) i++;
+    vowel = vowel || isVowel;
+    while (i < n && !vowel(w.charAt(i))) i++;
+    while (i < n && vowel(w.charAt(i))) i++;
     return i < n ? i + 1 : n;
   }
   function shortSyllableBefore(w, end) {
@@ -199,20 +200,120 @@
     return marked ? w.replace(/Y/g, 'y') : w;
   }
 
-  // Python counts code points, JS strings count UTF-16 units.  The algorithm never
-  // changes or removes a character outside a-z, so each astral character (and any
-  // U+FFFF already there) stands in as one U+FFFF while stemming and is put back after.
-  var ASTRAL = /[\uD800-\uDBFF][\uDC00-\uDFFF]|\uFFFF/g;
-  function stemEnglish(word) {
-    if (word.indexOf('\uFFFF') < 0 && !/[\uD800-\uDFFF]/.test(word)) return stemBmp(word);
-    var held = word.match(ASTRAL), k = 0;
-    return stemBmp(word.replace(ASTRAL, '\uFFFF')).replace(/\uFFFF/g, function () { return held[k++]; });
+  // --- Snowball German, Snowball 3.0.1 -----------------------------------------------
+  function deVowel(c) { return isVowel(c) || c === 'ä' || c === 'ö' || c === 'ü'; }
+  var DE_S_ENDING = set('bdfghklmnrt'.split(''));
+  var DE_ST_ENDING = set('bdfghklmnt'.split(''));
+  var DE_ET_ENDING = set('dfgklmnrstUzä'.split(''));
+  // "-et" stays after these (Paket, Planet, geordnet, Internet, Tritt ...)
+  var DE_ET_KEEP = ['tick', 'plan', 'geordn', 'intern', 'tr'];
+  // prelude, left to right: ß -> ss, ae/oe/ue -> ä/ö/ü, except the u of "qu"
+  var DE_PRELUDE = /qu|ae|oe|ue|ß/g;
+  var DE_PRELUDE_MAP = { qu: 'qu', ae: 'ä', oe: 'ö', ue: 'ü', 'ß': 'ss' };
+  // postlude: undo the marks and drop the umlauts
+  var DE_POSTLUDE = /[YUäöü]/g;
+  var DE_POSTLUDE_MAP = { Y: 'y', U: 'u', 'ä': 'a', 'ö': 'o', 'ü': 'u' };
+  function table(words) {
+    var t = {};
+    words.forEach(function (k) { t[k] = ''; });
+    return t;
   }
+  var DE_STEP1 = table(['e', 'em', 'en', 'erinnen', 'erin', 'ln', 'ern', 'er', 's', 'es', 'lns']);
+  var DE_STEP2 = table(['en', 'er', 'et', 'st', 'est']);
+  var DE_STEP3 = table(['end', 'ig', 'ung', 'lich', 'isch', 'ik', 'heit', 'keit']);
+  var DE_KEIT = table(['ig', 'lich']);
+  var DE_STEP1_LENS = lengths(DE_STEP1), DE_STEP2_LENS = lengths(DE_STEP2);
+  var DE_STEP3_LENS = lengths(DE_STEP3), DE_KEIT_LENS = lengths(DE_KEIT);
+  function endsBefore(w, end, s) { return w.slice(0, end).endsWith(s); }
+
+  function deStep1(w, p1) {
+    var suffix = longest(w, DE_STEP1, DE_STEP1_LENS);
+    if (suffix === null) return w;
+    var start = w.length - suffix.length;
+    if (start < p1) return w;
+    if (suffix === 'em') return endsBefore(w, start, 'syst') ? w : w.slice(0, start);
+    if (suffix === 'e' || suffix === 'en' || suffix === 'es') {
+      w = w.slice(0, start);
+      return endsWith(w, 'niss') ? w.slice(0, -1) : w;
+    }
+    if (suffix === 's') return start > 0 && own.call(DE_S_ENDING, w.charAt(start - 1)) ? w.slice(0, start) : w;
+    if (suffix === 'ln' || suffix === 'lns') return w.slice(0, start) + 'l';
+    return w.slice(0, start); // erinnen, erin, ern, er
+  }
+  function deStep2(w, p1) {
+    var suffix = longest(w, DE_STEP2, DE_STEP2_LENS);
+    if (suffix === null) return w;
+    var start = w.length - suffix.length;
+    if (start < p1) return w;
+    if (suffix === 'st') return start >= 4 && own.call(DE_ST_ENDING, w.charAt(start - 1)) ? w.slice(0, start) : w;
+    if (suffix === 'et') {
+      if (start > 0 && own.call(DE_ET_ENDING, w.charAt(start - 1)) &&
+          !DE_ET_KEEP.some(function (k) { return endsBefore(w, start, k); })) return w.slice(0, start);
+      return w;
+    }
+    return w.slice(0, start); // en, er, est
+  }
+  function deStep3(w, p1, p2) {
+    var suffix = longest(w, DE_STEP3, DE_STEP3_LENS);
+    if (suffix === null) return w;
+    var start = w.length - suffix.length;
+    if (start < p2) return w;
+    if (suffix === 'ig' || suffix === 'ik' || suffix === 'isch') return endsBefore(w, start, 'e') ? w : w.slice(0, start);
+    w = w.slice(0, start);
+    if (suffix === 'end' || suffix === 'ung') {
+      if (endsWith(w, 'ig') && !endsBefore(w, w.length - 2, 'e') && w.length - 2 >= p2) return w.slice(0, -2);
+    } else if (suffix === 'lich' || suffix === 'heit') {
+      if ((endsWith(w, 'er') || endsWith(w, 'en')) && w.length - 2 >= p1) return w.slice(0, -2);
+    } else { // keit
+      var more = longest(w, DE_KEIT, DE_KEIT_LENS);
+      if (more !== null && w.length - more.length >= p2) return w.slice(0, w.length - more.length);
+    }
+    return w;
+  }
+  function stemGermanBmp(word) {
+    var w = word;
+    // prelude: u and y between vowels are consonants; mark them U and Y
+    if (w.indexOf('u') >= 0 || w.indexOf('y') >= 0) {
+      var chars = w.split('');
+      for (var j = 1; j < chars.length - 1; j++) {
+        if ((chars[j] === 'u' || chars[j] === 'y') && deVowel(chars[j - 1]) && deVowel(chars[j + 1])) {
+          chars[j] = chars[j].toUpperCase();
+        }
+      }
+      w = chars.join('');
+    }
+    w = w.replace(DE_PRELUDE, function (m) { return DE_PRELUDE_MAP[m]; });
+    // R1: after the first non-vowel following a vowel, but not before the 4th letter
+    var n = w.length, p1 = n, p2 = n;
+    if (n >= 3) {
+      var after = afterVowelConsonant(w, 0, deVowel);
+      p1 = Math.max(after, 3);
+      p2 = afterVowelConsonant(w, after, deVowel);
+    }
+    w = deStep1(w, p1);
+    w = deStep2(w, p1);
+    w = deStep3(w, p1, p2);
+    return w.replace(DE_POSTLUDE, function (c) { return DE_POSTLUDE_MAP[c]; });
+  }
+
+  // Python counts code points, JS strings count UTF-16 units.  No algorithm here changes
+  // or removes a character outside the BMP, so each astral character (and any U+FFFF
+  // already there) stands in as one U+FFFF while stemming and is put back after.
+  var ASTRAL = /[\uD800-\uDBFF][\uDC00-\uDFFF]|\uFFFF/g;
+  function byCodePoints(stemBmpWord) {
+    return function (word) {
+      if (word.indexOf('\uFFFF') < 0 && !/[\uD800-\uDFFF]/.test(word)) return stemBmpWord(word);
+      var held = word.match(ASTRAL), k = 0;
+      return stemBmpWord(word.replace(ASTRAL, '\uFFFF')).replace(/\uFFFF/g, function () { return held[k++]; });
+    };
+  }
+  var stemEnglish = byCodePoints(stemBmp);
+  var stemGerman = byCodePoints(stemGermanBmp);
 
   // --- languages ----------------------------------------------------------------------
   // Sphinx `language` primary subtag -> stemmer; the same table as stemmer.py.
-  var STEMMERS = { en: stemEnglish };
-  var ALGORITHMS = { en: 'english' };
+  var STEMMERS = { en: stemEnglish, de: stemGerman };
+  var ALGORITHMS = { en: 'english', de: 'german' };
   var MEMO_MAX = 65536;
 
   function primary(language) {
@@ -248,6 +349,7 @@
     forLanguage: forLanguage,
     algorithmFor: algorithmFor,
     supportedLanguages: supportedLanguages,
-    stemEnglish: stemEnglish
+    stemEnglish: stemEnglish,
+    stemGerman: stemGerman
   };
 });
