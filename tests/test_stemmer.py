@@ -9,8 +9,10 @@ English words: every distinct term of the corpora in ../shared/corpora, the syst
 word list when installed (Debian ``wamerican``, raw and tokenised), and every word of
 the corpora with the suffixes the algorithm's steps remove.  German words: the system
 German word list when installed (Debian ``wngerman``), spellings with ß and ae/oe/ue,
-and words with the German suffixes.  Both: words with characters outside the BMP
-(which the two languages count differently).
+and words with the German suffixes.  Spanish words: the system Spanish word list when
+installed (Debian ``wspanish``), and words with the Spanish suffixes, verb endings and
+attached pronouns.  All: the corpora's terms, and words with characters outside the
+BMP (which the two languages count differently).
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from pathlib import Path
 import pytest
 
 from okf_sphinx.stemmer import (
-    STEMMER_VERSION, algorithm_for, stem_english, stem_german, stemmer_for, supported_languages,
+    STEMMER_VERSION, algorithm_for, stem_english, stem_german, stem_spanish, stemmer_for,
+    supported_languages,
 )
 from okf_sphinx.terms import terms
 
@@ -34,7 +37,11 @@ from okf_js import HERE, require_node  # noqa: E402
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 if not CORPORA.is_dir():  # a worktree or a clone beside ../shared
     CORPORA = Path("/work/shared/corpora")
-SYSTEM_WORDS = {"en": Path("/usr/share/dict/american-english"), "de": Path("/usr/share/dict/ngerman")}
+SYSTEM_WORDS = {
+    "en": Path("/usr/share/dict/american-english"),
+    "de": Path("/usr/share/dict/ngerman"),
+    "es": Path("/usr/share/dict/spanish"),
+}
 STEMMER_RUNNER = HERE / "stemmer_runner.js"
 TEXT_SUFFIXES = {".rst", ".md", ".txt", ".py", ".yml", ".yaml", ".html", ".toml"}
 # every suffix some step of the English algorithm looks at
@@ -52,9 +59,23 @@ DE_SUFFIXES = (
     "et", "st", "est", "end", "ung", "ig", "igend", "igung", "isch", "ik", "lich", "heit",
     "keit", "igkeit", "lichkeit", "erlich", "enheit", "ungen", "lichen", "ischen", "heiten",
 )
+ES_SUFFIXES = (
+    "a", "o", "os", "e", "es", "é", "á", "í", "ó", "gue", "guen", "guéis", "guemos", "ya", "yendo",
+    "yó", "yeron", "ica", "osas", "ismo", "amiento", "ables", "ancia", "adora", "antes",
+    "aciones", "ación", "icación", "logía", "logías", "ución", "uciones", "encia", "encias",
+    "amente", "icamente", "ativamente", "osamente", "mente", "ablemente", "antemente", "idad",
+    "idades", "abilidad", "icidad", "ividad", "iva", "ativo", "ivos", "aba", "ieran", "arían",
+    "iesen", "ieron", "arán", "ando", "iendo", "ar", "er", "ir", "aríamos", "iésemos", "éis",
+    "emos", "ió", "ándolo", "iéndose", "ársela", "érselos", "írnos", "ámoslo", "arlo", "erse",
+    "irlas", "yéndole", "lo", "la", "le", "se", "nos", "me", "selo", "selas", "los", "les",
+)
 MIN_WORDS = 50_000
 # the reference implementation (module, class) of each enabled language
-ORACLES = {"en": ("english_stemmer", "EnglishStemmer"), "de": ("german_stemmer", "GermanStemmer")}
+ORACLES = {
+    "en": ("english_stemmer", "EnglishStemmer"),
+    "de": ("german_stemmer", "GermanStemmer"),
+    "es": ("spanish_stemmer", "SpanishStemmer"),
+}
 # code points outside the BMP count as one character in Python, two in JavaScript
 ASTRAL = (
     "\U0001d400ing", "x\U0001d400sses", "\U0001d400\U0001d401ation", "\U00020000ly",
@@ -96,6 +117,11 @@ def word_list(language: str = "en") -> tuple[str, ...]:
         words |= corpus | system_words("en")
         bases = sorted(t for t in corpus if t.isascii() and t.isalpha() and 3 <= len(t) <= 8)
         words |= derived(bases, SUFFIXES, 16)
+    elif language == "es":
+        spanish = sorted(system_words("es"))
+        words |= set(spanish) | set(sorted(corpus)[::2])
+        bases = sorted(t for t in (spanish or corpus) if t.isalpha() and 3 <= len(t) <= 9)
+        words |= derived(bases, ES_SUFFIXES, 160)
     else:
         # every 4th German word and every 2nd corpus term keep the oracle's run short
         german = sorted(system_words("de"))[::4]
@@ -168,12 +194,13 @@ def test_node_equals_python(language: str) -> None:
 @pytest.mark.parametrize("language, algorithm", [
     (None, "english"), ("", "english"), ("en", "english"), ("en_US", "english"),
     ("en-GB", "english"), ("EN", "english"), ("de", "german"), ("de_AT", "german"),
+    ("es", "spanish"), ("es_MX", "spanish"),
     ("zh_CN", None), ("fr", None), ("ja", None),
 ])
 def test_language_mapping_same_in_node(language: str | None, algorithm: str | None) -> None:
     assert algorithm_for(language) == algorithm
     assert (stemmer_for(language) is None) == (algorithm is None)
-    words = ("running", "internal", "häuser", "ergebnisse")
+    words = ("running", "internal", "häuser", "ergebnisse", "haciéndolo")
     answer = node_stems(language, words)
     assert answer["algorithm"] == algorithm
     if algorithm is None:
@@ -182,7 +209,10 @@ def test_language_mapping_same_in_node(language: str | None, algorithm: str | No
         stem = stemmer_for(language)
         assert stem is not None
         assert answer["stems"] == [stem(w) for w in words]
-        expected = {"english": ["run", "intern"], "german": ["running", "internal", "haus", "ergebnis"]}
+        expected = {
+            "english": ["run", "intern"], "german": ["running", "internal", "haus", "ergebnis"],
+            "spanish": ["running", "internal", "häus", "ergebniss", "hac"],
+        }
         assert answer["stems"][: len(expected[algorithm])] == expected[algorithm]
 
 
@@ -207,6 +237,11 @@ def test_pinned_release_not_the_installed_one() -> None:
         "system": "system", "systemen": "system", "planet": "planet", "freundlichkeit": "freundlich",
     }
     assert {w: stem_german(w) for w in german} == german
+    spanish = {
+        "corriendo": "corr", "cómetelo": "cometel", "haciéndolo": "hac", "nacionalidades": "nacional",
+        "rápidamente": "rapid", "huyendo": "huyend", "persiguen": "persig", "canciones": "cancion",
+    }
+    assert {w: stem_spanish(w) for w in spanish} == spanish
 
 
 def test_memoised_stemmer_is_shared() -> None:

@@ -1,7 +1,7 @@
 /* okf_sphinx stemmers: the JavaScript port of okf_sphinx/stemmer.py, stem for stem.
  * The index stores stems made at build time; queries in the browser must be stemmed
  * identically, so this file implements the same pinned algorithm version
- * (Snowball 3.0.1: English / Porter2, German) and tests/test_stemmer.py proves the two
+ * (Snowball 3.0.1: English / Porter2, German, Spanish) and tests/test_stemmer.py proves the two
  * equal on a large word list per language.  Plain script, no dependencies: browser global OkfStemmer, or
  * require() in Node.  OkfStemmer.forLanguage(lang) -> function(term) -> stem, or null.
  * Input is a casefolded NFC term; positions count code points, as in Python. */
@@ -296,6 +296,156 @@
     return w.replace(DE_POSTLUDE, function (c) { return DE_POSTLUDE_MAP[c]; });
   }
 
+  // --- Snowball Spanish, Snowball 3.0.1 ----------------------------------------------
+  var ES_VOWELS = set('aeiouáéíóúü'.split(''));
+  function esVowel(c) { return own.call(ES_VOWELS, c); }
+  var ES_PRONOUNS = table(['me', 'se', 'sela', 'selo', 'selas', 'selos', 'la', 'le', 'lo', 'las', 'les', 'los', 'nos']);
+  // a verb form before an attached pronoun -> its unaccented form ("" keeps it)
+  var ES_BEFORE_PRONOUN = {
+    'iéndo': 'iendo', 'ándo': 'ando', 'ár': 'ar', 'ér': 'er', 'ír': 'ir',
+    ando: '', iendo: '', ar: '', er: '', ir: '', yendo: ''
+  };
+  // standard suffixes -> the rule that removes them (see esStandard)
+  var ES_STANDARD = {};
+  [
+    [1, 'ica osa ista anza ico ismo oso amiento imiento able ible icas osas istas anzas icos ' +
+        'ismos osos amientos imientos ables ibles'],
+    [2, 'ancia adora ante acion ación ador ancias adoras aciones adores antes'],
+    [3, 'logía logías'],
+    [4, 'ucion ución uciones'],
+    [5, 'encia encias'],
+    [6, 'amente'],
+    [7, 'mente'],
+    [8, 'idad idades'],
+    [9, 'iva ivo ivas ivos']
+  ].forEach(function (r) { r[1].split(' ').forEach(function (k) { ES_STANDARD[k] = r[0]; }); });
+  var ES_AMENTE = table(['ic', 'ad', 'os', 'iv']);
+  var ES_MENTE = table(['able', 'ible', 'ante']);
+  var ES_IDAD = table(['ic', 'abil', 'iv']);
+  var ES_Y_VERB = table(['ya', 'ye', 'yan', 'yen', 'yeron', 'yendo', 'yo', 'yas', 'yes', 'yais', 'yamos', 'yó']);
+  // verb suffixes: these four also take a "u" after "g" with them; the rest go alone
+  var ES_VERB_GU = set(['en', 'es', 'éis', 'emos']);
+  var ES_VERB = table((
+    'aba ada ida ara iera ía aría ería iría ad ed id ase iese aste iste an aban aran ieran ' +
+    'ían arían erían irían en asen iesen aron ieron arán erán irán ado ido ando iendo ar er ' +
+    'ir as abas adas idas aras ieras ías arías erías irías es ases ieses abais arais ierais ' +
+    'íais aríais eríais iríais aseis ieseis asteis isteis áis éis aréis eréis iréis ados ' +
+    'idos amos ábamos áramos iéramos íamos aríamos eríamos iríamos emos aremos eremos ' +
+    'iremos ásemos iésemos imos arás erás irás ís ará erá irá aré eré iré ió').split(' '));
+  var ES_RESIDUAL = table(['a', 'e', 'o', 'os', 'á', 'é', 'í', 'ó']);
+  var ES_POSTLUDE = /[áéíóú]/g;
+  var ES_POSTLUDE_MAP = { 'á': 'a', 'é': 'e', 'í': 'i', 'ó': 'o', 'ú': 'u' };
+  var LENS = new Map(); // table -> its suffix lengths, longest first
+  function lens(t) {
+    var l = LENS.get(t);
+    if (!l) { l = lengths(t); LENS.set(t, l); }
+    return l;
+  }
+  // the longest suffix of the table that lies wholly at or after `start` (Snowball's
+  // `among` inside `setlimit`: a longer suffix reaching before `start` is not seen)
+  function longestFrom(w, t, start) {
+    var ls = lens(t);
+    for (var i = 0; i < ls.length; i++) {
+      var n = ls[i];
+      if (w.length - n >= start) {
+        var tail = w.slice(w.length - n);
+        if (own.call(t, tail)) return tail;
+      }
+    }
+    return null;
+  }
+  function esPv(w) {
+    var n = w.length, j;
+    if (n < 2) return n;
+    if (!esVowel(w.charAt(1))) { // vowel or consonant, then consonant: after the next vowel
+      for (j = 2; j < n; j++) if (esVowel(w.charAt(j))) return j + 1;
+      return n;
+    }
+    if (esVowel(w.charAt(0))) { // two vowels: after the next consonant
+      for (j = 2; j < n; j++) if (!esVowel(w.charAt(j))) return j + 1;
+      return n;
+    }
+    return n >= 3 ? 3 : n; // consonant, vowel
+  }
+  function esAttachedPronoun(w, pv) {
+    var pronoun = longest(w, ES_PRONOUNS, lens(ES_PRONOUNS));
+    if (pronoun === null) return w;
+    var end = w.length - pronoun.length;
+    var verb = longest(w.slice(0, end), ES_BEFORE_PRONOUN, lens(ES_BEFORE_PRONOUN));
+    if (verb === null) return w;
+    var start = end - verb.length;
+    if (start < pv) return w;
+    if (verb === 'yendo' && !endsBefore(w, start, 'u')) return w;
+    var replacement = ES_BEFORE_PRONOUN[verb];
+    return replacement ? w.slice(0, start) + replacement : w.slice(0, end);
+  }
+  function esStrip(w, t, p) {
+    var more = longest(w, t, lens(t));
+    if (more !== null && w.length - more.length >= p) return w.slice(0, w.length - more.length);
+    return w;
+  }
+  function esStandard(w, p1, p2) {
+    var suffix = longest(w, ES_STANDARD, lens(ES_STANDARD));
+    if (suffix === null) return null;
+    var start = w.length - suffix.length, rule = ES_STANDARD[suffix];
+    if (start < (rule === 6 ? p1 : p2)) return null;
+    var stem = w.slice(0, start);
+    switch (rule) {
+      case 1: return stem;
+      case 2: return endsWith(stem, 'ic') && stem.length - 2 >= p2 ? stem.slice(0, -2) : stem;
+      case 3: return stem + 'log';
+      case 4: return stem + 'u';
+      case 5: return stem + 'ente';
+      case 6: {
+        var more = longest(stem, ES_AMENTE, lens(ES_AMENTE));
+        if (more === null || stem.length - more.length < p2) return stem;
+        stem = stem.slice(0, stem.length - more.length);
+        if (more === 'iv' && endsWith(stem, 'at') && stem.length - 2 >= p2) return stem.slice(0, -2);
+        return stem;
+      }
+      case 7: return esStrip(stem, ES_MENTE, p2);
+      case 8: return esStrip(stem, ES_IDAD, p2);
+      default: return endsWith(stem, 'at') && stem.length - 2 >= p2 ? stem.slice(0, -2) : stem;
+    }
+  }
+  function esYVerb(w, pv) {
+    if (w.length < pv) return null;
+    var suffix = longestFrom(w, ES_Y_VERB, pv);
+    if (suffix === null) return null;
+    var start = w.length - suffix.length;
+    return endsBefore(w, start, 'u') ? w.slice(0, start) : null;
+  }
+  function esVerb(w, pv) {
+    if (w.length < pv) return null;
+    var suffix = longestFrom(w, ES_VERB, pv);
+    if (suffix === null) return null;
+    var start = w.length - suffix.length;
+    if (own.call(ES_VERB_GU, suffix) && endsBefore(w, start, 'gu')) start -= 1;
+    return w.slice(0, start);
+  }
+  function esResidual(w, pv) {
+    var suffix = longest(w, ES_RESIDUAL, lens(ES_RESIDUAL));
+    if (suffix === null) return w;
+    var start = w.length - suffix.length;
+    if (start < pv) return w;
+    w = w.slice(0, start);
+    if ((suffix === 'e' || suffix === 'é') && endsWith(w, 'gu') && w.length - 1 >= pv) return w.slice(0, -1);
+    return w;
+  }
+  function stemSpanishBmp(word) {
+    var w = word;
+    var pv = esPv(w);
+    var p1 = afterVowelConsonant(w, 0, esVowel);
+    var p2 = afterVowelConsonant(w, p1, esVowel);
+    w = esAttachedPronoun(w, pv);
+    var changed = esStandard(w, p1, p2);
+    if (changed === null) changed = esYVerb(w, pv);
+    if (changed === null) changed = esVerb(w, pv);
+    if (changed !== null) w = changed;
+    w = esResidual(w, pv);
+    return w.replace(ES_POSTLUDE, function (c) { return ES_POSTLUDE_MAP[c]; });
+  }
+
   // Python counts code points, JS strings count UTF-16 units.  No algorithm here changes
   // or removes a character outside the BMP, so each astral character (and any U+FFFF
   // already there) stands in as one U+FFFF while stemming and is put back after.
@@ -309,11 +459,12 @@
   }
   var stemEnglish = byCodePoints(stemBmp);
   var stemGerman = byCodePoints(stemGermanBmp);
+  var stemSpanish = byCodePoints(stemSpanishBmp);
 
   // --- languages ----------------------------------------------------------------------
   // Sphinx `language` primary subtag -> stemmer; the same table as stemmer.py.
-  var STEMMERS = { en: stemEnglish, de: stemGerman };
-  var ALGORITHMS = { en: 'english', de: 'german' };
+  var STEMMERS = { en: stemEnglish, de: stemGerman, es: stemSpanish };
+  var ALGORITHMS = { en: 'english', de: 'german', es: 'spanish' };
   var MEMO_MAX = 65536;
 
   function primary(language) {
@@ -350,6 +501,7 @@
     algorithmFor: algorithmFor,
     supportedLanguages: supportedLanguages,
     stemEnglish: stemEnglish,
-    stemGerman: stemGerman
+    stemGerman: stemGerman,
+    stemSpanish: stemSpanish
   };
 });
