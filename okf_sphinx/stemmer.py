@@ -10,13 +10,13 @@ version (:data:`STEMMER_VERSION`) in the index.
 English is the Snowball "english" (Porter2) algorithm, German and Spanish the
 Snowball "german" and "spanish" algorithms, exactly as Snowball 3.0.1 defines them
 (snowballstem.org/algorithms/) — the version Sphinx 9.0's browser stemmers were
-generated from.  ``tests/test_stemmer.py`` proves
-this module equal to the reference implementation of that release and to the
-JavaScript port on a large word list.
+generated from.  ``tests/test_stemmer.py`` proves this module equal to the
+reference implementation of that release and to the JavaScript port on a large word
+list per language; a language is enabled only with that proof.
 
 Input is a term as :func:`okf_sphinx.terms.terms` produces it: casefolded, NFC, a run
-of letters, numbers and marks.  Characters other than ``a``-``z`` count as consonants
-and are never changed, so non-English words pass through with at most an English
+of letters, numbers and marks.  Letters outside a language's alphabet count as
+consonants and are never changed, so foreign words pass through with at most a
 suffix stripped; positions count code points (the JavaScript port does the same).
 
 This module must not import Sphinx or docutils: the query path uses it.
