@@ -46,17 +46,28 @@ def _corrupt(name: str, what: str) -> OkfError:
     return OkfError("index_corrupt", f"index file {name}.js is corrupt: {what}; rebuild the site", file=f"{name}.js")
 
 
-def _check_pages(name: str, v: Any) -> dict[str, Any]:
+def _page_table_check(sections: int) -> Callable[[str, Any], dict[str, Any]]:
+    """The page table's check: well-formed rows whose sections tile ``0 … sections - 1``."""
     from .index import is_int
 
-    rows = v.get("pages") if isinstance(v, dict) else None
-    if not isinstance(rows, list) or not all(
-        isinstance(r, list) and len(r) == 5 and is_int(r[0]) and is_int(r[1]) and is_int(r[2])
-        and isinstance(r[3], (int, float)) and not isinstance(r[3], bool) and r[3] > 0 and isinstance(r[4], str)
-        for r in rows
-    ):
-        raise _corrupt(name, "the page table is malformed")
-    return {"rows": rows, "firsts": [r[0] for r in rows]}
+    def check(name: str, v: Any) -> dict[str, Any]:
+        rows = v.get("pages") if isinstance(v, dict) else None
+        if not isinstance(rows, list) or not all(
+            isinstance(r, list) and len(r) == 5 and is_int(r[0]) and is_int(r[1]) and r[1] > 0 and is_int(r[2])
+            and r[2] >= 0 and isinstance(r[3], (int, float)) and not isinstance(r[3], bool) and r[3] > 0
+            and isinstance(r[4], str) for r in rows
+        ):
+            raise _corrupt(name, "the page table is malformed")
+        at = 0
+        for r in rows:
+            if r[0] != at:
+                raise _corrupt(name, "the page table does not cover the sections in order")
+            at += r[1]
+        if at != sections:
+            raise _corrupt(name, "the page table does not cover the sections in order")
+        return {"rows": rows, "firsts": [r[0] for r in rows]}
+
+    return check
 
 
 def _check_groups(name: str, v: Any) -> dict[str, Any]:
@@ -80,12 +91,19 @@ def _check_dict(name: str, v: Any) -> dict[str, Any]:
 
 
 def smart_meta(index: Index) -> dict[str, Any]:
+    from .index import is_int
+
     m = index.manifest.get("smart")
-    if not isinstance(m, dict):
+    if m is None:
         raise OkfError(
             "index_version_unsupported",
             "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'",
         )
+    if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 1 for k in ("stem_shards", "dict_shards", "id_shards"))
+            and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
+            and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
+            and isinstance(m.get("pavglen"), (int, float)) and not isinstance(m.get("pavglen"), bool) and m["pavglen"] > 0):
+        raise _corrupt("manifest", "the smart block is missing or invalid")
     return m
 
 
@@ -260,7 +278,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         raise OkfError("schema_validation", f"prefix must be true or false, got {prefix!r}", field="prefix")
     units, wanted, kinds = check_filters(under, meta, kind)
     m = smart_meta(index)
-    pages = index._load("smart", _check_pages)
+    pages = index._load("smart", _page_table_check(index.sections))
     rows, firsts = pages["rows"], pages["firsts"]
     metas = index._load("meta", _check_meta) if wanted is not None else {}
     stem = stemmer(index)

@@ -269,3 +269,47 @@ def test_quoted_phrases(index: okf_sphinx.Index) -> None:
     plain = index.search("narwhal walrus", mode="smart")
     quoted = index.search('"walrus and the narwhal"', mode="smart")
     assert pages(quoted) == ["together"] and "spread" in pages(plain)
+
+
+def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
+    path = site / "_okf" / f"{name}.js"
+    path.write_bytes(fmt.wrap(name, change(fmt.unwrap(name, path.read_bytes()))))
+
+
+CORRUPTIONS = [
+    # (file, change, request, expected code)
+    ("smart", lambda v: {"pages": [[0, 0, 1, 1.0, "x"]] + v["pages"][1:]}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {"pages": [[1] + r[1:] if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
+    ("manifest", lambda v: {**v, "smart": {**v["smart"], "stem_shards": 0}}, {"query": "retry"}, "index_corrupt"),
+    ("manifest", lambda v: {k: x for k, x in v.items() if k != "smart"}, {"query": "retry"}, "index_version_unsupported"),
+    ("meta", lambda v: {"0": {"title": 3}}, {"query": "retry", "meta": {"title": "x"}}, "index_corrupt"),
+]
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 3))
+def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path, case: int) -> None:
+    import shutil
+
+    from js.okf_js import python_answer, run_node, same
+
+    site = tmp_path / "site"
+    shutil.copytree(example_html, site, ignore=shutil.ignore_patterns(".doctrees"))
+    index = okf_sphinx.open_index(site)
+    m = index.manifest["smart"]
+    if case < len(CORRUPTIONS):
+        name, change, request, code = CORRUPTIONS[case]
+        _rewrite(site, name, change)
+    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers
+        stem = okf_sphinx.smart.stemmer(index)("retry")
+        name, key, request = [
+            (fmt.stem_shard_name(stem, m["stem_shards"]), stem, {"query": "retry"}),
+            (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),
+            (fmt.shard_name("retry.base_delay", m["id_shards"], "x"), "retry.base_delay", {"query": "retry.base_delay"}),
+        ][case - len(CORRUPTIONS)]
+        _rewrite(site, name, lambda v: {**v, key: "broken"})
+        code = "index_corrupt"
+    request = {**request, "mode": "smart"}
+    answer = python_answer(okf_sphinx.open_index(site), request)
+    assert answer["error"]["code"] == code, answer
+    assert same(run_node(site / "_okf", [request])[0], answer) is None

@@ -509,12 +509,20 @@
     for (var i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return cpAt(x[i], 0) - cpAt(y[i], 0);
     return x.length - y.length;
   }
-  function checkPages(name, v) {
-    var rows = v && typeof v === 'object' ? v.pages : null;
-    if (!Array.isArray(rows) || !rows.every(function (r) {
-      return Array.isArray(r) && r.length === 5 && isInt(r[0]) && isInt(r[1]) && isInt(r[2]) && isNum(r[3]) && r[3] > 0 && typeof r[4] === 'string';
-    })) throw corrupt(name, 'the page table is malformed');
-    return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
+  function pageTableCheck(sections) {
+    return function (name, v) {
+      var rows = v && typeof v === 'object' && !Array.isArray(v) ? v.pages : null;
+      if (!Array.isArray(rows) || !rows.every(function (r) {
+        return Array.isArray(r) && r.length === 5 && isInt(r[0]) && isInt(r[1]) && r[1] > 0 && isInt(r[2]) && r[2] >= 0 && isNum(r[3]) && r[3] > 0 && typeof r[4] === 'string';
+      })) throw corrupt(name, 'the page table is malformed');
+      var at = 0;
+      rows.forEach(function (r) {
+        if (r[0] !== at) throw corrupt(name, 'the page table does not cover the sections in order');
+        at += r[1];
+      });
+      if (at !== sections) throw corrupt(name, 'the page table does not cover the sections in order');
+      return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
+    };
   }
   function checkGroups(name, v) {
     if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
@@ -531,7 +539,11 @@
   }
   Engine.prototype.smartMeta = function () {
     var m = this.manifest.smart;
-    if (!m || typeof m !== 'object' || Array.isArray(m)) fail('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
+    if (m === undefined || m === null) fail('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
+    var ok = typeof m === 'object' && !Array.isArray(m) && ['stem_shards', 'dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
+      && isInt(m.pages) && m.pages >= 0 && typeof m.language === 'string' && typeof m.stemmer === 'boolean'
+      && typeof m.stemmer_version === 'string' && isNum(m.pavglen) && m.pavglen > 0;
+    if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
     return m;
   };
   Engine.prototype.stemmer = function () {
@@ -617,7 +629,7 @@
       if (typeof prefix !== 'boolean') fail('schema_validation', 'prefix must be true or false, got ' + pyRepr(prefix), { field: 'prefix' });
       filters = checkFilters(options.under, options.meta, options.kind);
       self.smartMeta();
-      return Promise.all([self.load('smart', checkPages), filters[1] !== null ? self.load('meta', checkMeta) : {}]);
+      return Promise.all([self.load('smart', pageTableCheck(self.manifest.sections)), filters[1] !== null ? self.load('meta', checkMeta) : {}]);
     }).then(function (got) {
       table = got[0]; metas = got[1];
       stem = self.stemmer();
