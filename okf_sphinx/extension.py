@@ -15,6 +15,7 @@ from sphinx.util.display import status_iterator
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
 from .errors import BuildError
+from .llms import on_index_written
 from .search_page import setup_search_page
 from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
@@ -47,6 +48,7 @@ def _site(app: Sphinx) -> Site:
         language=app.config.language or "en",
         page_prior=functools.cache(lambda docname: page_prior(docname, weights, app.env.metadata.get(docname, {}))),
         page_meta=lambda docname: page_meta(app.env.metadata.get(docname, {})),
+        project=str(app.config.project or ""),
     )
 
 
@@ -105,6 +107,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             "(no plural or tense forms); keyword search is unaffected",
             smart["language"], type="okf", subtype="stemmer",
         )
+    on_index_written(app, files)  # llms.txt / llms-full.txt from the same index
 
 
 def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: int, target: Path) -> None:
@@ -130,6 +133,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_search_output_dir", "_okf", "", types=[str])
     app.add_config_value("okf_search_source_root", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_weights", dict(DEFAULT_WEIGHTS), "", types=[dict, list, tuple])
+    app.add_config_value("okf_llms_txt", True, "", types=[bool])
+    app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())

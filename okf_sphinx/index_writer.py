@@ -61,6 +61,7 @@ class Site:
     language: str | None = "en"  # Sphinx's ``language``: picks smart mode's stemmer
     page_prior: Callable[[str], float] = lambda docname: 1.0  # smart mode's page weight
     page_meta: Callable[[str], dict[str, Any]] = lambda docname: {}  # smart mode's `meta` filter
+    project: str = ""  # conf.py's ``project``: names the site for agents (list_sites, llms.txt)
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -270,6 +271,7 @@ def build_index(
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
         "smart": smart,
+        "project": site.project,
     }
     return out
 
