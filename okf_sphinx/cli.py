@@ -56,7 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Search the site's sections: every word must occur (AND), no stemming.")
     _add_common(p)
     p.add_argument("--query", "-q", required=True, help="the words to find")
-    p.add_argument("--limit", "-n", type=int, default=20, help="maximum hits, 1-100 (default 20)")
+    p.add_argument("--limit", "-n", type=int, default=20, help="maximum hits (smart: pages), 1-100 (default 20)")
+    p.add_argument("--mode", choices=("keyword", "smart"), default=None,
+                   help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
+                   "partial answers and spelling suggestions")
+    p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
+    p.add_argument("--under", metavar="PATH", help="smart: only pages whose source path starts with these path units")
+    p.add_argument("--meta", metavar="FIELD=VALUE", action="append",
+                   help="smart: only pages whose metadata field has this value (repeat for several)")
+    p.add_argument("--kind", metavar="KIND", action="append",
+                   help="smart: only sections of this kind: 'section' or an object kind such as py:function (repeatable)")
 
     p = sub.add_parser("section", help="one section by locator, or by --concept and --heading",
                        description="Print one section's exact source text (its subtree by default). "
@@ -153,7 +162,24 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     if args.command == "batch":
         return "read_batch", _batch_request(args.file)
     if args.command == "search":
-        return "search_sections", {"query": args.query, "limit": args.limit}
+        request: dict[str, Any] = {"query": args.query, "limit": args.limit}
+        if args.mode is not None:
+            request["mode"] = args.mode
+        if args.prefix:
+            request["prefix"] = True
+        if args.under is not None:
+            request["under"] = args.under
+        if args.meta:
+            pairs = {}
+            for item in args.meta:
+                field, sep, value = item.partition("=")
+                if not sep or not field:
+                    raise OkfError("schema_validation", f"--meta takes FIELD=VALUE, got {item!r}", field="meta")
+                pairs[field] = value
+            request["meta"] = pairs
+        if args.kind:
+            request["kind"] = args.kind[0] if len(args.kind) == 1 else args.kind
+        return "search_sections", request
     if args.command in ("section", "object"):
         arguments: dict[str, Any] = {}
         if args.command == "object":
@@ -197,6 +223,24 @@ def _render_search(index: Any, r: dict[str, Any]) -> str:
         title = titles.get(h["concept_id"], "")
         out.append(f"  {h['concept_id']}" + (f" — {title}" if title else "") + f"  score {h['score']:.4f}")
         out.append(_indent(h["snippet"], "    "))
+    return "\n".join(out) + "\n"
+
+
+def _render_smart(r: dict[str, Any]) -> str:
+    shown = len(r["pages"])
+    partial = bool(r["pages"]) and r["pages"][0]["partial"]
+    head = f"{r['total']} page{'s' if r['total'] != 1 else ''} {'hold some of' if partial else 'match'} {r['query']!r}"
+    head += f" (showing {shown})" if r["truncated"] else ""
+    out = [head + f"  [terms: {' '.join(r['terms'])}]"]
+    for s in r["suggestions"]:
+        out.append(f"no page has {s['term']!r}" + (f"; did you mean: {', '.join(s['candidates'])}?" if s["candidates"] else ""))
+    for page in r["pages"]:
+        out.append("")
+        out.append(f"{page['title'] or page['concept_id']}  ({page['concept_id']})  score {page['score']:.4f}"
+                   + (f"  lacks: {' '.join(page['missing_terms'])}" if page["partial"] else ""))
+        for h in page["hits"]:
+            out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}")
+            out.append(_indent(h["snippet"], "      "))
     return "\n".join(out) + "\n"
 
 
@@ -256,7 +300,7 @@ def render_text(index: Any, tool: str, answer: dict[str, Any]) -> str:
 
         return answer_json(answer) + "\n"
     if tool == "search_sections":
-        return _render_search(index, answer)
+        return _render_smart(answer) if answer.get("mode") == "smart" else _render_search(index, answer)
     if tool == "get_section":
         return _render_section(answer)
     if tool == "read_lines":

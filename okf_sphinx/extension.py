@@ -19,6 +19,7 @@ from .llms import on_index_written
 from .search_page import setup_search_page
 from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
+from .smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ DEFAULT_EXCLUDE = ["index", "*/index", "log", "*/log"]
 
 def _site(app: Sphinx) -> Site:
     builder = app.builder
+    weights = check_weights(app.config.okf_search_weights)
     if builder.name == "singlehtml":
         page = f"{app.config.root_doc}{builder.out_suffix}"
         rendered = _toctree_reachable(app)
@@ -43,6 +45,9 @@ def _site(app: Sphinx) -> Site:
         anchor_ok=functools.cache(lambda exprs: all(tags.eval_condition(e) for e in exprs)),
         search_page=search_page,
         singlehtml=builder.name == "singlehtml",
+        language=app.config.language or "en",
+        page_prior=functools.cache(lambda docname: page_prior(docname, weights, app.env.metadata.get(docname, {}))),
+        page_meta=lambda docname: page_meta(app.env.metadata.get(docname, {})),
         project=str(app.config.project or ""),
     )
 
@@ -81,7 +86,12 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        files = build_index(records, root, _site(app), limits, progress)
+        site = _site(app)
+    except ValueError as exc:
+        remove_index(target)
+        raise ConfigError(str(exc)) from None
+    try:
+        files = build_index(records, root, site, limits, progress)
         written = write_index(target, files)
     except BuildError as exc:
         remove_index(target)
@@ -90,6 +100,13 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         if gc_was_enabled:
             gc.enable()
     _summary(app, records, files, written, target)
+    smart = files["manifest"]["smart"]
+    if not smart["stemmer"]:
+        logger.warning(
+            "okf_sphinx: no stemmer for language %r: smart search on this site matches exact words only "
+            "(no plural or tense forms); keyword search is unaffected",
+            smart["language"], type="okf", subtype="stemmer",
+        )
     on_index_written(app, files)  # llms.txt / llms-full.txt from the same index
 
 
@@ -115,6 +132,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_search_limits", "default", "", types=[str, dict])
     app.add_config_value("okf_search_output_dir", "_okf", "", types=[str])
     app.add_config_value("okf_search_source_root", None, "", types=[str, type(None)])
+    app.add_config_value("okf_search_weights", dict(DEFAULT_WEIGHTS), "", types=[dict, list, tuple])
     app.add_config_value("okf_llms_txt", True, "", types=[bool])
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_objects", True, "env", types=[bool])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -64,8 +65,9 @@ def fnv1a32(term: str) -> int:
     return h
 
 
-def shard_name(term: str, shards: int) -> str:
-    return f"t/{fnv1a32(term) % shards:x}"
+def shard_name(term: str, shards: int, folder: str = "t") -> str:
+    """The posting shard of ``term``: ``t/<hex>`` (terms) or ``x/<hex>`` (smart mode's identifiers)."""
+    return f"{folder}/{fnv1a32(term) % shards:x}"
 
 
 def locator(path: str, line_start: int, line_end: int) -> str:
@@ -90,3 +92,54 @@ def bm25_part(idf: float, f: int, length: int, avglen: float) -> float:
     """One term's score in one section, in the fixed operation order every engine uses:
     ``idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen))``."""
     return idf * (f * _K1_PLUS_1) / (f + K1 * (_ONE_MINUS_B + B * length / avglen))
+
+
+# -- smart mode's extra files (docs/smart.md) ------------------------------------------------
+
+#: Code points of a term that pick its dictionary group (``d/<shard>``): prefixes read one file.
+DICT_KEY_CODE_POINTS = 2
+
+
+def dict_key(term: str) -> str:
+    """The dictionary group of ``term``: its first :data:`DICT_KEY_CODE_POINTS` code points."""
+    return term[:DICT_KEY_CODE_POINTS]
+
+
+def stem_shard_name(stem: str, shards: int) -> str:
+    return f"g/{fnv1a32(stem) % shards:x}"
+
+
+def dict_shard_name(key: str, shards: int) -> str:
+    return f"d/{fnv1a32(key) % shards:x}"
+
+
+def idf(n: int, df: int) -> float:
+    """BM25's idf, computed by the build only (engines read the stored float)."""
+    import math
+
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+_IDENT_RUN = re.compile(r"[A-Za-z0-9_.:-]+")
+_HAS_LETTER = re.compile(r"[A-Za-z]")
+_CONNECTOR = re.compile(r"[_.:-]")
+MAX_QUERY_IDENTIFIERS = 8
+
+
+def identifiers(text: str) -> list[str]:
+    """Identifiers as written (``SECRET_KEY``, ``url_for``, ``QuerySet.filter``, ``--no-deps``), lower-cased.
+
+    A maximal run of ASCII letters, digits and ``_ . : -``, without ``.``, ``:``
+    or ``-`` at its ends (but up to two leading hyphens of an option kept), that
+    holds a letter and a connector (or is an option). Smart mode ranks a section
+    that holds the query's identifier whole above one that only holds its words.
+    """
+    out = []
+    for m in _IDENT_RUN.finditer(text):
+        token = m.group()
+        lead = len(token) - len(token.lstrip("-"))
+        core = token.lstrip("-").strip(".:-")
+        if len(core) < 2 or not _HAS_LETTER.search(core) or not (lead or _CONNECTOR.search(core)):
+            continue
+        out.append(("-" * min(lead, 2) + core).lower())
+    return out

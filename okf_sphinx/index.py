@@ -142,14 +142,15 @@ class Index:
         except (ValueError, TypeError, KeyError) as exc:
             raise corrupt(name, str(exc)) from None
 
-    def posting(self, term: str) -> Posting | None:
-        """The decoded posting list of ``term``, or None when no searchable section has it."""
-        shard_name = fmt.shard_name(term, self.shards)
+    def posting(self, term: str, folder: str = "t", shards: int | None = None) -> Posting | None:
+        """The decoded posting list of ``term``, or None when no searchable section has it
+        (``folder="x"``: smart mode's identifier postings, in ``shards`` shards)."""
+        shard_name = fmt.shard_name(term, self.shards if shards is None else shards, folder)
         shard = self._load(shard_name, self._check_shard)
         entry = shard.get(term)
         if entry is None:
             return None
-        key = f"posting:{term}"
+        key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -285,11 +286,26 @@ class Index:
 
     # -- the four tools -------------------------------------------------------------
 
-    def search(self, query: Any, limit: Any = 20) -> dict[str, Any]:
-        """``search_sections``: the contract's result dict (SEARCH_CONTRACT.md §5)."""
+    def search(self, query: Any, limit: Any = 20, mode: Any = "keyword", **options: Any) -> dict[str, Any]:
+        """``search_sections``: in ``keyword`` mode (the default) the contract's result
+        dict (SEARCH_CONTRACT.md §5); in ``smart`` mode the page-grouped answer of
+        docs/smart.md, which takes the options :data:`okf_sphinx.smart.OPTIONS`."""
+        from . import smart
         from .query import search
 
-        return search(self, query, limit)
+        if mode == "keyword":
+            if options:
+                name = sorted(options)[0]
+                raise OkfError("schema_validation", f"{name} applies to mode 'smart' only; add mode='smart' or leave it out",
+                               field=name)
+            return search(self, query, limit)
+        if mode == "smart":
+            unknown = sorted(k for k in options if k not in smart.OPTIONS)
+            if unknown:
+                raise OkfError("schema_validation", f"search does not take {unknown[0]!r}; smart mode takes "
+                               f"{', '.join(smart.OPTIONS)}", field=unknown[0])
+            return smart.search(self, query, limit, **options)
+        raise OkfError("schema_validation", f"mode must be 'keyword' or 'smart', got {mode!r}", field="mode")
 
     def get_section(self, **request: Any) -> dict[str, Any]:
         from .reading import get_section

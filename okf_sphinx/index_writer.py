@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import math
 import os
 import shutil
 import tempfile
@@ -25,6 +24,7 @@ from . import format as fmt
 from .errors import BuildLimitError, SourceChangedError
 from .lines import LineMap
 from .sections import CapturedFile, DocRecord, Section, decode
+from .smart_index import PageSpan, build_smart
 from .terms import terms, unicode_tables
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -58,6 +58,9 @@ class Site:
     anchor_ok: Callable[[tuple[str, ...]], bool]  # are sections under these `only` exprs rendered?
     search_page: str
     singlehtml: bool = False
+    language: str | None = "en"  # Sphinx's ``language``: picks smart mode's stemmer
+    page_prior: Callable[[str], float] = lambda docname: 1.0  # smart mode's page weight
+    page_meta: Callable[[str], dict[str, Any]] = lambda docname: {}  # smart mode's `meta` filter
     project: str = ""  # conf.py's ``project``: names the site for agents (list_sites, llms.txt)
 
 
@@ -260,6 +263,9 @@ def build_index(
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
     shards = _write_postings(out, stats, n_search)
+    spans = _page_spans(searchable, root, site)
+    smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
+    smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {
@@ -268,6 +274,7 @@ def build_index(
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
+        "smart": smart,
         "project": site.project,
         **({"objects": len(out["objects"])} if "objects" in out else {}),
     }
@@ -303,8 +310,37 @@ def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> li
     return rows
 
 
-def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> int:
-    """Posting shards into ``out``; returns the shard count."""
+def _identifier_stats(out: dict[str, Any], stats: list[_Stats], n: int) -> list[_Stats]:
+    """Smart mode's identifier frequencies per searchable section, weighted like terms."""
+    result = []
+    titles: dict[str, list[str]] = {}
+    for sid in range(n):
+        s = out[f"s/{sid}"]
+        freqs: Counter[str] = Counter(fmt.identifiers(s["text"]))
+        for ident in fmt.identifiers(s["heading"]):
+            freqs[ident] += 3
+        if s["title"] not in titles:
+            titles[s["title"]] = fmt.identifiers(s["title"])
+        for ident in titles[s["title"]]:
+            freqs[ident] += 2
+        result.append(_Stats(dict(freqs), stats[sid].length, 0))
+    return result
+
+
+def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath, site: Site) -> list[PageSpan]:
+    """The searchable pages in sid order: each page's sections are consecutive sids."""
+    spans: list[PageSpan] = []
+    for sid, (record, _i, _s, _rel) in enumerate(searchable):
+        if spans and searchable[spans[-1].first][0] is record:
+            spans[-1].count += 1
+        else:
+            d = record.docname
+            spans.append(PageSpan(sid, 1, _relative(record.files[0].path, root), d, site.page_prior(d), site.page_meta(d)))
+    return spans
+
+
+def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t") -> int:
+    """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
     for sid, s in enumerate(sections):
@@ -321,8 +357,8 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> 
     for term in sorted(postings):
         flat = postings[term]
         df = len(flat) // 3
-        idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-        name = fmt.shard_name(term, shards)
+        idf = fmt.idf(n, df)
+        name = fmt.shard_name(term, shards, folder)
         if len(fmt.canonical_json(flat)) > BIG_POSTING_BYTES:
             ref = f"{name}-{big[name]}"
             big[name] += 1
@@ -331,7 +367,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int) -> 
         else:
             content[name][term] = [idf, df, flat]
     for k in range(shards):
-        out[f"t/{k:x}"] = content.get(f"t/{k:x}", {})
+        out[f"{folder}/{k:x}"] = content.get(f"{folder}/{k:x}", {})
     return shards
 
 

@@ -46,7 +46,11 @@ DESCRIPTIONS = {
         "(e.g. both 'retry' and 'retries' if unsure). Hits are sorted by score, then page and line; `total` "
         "is exact and `truncated` says when `limit` (1-100, default 20) cut hits. Each hit has a locator, the "
         "file's content_sha256 and an exact snippet (≤512 characters of the section's source). Read more with "
-        "get_section(locator) or read_lines(path, [line_start, line_end])." + _COMMON
+        "get_section(locator) or read_lines(path, [line_start, line_end]). "
+        "mode='smart' instead ranks pages for a reader (stemming, words spread over a page, partial answers "
+        "flagged with missing_terms, spelling suggestions, prefix=true for the last word, identifiers such as "
+        "SECRET_KEY ranked first), each page with up to 3 hits of the same shape; smart mode also filters by "
+        "under (path prefix), meta (page metadata) and kind ('section' or an object kind)." + _COMMON
     ),
     "get_section": (
         "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`), or "
@@ -144,8 +148,9 @@ def output_schema(tool: str, sites: Sites) -> dict[str, Any]:
     """The output schema ``tool`` declares; a many-site search_sections is also the per-site shape."""
     schema = contract(tool, "output")
     if tool == "search_sections" and sites.many:
-        return {"$schema": schema["$schema"], "type": "object",
-                "oneOf": [{k: v for k, v in schema.items() if k != "$schema"},
+        # the one-site schema's $defs (keyword and smart answers) move to the root its $refs name
+        return {"$schema": schema["$schema"], "type": "object", "$defs": schema.get("$defs", {}),
+                "oneOf": [{k: v for k, v in schema.items() if k not in ("$schema", "$defs")},
                           {k: v for k, v in contract("search_sections.sites", "output").items() if k != "$schema"}]}
     return schema
 

@@ -855,7 +855,7 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
 
 #: Tool name → (arguments it takes, arguments it requires).
 TOOL_ARGUMENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "search_sections": (("query", "limit"), ("query",)),
+    "search_sections": (("query", "limit", "mode", "prefix", "under", "meta", "kind"), ("query",)),
     "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset", "limit", "object"), ()),
     "read_lines": (("path", "lines"), ("lines",)),
     "search_concepts": (("query", "limit"), ("query",)),
@@ -887,7 +887,8 @@ def call_tool(index: Index, name: str, arguments: Any) -> dict[str, Any]:
         if key not in arguments:
             raise OkfError("schema_validation", f"{name} needs {key!r}", field=key)
     if name == "search_sections":
-        return index.search(arguments["query"], arguments.get("limit", 20))
+        options = {k: v for k, v in arguments.items() if k not in ("query", "limit")}
+        return index.search(arguments["query"], arguments.get("limit", 20), **options)
     if name == "get_section":
         return get_section(index, **arguments)
     if name == "read_lines":

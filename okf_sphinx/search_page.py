@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 RUNTIME = "okf-search.js"
+STEMMER = "okf-stemmer.js"
 STYLES = "okf-search.css"
 TEMPLATE = "okf-search.html"
 BODY_TEMPLATE = "okf-search-body.html"
@@ -48,6 +50,8 @@ def _config_inited(app: Sphinx, config: Any) -> None:
 
 
 def _builder_inited(app: Sphinx) -> None:
+    if app.config.okf_search_page_mode not in ("smart", "keyword"):
+        raise ConfigError(f"okf_search_page_mode must be 'smart' or 'keyword', got {app.config.okf_search_page_mode!r}")
     if not _enabled(app):
         return
     builder = app.builder
@@ -77,11 +81,13 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["okf_title"] = title
     context["okf_site_root"] = root
     context["okf_index_url"] = posixpath.join(root, out_dir) + "/"
+    context["okf_mode"] = app.config.okf_search_page_mode
     context["body"] = builder.templates.render(BODY_TEMPLATE, context)
     context["display_toc"] = False
     context["toc"] = ""
     # added during html-page-context, so only this page gets them
     app.add_css_file(STYLES)
+    app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
     app.add_js_file(RUNTIME, loading_method="defer")
     return TEMPLATE
 
@@ -95,6 +101,7 @@ def setup_search_page(app: Sphinx) -> None:
     """Register the search page, its config values and its assets (called by extension.setup)."""
     app.add_config_value("okf_search_replace_builtin", True, "html", types=[bool])
     app.add_config_value("okf_search_title", "Search", "html", types=[str])
+    app.add_config_value("okf_search_page_mode", "smart", "html", types=[str])
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _builder_inited)
     app.connect("html-collect-pages", _collect_pages)

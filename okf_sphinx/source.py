@@ -21,7 +21,7 @@ from .errors import OkfError
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 HTTP_TIMEOUT = 20.0
-_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|t/[0-9a-f]{1,8}(-[0-9]{1,9})?|[spf]/[0-9]{1,9})$")
+_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
 
 

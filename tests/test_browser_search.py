@@ -91,11 +91,20 @@ def _results(page: Any) -> list[dict[str, str]]:
 
 
 def _expected(site_dir: Path, query: str, limit: int = 10) -> tuple[dict[str, Any], list[str]]:
+    """The page's default (smart) answer, and the section links it shows, page after page."""
     from okf_sphinx import open_index
 
-    result = open_index(site_dir).search(query, limit)
+    result = open_index(site_dir).search(query, limit, mode="smart")
     urls = _section_urls(site_dir)
+    result["hits"] = [h for p in result["pages"] for h in p["hits"]]
     return result, ["./" + urls[(h["path"], h["line_start"])] for h in result["hits"]]
+
+
+def _stems(words: Any) -> set[str]:
+    from okf_sphinx.stemmer import stemmer_for
+
+    stem = stemmer_for("en")
+    return {stem(w.casefold()) for w in words}
 
 
 def _submit(page: Any, query: str) -> None:
@@ -120,9 +129,11 @@ def test_theme_search_box_leads_to_results(browser: Any, site: tuple[str, Path])
     assert [r["heading"] for r in got] == [h["heading"] or "" for h in result["hits"]] or all(r["heading"] for r in got)
     for r, h in zip(got, result["hits"]):
         assert h["snippet"].strip()[:40].split()[0] in r["snippet"]
-        assert {m.casefold() for m in r["marks"]} <= {"retry", "policy"} and r["marks"]
+        assert _stems(r["marks"]) <= _stems(["retry", "policy"]) and r["marks"]  # word forms are marked too
     status = page.inner_text(".okf-status")
-    assert f"{result['total']} sections match" in status
+    assert f"{result['total']} pages match" in status
+    titles = page.eval_on_selector_all("li.okf-page-result > .okf-page-link", "els => els.map(e => e.textContent)")
+    assert titles == [p["title"] or p["concept_id"] for p in result["pages"]]
     page.close()
 
 
@@ -157,7 +168,7 @@ def test_xss_page_renders_inertly(browser: Any, site: tuple[str, Path]) -> None:
         assert got, query
         # nothing from the index became an element: only our own nodes are there
         tags = page.eval_on_selector_all(".okf-results *", "els => [...new Set(els.map(e => e.tagName))]")
-        assert set(tags) <= {"LI", "A", "SPAN", "P", "MARK"}, tags
+        assert set(tags) <= {"LI", "OL", "A", "SPAN", "P", "MARK"}, tags
     page.goto(base + "search.html?q=script+alert")
     _wait_done(page)
     text = page.inner_text(".okf-results")
@@ -189,7 +200,12 @@ def test_invalid_queries_show_the_contract_message(browser: Any, site: tuple[str
         assert "okf-error" in page.get_attribute(".okf-status", "class")
         assert _results(page) == []
     _submit(page, "zzzqqqnothing")
-    assert page.inner_text(".okf-status") == "No section contains all of: zzzqqqnothing."
+    assert page.inner_text(".okf-status") == "No page contains zzzqqqnothing."
+    # no dead end: pages with some of the words, what they lack, and the site's own spellings
+    _submit(page, "retry polcy")
+    status = page.inner_text(".okf-status")
+    assert status.startswith("No page contains all of: retry, polcy.") and "did you mean policy?" in status
+    assert page.inner_text("li.okf-page-result .okf-missing") == "Missing: polcy"
     page.close()
 
 
@@ -249,16 +265,22 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     from okf_sphinx import format as fmt
     from okf_sphinx import open_index
 
+    from okf_sphinx import smart
+
     index = open_index(example_html)
     page = browser.new_page()
     loaded: dict[str, int] = {}
     page.on("requestfinished", lambda r: loaded.__setitem__(urllib.parse.urlsplit(r.url).path, r.sizes()["responseBodySize"]))
     page.goto(http_root + "search.html?q=retry+policy")
     _wait_done(page)
-    result = index.search("retry policy", 10)
+    result, _ = _expected(example_html, "retry policy")
     okf = {p.split("/_okf/", 1)[1][:-3] for p in loaded if "/_okf/" in p}
-    shards = {fmt.shard_name(t, index.shards) for t in result["terms"]}
-    assert okf - shards - {"manifest"} == {n for n in okf if n.startswith("s/")}
+    stem = smart.stemmer(index)
+    forms = [t for w in result["terms"] for t, _w in smart.variants(index, w, stem, False)[0]]
+    shards = {fmt.shard_name(t, index.shards) for t in forms}
+    groups = {fmt.stem_shard_name(stem(t), index.manifest["smart"]["stem_shards"]) for t in result["terms"]}
+    # smart mode: the page table, one stem-group shard per word, the forms' postings, the sections shown
+    assert okf - shards - groups - {"manifest", "smart"} == {n for n in okf if n.startswith("s/")}
     assert len([n for n in okf if n.startswith("s/")]) == len(result["hits"])
     assert "unicode" not in okf and "/searchindex.js" not in loaded
     assert "/_static/okf-search.js" in loaded
@@ -356,7 +378,8 @@ def test_object_hits_show_kind_badge_and_signature(browser: Any, site: tuple[str
             signature: (li.querySelector('.okf-signature') || {}).textContent || null,
             heading: li.querySelector('.okf-heading').textContent}))""",
     )
-    hits = index.search("CacheStore.put", 10)["hits"]
+    # the page answers in smart mode: each page's best sections, in rank order
+    hits = [h for pg in index.search("CacheStore.put", 10, mode="smart")["pages"] for h in pg["hits"]]
     records = {(s["path"], s["line_start"]): s for s in (index.section(i) for i in range(index.sections))}
     assert [x["heading"] for x in shown] == [h["heading"] for h in hits]
     for x, h in zip(shown, hits):
@@ -370,3 +393,20 @@ def test_object_hits_show_kind_badge_and_signature(browser: Any, site: tuple[str
     _wait_done(page)
     assert page.eval_on_selector_all(".okf-kind, .okf-signature", "els => els.length") == 0
     page.close()
+def test_page_mode_keyword_and_bad_value(browser: Any, tmp_path: Path) -> None:
+    """okf_search_page_mode = "keyword" keeps the section list of the contract; a bad value fails the build."""
+    files = {"index.rst": "Home\n====\n\n.. toctree::\n\n   usage\n",
+             "usage.rst": "Usage\n=====\n\nRetries happen.\n\nMore\n----\n\nRetry the request.\n"}
+    src = write_project(tmp_path / "src", files, conf='okf_search_page_mode = "keyword"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    page.goto(out.as_uri() + "/search.html?q=retry")
+    _wait_done(page)
+    assert [r["href"] for r in _results(page)] == ["./usage.html#more"]  # exact word only, no page grouping
+    assert page.eval_on_selector_all("li.okf-page-result", "els => els.length") == 0
+    assert page.inner_text(".okf-status").startswith("1 section matches")
+    page.close()
+    bad = write_project(tmp_path / "bad", files, conf='okf_search_page_mode = "fuzzy"\n')
+    proc = sphinx_build(bad, tmp_path / "bad-html", check=False)
+    assert proc.returncode != 0 and "okf_search_page_mode must be 'smart' or 'keyword'" in proc.stderr

@@ -245,3 +245,141 @@ def test_cold_ascii_query_loads_only_what_it_needs(stress_site: Path) -> None:
     assert "unicode" not in answers[3]["loaded"]
     # that term's postings live in a file of their own
     assert any(n.startswith("t/") and "-" in n for n in answers[1]["loaded"])
+
+
+# -- smart mode -----------------------------------------------------------------------------------
+
+
+def _typo(rng: random.Random, word: str) -> str:
+    """A close misspelling: one edit (swap, drop, double or replace a code point)."""
+    cps = list(word)
+    if len(cps) < 2:
+        return word + "x"
+    i = rng.randrange(len(cps) - 1)
+    r = rng.random()
+    if r < 0.3:
+        cps[i], cps[i + 1] = cps[i + 1], cps[i]
+    elif r < 0.55:
+        del cps[i]
+    elif r < 0.8:
+        cps.insert(i, cps[i])
+    else:
+        cps[i] = rng.choice("aeiourstn")
+    return "".join(cps)
+
+
+def _section_words(site: Path, rng: random.Random) -> list[str]:
+    from okf_sphinx import open_index
+
+    index = open_index(site)
+    return index.normaliser.terms(index.section(rng.randrange(index.sections))["text"])[:400]
+
+
+def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[str, Any]]:
+    """The keyword generator's queries in smart mode, plus stems, prefixes, typos and mixes."""
+    rng = random.Random(seed)
+    vocab = _index_terms(site)
+    out: list[dict[str, Any]] = []
+    from okf_sphinx import format as fmt
+
+    paths = [r[4] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]]
+    unders = sorted({"/".join(p.rsplit(".", 1)[0].split("/")[:k]) for p in paths for k in (1, 2)}) + ["nowhere", "p0"]
+    metas = [{"orphan": ""}, {"tocdepth": "2"}, {"title": "Retry guide"}, {"status": "none"}]
+    kinds = ["section", ["section", "py:function"], "py:function"]
+    for req in generated_queries(site, diff, n, seed):
+        req = dict(req, mode="smart")
+        if rng.random() < 0.35:
+            req["prefix"] = True
+        r = rng.random()
+        if r < 0.1:
+            req["under"] = rng.choice(unders)
+        elif r < 0.15:
+            req["meta"] = rng.choice(metas)
+        elif r < 0.2:
+            req["kind"] = rng.choice(kinds)
+        out.append(req)
+    endings = ["s", "es", "ed", "ing", "ion", "ly", "er", "ers", "ation"]
+    idents = ["SECRET_KEY", "url_for", "QuerySet.filter", "--no-deps", "retry.base_delay", "max_delay", "e.g."]
+    for _ in range(n // 10):  # identifiers as written, alone and among words
+        q = rng.choice(idents)
+        if rng.random() < 0.5:
+            q += " " + rng.choice(vocab)
+        out.append({"query": q, "mode": "smart"})
+    for _ in range(n // 2):
+        words = [rng.choice(vocab) for _ in range(rng.choice([1, 2, 2, 3]))]
+        r = rng.random()
+        if r < 0.3:  # other forms of index words: stems
+            words = [w + rng.choice(endings) if rng.random() < 0.6 else w for w in words]
+        elif r < 0.55:  # misspellings: suggestions and partial answers
+            words = [_typo(rng, w) if rng.random() < 0.5 else w for w in words]
+        elif r < 0.8:  # the last word cut short while typing
+            last = list(words[-1])
+            words[-1] = "".join(last[: rng.randint(1, max(1, len(last)))])
+        elif r < 0.9:  # a word that occurs nowhere next to real ones
+            words.append("".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(rng.randint(3, 8))))
+        else:  # quoted phrases: neighbours from a section's text (in order, or swapped), mixed with words
+            text = _section_words(site, rng)
+            i = rng.randrange(max(1, len(text) - 3))
+            phrase = text[i : i + rng.randint(2, 3)] or ["retry", "policy"]
+            if rng.random() < 0.3:
+                phrase = phrase[::-1]
+            quote = rng.choice([('"', '"'), ("\u201c", "\u201d")])
+            words = [quote[0] + " ".join(phrase) + quote[1]] + (words[:1] if rng.random() < 0.4 else [])
+        req: dict[str, Any] = {"query": " ".join(_vary(rng, w) for w in words), "mode": "smart"}
+        if 0.55 <= r < 0.8 or rng.random() < 0.2:
+            req["prefix"] = True
+        if rng.random() < 0.3:
+            req["limit"] = rng.choice([1, 2, 3, 10, 100])
+        out.append(req)
+    out += [
+        {"query": "retry", "mode": "smart", "prefix": 1}, {"query": "retry", "mode": "smart", "prefix": None},
+        {"query": "retry", "mode": "smart", "prefix": "true"}, {"query": "retry", "mode": "smart", "under": "x"},
+        {"query": "retry", "mode": "fuzzy"}, {"query": "retry", "mode": None}, {"query": "retry", "mode": 1},
+        {"query": "retry", "prefix": True}, {"query": "retry", "mode": "keyword", "prefix": False},
+        {"query": "", "mode": "smart"}, {"query": "retry", "mode": "smart", "limit": 0},
+        {"query": "a" * 513, "mode": "smart", "prefix": True}, {"query": "common", "mode": "smart", "limit": 100},
+        {"query": "retry", "mode": "smart", "under": ""}, {"query": "retry", "mode": "smart", "under": "/x"},
+        {"query": "retry", "mode": "smart", "under": "a/../b"}, {"query": "retry", "mode": "smart", "under": 3},
+        {"query": "retry", "mode": "smart", "meta": {}}, {"query": "retry", "mode": "smart", "meta": {"a": 1}},
+        {"query": "retry", "mode": "smart", "meta": ["a"]}, {"query": "retry", "mode": "smart", "kind": "Py"},
+        {"query": "retry", "mode": "smart", "kind": []}, {"query": "retry", "mode": "smart", "kind": [1]},
+        {"query": "retry", "mode": "keyword", "under": "guide"}, {"query": "retry", "mode": "smart", "under": None},
+    ]
+    return out
+
+
+def _assert_smart_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str, int]:
+    from okf_sphinx import open_index
+
+    index = open_index(site)
+    stats = {"full": 0, "partial": 0, "suggested": 0, "errors": 0, "stem_only": 0, "prefix_hits": 0}
+    for req, js in zip(requests, run_node(site / "_okf", requests)):
+        py = python_answer(index, req)
+        diff = same(js, py)
+        assert diff is None, f"request {json.dumps(req, ensure_ascii=True)[:300]}: {diff}"
+        if "error" in py:
+            stats["errors"] += 1
+            continue
+        if py["pages"]:
+            stats["partial" if py["pages"][0]["partial"] else "full"] += 1
+        if any(s["candidates"] for s in py["suggestions"]):
+            stats["suggested"] += 1
+        if req.get("prefix") and py["pages"]:
+            stats["prefix_hits"] += 1
+        if py["pages"] and py["terms"][0] not in index.normaliser.terms(py["pages"][0]["hits"][0]["snippet"]):
+            stats["stem_only"] += 1
+    return stats
+
+
+def test_smart_parity_generated_unicode_site(stress_site: Path, diff_code_points: list[int]) -> None:
+    stats = _assert_smart_parity(stress_site, smart_requests(stress_site, diff_code_points, 1500, seed=3))
+    assert stats["full"] > 300 and stats["partial"] > 50 and stats["suggested"] > 20 and stats["errors"] > 50, stats
+    assert stats["prefix_hits"] > 100, stats
+
+
+def test_smart_parity_example_site(example_html: Path, diff_code_points: list[int]) -> None:
+    requests = smart_requests(example_html, diff_code_points, 1000, seed=4)
+    requests += [{"query": q, "mode": "smart"} for q in ("retries policies", "caching", "installed", "retyr", "conf")]
+    requests += [{"query": q, "mode": "smart", "prefix": True} for q in ("conf", "ret", "c", "Caf", "clearing ca")]
+    stats = _assert_smart_parity(example_html, requests)
+    assert stats["full"] > 200 and stats["partial"] > 30 and stats["suggested"] > 10, stats

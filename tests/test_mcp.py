@@ -112,8 +112,10 @@ def test_tools_are_listed_with_the_package_schemas(site):
     assert "AND" in search and "no stemming" in search
     section = tools["get_section"].description
     assert "as written in the source" in section and "next_offset" in section and "max_chars" in section
-    # reference shape of search_sections output
-    out = tools["search_sections"].output_schema
+    # reference shape of search_sections output: the keyword answer, beside the smart one
+    declared = tools["search_sections"].output_schema
+    assert [alt["$ref"] for alt in declared["oneOf"]] == ["#/$defs/keyword", "#/$defs/smart"]
+    out = declared["$defs"]["keyword"]
     hit = out["properties"]["hits"]
     assert out["additionalProperties"] is False and hit["maxItems"] == 100
     assert hit["items"]["additionalProperties"] is False

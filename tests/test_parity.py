@@ -28,18 +28,32 @@ query = st.one_of(
     st.text(min_size=0, max_size=12),
     st.sampled_from(["", "!!!", "a" * 512, "a" * 513, " ".join(f"w{i}" for i in range(33))]),
 )
+# misspelt, other forms and cut-short words: suggestions, stems and prefixes in smart mode
+WORDS += ["retries", "policies", "cached", "installing", "configured", "retyr", "polcy", "cach", "conf", "ins", "deadl",
+          '"retry policy"', '"exponential backoff"', '"policy retry"', "SECRET_KEY", "retry.base_delay"]
 request = st.fixed_dictionaries({"query": query}, optional={"limit": st.sampled_from([1, 3, 20, 100])})
+smart_request = st.fixed_dictionaries(
+    {"query": query, "mode": st.just("smart")},
+    optional={"limit": st.sampled_from([1, 3, 20, 100]), "prefix": st.booleans(),
+              "under": st.sampled_from(["guide", "platforms", "platforms/linux", "retry"]),
+              "kind": st.sampled_from(["section", "py:function"])},
+)
 
 
 # always asked too: hits, ties, truncation and every query refusal
 FIXED = [{"query": q} for q in ("retry policy", "clearing cache", "the", "Кэш", "CAFE\u0301", "<script>", "",
                                  "!!!", "a" * 513, " ".join(f"w{i}" for i in range(33)), "zzzunknown")]
 FIXED += [{"query": "the", "limit": 3}, {"query": "cache", "limit": 100}]
+FIXED += [{"query": q, "mode": "smart"} for q in ("retry policy", "retries", "retry polcy", "retyr", "the", "Кэш")]
+FIXED += [{"query": q, "mode": "smart"} for q in ('"retry policy" settings', '"policy retry"', "“exponential backoff” cache")]
+FIXED += [{"query": "conf", "mode": "smart", "prefix": True}, {"query": "the", "mode": "smart", "limit": 2},
+          {"query": "retry", "mode": "keyword"}, {"query": "retry", "mode": "fuzzy"}, {"query": "retry", "prefix": True}]
 
 
 def api_answer(index: okf_sphinx.Index, req: dict[str, Any]) -> dict[str, Any]:
+    options = {k: v for k, v in req.items() if k not in ("query", "limit")}
     try:
-        return index.search(req["query"], req.get("limit", 20))
+        return index.search(req["query"], req.get("limit", 20), **options)
     except okf_sphinx.OkfError as exc:
         return exc.envelope
 
@@ -56,6 +70,14 @@ def cli_answer(site: Path, req: dict[str, Any]) -> dict[str, Any]:
     argv = [sys.executable, "-m", "okf_sphinx", "search", str(site), "--query", req["query"], "--json"]
     if "limit" in req:
         argv += ["--limit", str(req["limit"])]
+    if "mode" in req:
+        argv += ["--mode", req["mode"]]
+    if req.get("prefix"):
+        argv += ["--prefix"]
+    if "under" in req:
+        argv += ["--under", req["under"]]
+    if "kind" in req:
+        argv += ["--kind", req["kind"]]
     proc = subprocess.run(argv, capture_output=True, timeout=60)
     answer = json.loads(proc.stdout)
     assert (proc.returncode == 0) == ("error" not in answer)
@@ -76,7 +98,9 @@ def browser_answers(site: Path, requests: list[dict[str, Any]]) -> list[Any]:
                 """async reqs => {
                     const out = [];
                     for (const r of reqs) {
-                        try { out.push(await OkfSearch.search(r.query, r.limit === undefined ? 20 : r.limit)); }
+                        const opts = Object.assign({}, r);
+                        delete opts.query;
+                        try { out.push(await OkfSearch.search(r.query, Object.keys(opts).some(k => k !== 'limit') ? opts : (r.limit === undefined ? 20 : r.limit))); }
                         catch (e) { out.push(e && e.envelope ? e.envelope : {thrown: String(e)}); }
                     }
                     return JSON.stringify(out);
@@ -99,7 +123,7 @@ def _valid_json_string(text: str) -> bool:
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(request, min_size=150, max_size=150))
+@given(st.lists(st.one_of(request, smart_request), min_size=150, max_size=150))
 def test_api_mcp_cli_node_and_browser_agree(example_html: Path, requests: list[dict[str, Any]]) -> None:
     # argv and the MCP wire cannot carry lone surrogates or NUL: those are API/JS-only cases
     requests = FIXED + [r for r in requests if _valid_json_string(r["query"])]
@@ -112,6 +136,10 @@ def test_api_mcp_cli_node_and_browser_agree(example_html: Path, requests: list[d
         assert same(got, want) is None, ("node", req, same(got, want))
     for req, want, got in zip(requests, expected, browser_answers(example_html, requests)):
         assert same(got, want) is None, ("chromium", req, same(got, want))
-    for req in requests[:25]:  # a process each: a sample
+    # a process each: a sample, the modes' both kinds, as far as flags can say it (no --mode fuzzy)
+    sample = requests[:25] + [r for r in requests if r.get("mode") == "smart"][:10]
+    for req in sample:
+        if req.get("mode") not in (None, "keyword", "smart") or req.get("prefix") is False:
+            continue
         got = cli_answer(example_html, req)
         assert got == expected[requests.index(req)], ("cli", req)

@@ -301,7 +301,7 @@
     if (!ok) throw corrupt(name, 'a section record is malformed');
     return s;
   }
-  var NAME = /^(manifest|unicode|concepts|files|t\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name) -> Promise of the parsed JSON value of _okf/<name>.js
@@ -327,9 +327,12 @@
   Engine.prototype.tables = function () {
     return this.load('unicode', function (n, t) { return checkUnicode(t); });
   };
-  Engine.prototype.posting = function (term) {
-    var self = this, m = this.manifest, name = 't/' + (fnv1a32(term) % m.shards).toString(16);
-    if (own.call(this.postings, term)) return Promise.resolve(this.postings[term]);
+  // folder 'x' (with its shard count): smart mode's identifier postings (index.py posting)
+  Engine.prototype.posting = function (term, folder, shards) {
+    folder = folder || 't';
+    var self = this, m = this.manifest, name = folder + '/' + (fnv1a32(term) % (folder === 't' ? m.shards : shards)).toString(16);
+    var cache = folder === 't' ? this.postings : (this.idPostings = this.idPostings || {});
+    if (own.call(cache, term)) return Promise.resolve(cache[term]);
     return this.load(name, checkShard).then(function (shard) {
       if (!own.call(shard, term)) return null;
       var e = shard[term];
@@ -343,7 +346,7 @@
           if ((i && flat[i] === 0) || sid >= m.sections || flat[i + 1] === 0) throw corrupt(name, 'a posting list is out of order or out of range');
           sids.push(sid); fs.push(flat[i + 1]); lens.push(flat[i + 2]);
         }
-        return (self.postings[term] = { idf: e[0], df: e[1], sids: sids, fs: fs, lens: lens });
+        return (cache[term] = { idf: e[0], df: e[1], sids: sids, fs: fs, lens: lens });
       });
     });
   };
@@ -375,7 +378,52 @@
   }
   // search_sections: the contract's result; opts.present adds presentation fields to hits
   // (url: the rendered section, relative to the site root; title: the page title).
+  // search(query, limit, opts) or search(query, {mode, limit, prefix, present}): index.py Index.search
   Engine.prototype.search = function (query, limit, opts) {
+    if (limit !== null && typeof limit === 'object' && !Array.isArray(limit)) { opts = limit; limit = opts.limit; }
+    var self = this, options = {}, mode = opts && opts.mode !== undefined ? opts.mode : 'keyword';
+    for (var k in opts || {}) if (own.call(opts, k) && k !== 'mode' && k !== 'limit' && k !== 'present' && opts[k] !== undefined) options[k] = opts[k];
+    var names = Object.keys(options).sort();
+    if (mode === 'keyword') {
+      if (names.length) return Promise.reject(new OkfError('schema_validation', names[0] + " applies to mode 'smart' only; add mode='smart' or leave it out", { field: names[0] }));
+      return this.keyword(query, limit, opts);
+    }
+    if (mode === 'smart') {
+      var unknown = names.filter(function (n) { return SMART_OPTIONS.indexOf(n) < 0; });
+      if (unknown.length) return Promise.reject(new OkfError('schema_validation', 'search does not take ' + pyRepr(unknown[0]) + '; smart mode takes ' + SMART_OPTIONS.join(', '), { field: unknown[0] }));
+      return this.smart(query, limit, options, opts);
+    }
+    return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword' or 'smart', got " + pyRepr(mode), { field: 'mode' }));
+  };
+  // Hit objects of the contract for these sections (query.py hit); terms[i]: the snippet's terms
+  // of hit i, scores[i] its score, matched[i] its matched_terms.
+  Engine.prototype.hits = function (norm, sections, terms, scores, matched, opts) {
+    var self = this;
+    var at = sections.map(function (s, i) {
+      if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
+      // a non-ASCII snippet term needs the tables even when the query is ASCII
+      if (!norm.t && !terms[i].every(isAscii)) return null;
+      return snippetAt(norm, s.text, terms[i], /^1[4-7]\./.test(self.manifest.unicode_version));
+    });
+    var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
+    return Promise.resolve(need).then(function (full) {
+      return sections.map(function (s, i) {
+        var p = at[i] !== null ? at[i] : snippetAt(full, s.text, terms[i]);
+        var h = {
+          concept_id: s.concept_id, path: s.path, heading: s.heading, locator: s.locator,
+          line_start: s.line_start, line_end: s.line_end, content_sha256: s.content_sha256,
+          snippet: cpSlice(s.text, p, p + SNIP), score: scores[i], matched_terms: matched[i].slice()
+        };
+        if (opts && opts.present) {
+          h.url = s.url; h.title = s.title; h.level = s.level;
+          h.snippet_offset = p; h.text_length = cpLen(s.text);
+          if (typeof s.kind === 'string') { h.kind = s.kind; h.signature = typeof s.signature === 'string' ? s.signature : ''; }
+        }
+        return h;
+      });
+    });
+  };
+  Engine.prototype.keyword = function (query, limit, opts) {
     var self = this, terms, norm, lim, ranked;
     return Promise.resolve().then(function () {
       checkQuery(query);
@@ -391,26 +439,8 @@
       ranked = postings.every(Boolean) ? rank(postings, self.manifest.avglen) : [];
       return Promise.all(ranked.slice(0, lim).map(function (r) { return self.section(r[1]); }));
     }).then(function (sections) {
-      var at = sections.map(function (s) {
-        if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
-        return snippetAt(norm, s.text, terms, /^1[4-7]\./.test(self.manifest.unicode_version));
-      });
-      var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
-      return Promise.resolve(need).then(function (full) {
-        var hits = sections.map(function (s, i) {
-          var p = at[i] !== null ? at[i] : snippetAt(full, s.text, terms);
-          var h = {
-            concept_id: s.concept_id, path: s.path, heading: s.heading, locator: s.locator,
-            line_start: s.line_start, line_end: s.line_end, content_sha256: s.content_sha256,
-            snippet: cpSlice(s.text, p, p + SNIP), score: ranked[i][0], matched_terms: terms.slice()
-          };
-          if (opts && opts.present) {
-            h.url = s.url; h.title = s.title; h.level = s.level;
-            h.snippet_offset = p; h.text_length = cpLen(s.text);
-            if (typeof s.kind === 'string') { h.kind = s.kind; h.signature = typeof s.signature === 'string' ? s.signature : ''; }
-          }
-          return h;
-        });
+      var each = sections.map(function () { return terms; });
+      return self.hits(norm, sections, each, ranked.map(function (r) { return r[0]; }), each, opts).then(function (hits) {
         var result = {
           query: query, terms: terms, snapshot_revision: self.manifest.snapshot_revision,
           total: ranked.length, truncated: ranked.length > lim, hits: hits
@@ -421,6 +451,418 @@
       });
     });
   };
+  // -- smart mode (okf_sphinx/smart.py; docs/smart.md) -------------------------------------
+  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
+  var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind'];
+  var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;
+  function badOption(field, what, value) { return new OkfError('schema_validation', field + ' must be ' + what + ', got ' + pyRepr(value), { field: field }); }
+  // smart.py check_filters: [path units or null, metadata pairs or null, kinds or null]
+  function checkFilters(under, meta, kind) {
+    var units = null, kinds = null, UNDER = 'a path prefix relative to the site\'s source root, such as \'guide\' or \'ref/contrib\'';
+    if (under !== undefined && under !== null) {
+      if (typeof under !== 'string' || !under.replace(/^\/+|\/+$/g, '') || under.indexOf('\\') >= 0 || under.charAt(0) === '/') throw badOption('under', UNDER, under);
+      units = under.replace(/^\/+|\/+$/g, '').split('/');
+      if (units.some(function (u) { return u === '' || u === '.' || u === '..'; })) throw badOption('under', UNDER, under);
+    }
+    if (meta !== undefined && meta !== null) {
+      if (typeof meta !== 'object' || Array.isArray(meta) || !Object.keys(meta).length || !Object.keys(meta).every(function (k) { return k && typeof meta[k] === 'string'; })) {
+        throw badOption('meta', 'an object of page metadata fields and their text values, such as {"status": "draft"}', meta);
+      }
+    } else meta = null;
+    if (kind !== undefined && kind !== null) {
+      kinds = typeof kind === 'string' ? [kind] : kind;
+      if (!Array.isArray(kinds) || !kinds.length || !kinds.every(function (k) { return typeof k === 'string' && KIND.test(k); })) throw badOption('kind', "'section' or an object kind such as 'py:function' (or a list of them)", kind);
+    }
+    return [units, meta, kinds];
+  }
+  function stemPath(path) {
+    var units = path.split('/'), name = units[units.length - 1], dot = name.lastIndexOf('.');
+    if (dot > 0 && dot < name.length - 1) units[units.length - 1] = name.slice(0, dot);
+    return units;
+  }
+  function pageOk(row, page, units, wanted, metas) {
+    if (units !== null) {
+      var have = stemPath(row[4]);
+      if (have.length < units.length || units.some(function (u, i) { return have[i] !== u; })) return false;
+    }
+    if (wanted !== null) {
+      var m = own.call(metas, String(page)) ? metas[String(page)] : {};
+      for (var k in wanted) {
+        if (!own.call(wanted, k)) continue;
+        var v = own.call(m, k) ? m[k] : undefined;
+        if (!(v === wanted[k] || (Array.isArray(v) && v.indexOf(wanted[k]) >= 0))) return false;
+      }
+    }
+    return true;
+  }
+  function checkMeta(name, v) {
+    var ok = v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).every(function (p) {
+      var m = v[p];
+      return m && typeof m === 'object' && !Array.isArray(m) && Object.keys(m).every(function (k) {
+        var x = m[k];
+        return typeof x === 'string' || (Array.isArray(x) && x.every(function (y) { return typeof y === 'string'; }));
+      });
+    });
+    if (!ok) throw corrupt(name, 'the page metadata is malformed');
+    return v;
+  }
+  var stemmers = root && root.OkfStemmer ? root.OkfStemmer : null;
+  if (!stemmers && typeof require === 'function') { try { stemmers = require('./okf-stemmer.js'); } catch (e) { stemmers = null; } }
+  // format.py identifiers: identifiers as written, lower-cased
+  function identifiers(text) {
+    var out = [], re = /[A-Za-z0-9_.:-]+/g, m;
+    while ((m = re.exec(text)) !== null) {
+      var token = m[0], rest = token.replace(/^-+/, ''), lead = token.length - rest.length;
+      var core = rest.replace(/^[.:-]+|[.:-]+$/g, '');
+      if (core.length < 2 || !/[A-Za-z]/.test(core) || !(lead || /[_.:-]/.test(core))) continue;
+      out.push(('--'.slice(0, Math.min(lead, 2)) + core).toLowerCase());
+    }
+    return out;
+  }
+  var MAX_QUERY_IDENTIFIERS = 8;
+  function bm25Part(idf, f, len, avglen) { return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * len / avglen)); }
+  function dictKey(term) { return Array.from(term).slice(0, 2).join(''); }
+  function isNum(x) { return typeof x === 'number'; }
+  // code-point order (Python's str order), not UTF-16 order
+  function cpCompare(a, b) {
+    var x = Array.from(a), y = Array.from(b);
+    for (var i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return cpAt(x[i], 0) - cpAt(y[i], 0);
+    return x.length - y.length;
+  }
+  function pageTableCheck(sections) {
+    return function (name, v) {
+      var rows = v && typeof v === 'object' && !Array.isArray(v) ? v.pages : null;
+      if (!Array.isArray(rows) || !rows.every(function (r) {
+        return Array.isArray(r) && r.length === 5 && isInt(r[0]) && isInt(r[1]) && r[1] > 0 && isInt(r[2]) && r[2] >= 0 && isNum(r[3]) && r[3] > 0 && typeof r[4] === 'string';
+      })) throw corrupt(name, 'the page table is malformed');
+      var at = 0;
+      rows.forEach(function (r) {
+        if (r[0] !== at) throw corrupt(name, 'the page table does not cover the sections in order');
+        at += r[1];
+      });
+      if (at !== sections) throw corrupt(name, 'the page table does not cover the sections in order');
+      return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
+    };
+  }
+  function checkGroups(name, v) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
+      var e = v[k];
+      return Array.isArray(e) && e.length === 3 && isNum(e[0]) && isNum(e[1]) && Array.isArray(e[2]) && e[2].every(function (t) { return typeof t === 'string'; });
+    })) throw corrupt(name, 'a stem-group shard is malformed');
+    return v;
+  }
+  function checkDict(name, v) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
+      return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && isInt(x[1]); });
+    })) throw corrupt(name, 'a dictionary shard is malformed');
+    return v;
+  }
+  Engine.prototype.smartMeta = function () {
+    var m = this.manifest.smart;
+    if (m === undefined || m === null) fail('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
+    var ok = typeof m === 'object' && !Array.isArray(m) && ['stem_shards', 'dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
+      && isInt(m.pages) && m.pages >= 0 && typeof m.language === 'string' && typeof m.stemmer === 'boolean'
+      && typeof m.stemmer_version === 'string' && isNum(m.pavglen) && m.pavglen > 0;
+    if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
+    return m;
+  };
+  Engine.prototype.stemmer = function () {
+    var m = this.smartMeta();
+    var S = stemmers || (root && root.OkfStemmer) || null;
+    if (!m.stemmer || !S || m.stemmer_version !== S.VERSION) return null;
+    return S.forLanguage(m.language || 'en');
+  };
+  Engine.prototype.group = function (stem) {
+    var name = 'g/' + (fnv1a32(stem) % this.smartMeta().stem_shards).toString(16);
+    return this.load(name, checkGroups).then(function (shard) { return own.call(shard, stem) ? shard[stem] : null; });
+  };
+  Engine.prototype.dictionary = function (key) {
+    var name = 'd/' + (fnv1a32(key) % this.smartMeta().dict_shards).toString(16);
+    return this.load(name, checkDict).then(function (shard) { return own.call(shard, key) ? shard[key] : []; });
+  };
+  // optimal-string-alignment distance over code points; cap + 1 once over cap (smart.py osa_distance)
+  function osaDistance(a, b, cap) {
+    a = Array.from(a); b = Array.from(b);
+    if (Math.abs(a.length - b.length) > cap) return cap + 1;
+    var prev2 = [], prev = [], i, j;
+    for (j = 0; j <= b.length; j++) prev.push(j);
+    for (i = 1; i <= a.length; i++) {
+      var cur = [i], low = i;
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+        cur.push(v);
+        if (v < low) low = v;
+      }
+      if (low > cap) return cap + 1;
+      prev2 = prev; prev = cur;
+    }
+    return prev[b.length];
+  }
+  Engine.prototype.suggestions = function (word) {
+    var cap = cpLen(word) <= 4 ? 1 : 2;
+    return this.dictionary(dictKey(word)).then(function (entries) {
+      var scored = [];
+      entries.forEach(function (e) { var d = osaDistance(word, e[0], cap); if (d <= cap) scored.push([d, e[0]]); });
+      scored.sort(function (x, y) { return x[0] - y[0]; });  // stable: the dictionary's order breaks ties
+      return scored.slice(0, MAX_SUGGESTIONS).map(function (x) { return x[1]; });
+    });
+  };
+  // [[term, weight]...], section idf, page idf of one query word (smart.py variants)
+  Engine.prototype.variants = function (word, stem, complete) {
+    var self = this, out = [], sidf = 0.0, pidf = 0.0, g;
+    return this.group(stem ? stem(word) : word).then(function (grp) {
+      g = grp;
+      if (g !== null) {
+        sidf = g[0]; pidf = g[1];
+        if (g[2].indexOf(word) >= 0) out.push([word, EXACT]);
+        g[2].forEach(function (t) { if (t !== word) out.push([t, STEM]); });
+      }
+      if (!(complete && cpLen(word) >= MIN_PREFIX)) return null;
+      return self.dictionary(dictKey(word)).then(function (entries) {
+        var have = {};
+        out.forEach(function (x) { have[x[0]] = 1; });
+        var extra = entries.map(function (e) { return e[0]; }).filter(function (t) { return t.slice(0, word.length) === word && !own.call(have, t); }).slice(0, MAX_COMPLETIONS);
+        var first = extra.length && g === null ? self.group(stem ? stem(extra[0]) : extra[0]) : null;
+        return Promise.resolve(first).then(function (f) {
+          if (extra.length && g === null) {
+            if (f === null) fail('index_corrupt', 'dictionary term ' + pyRepr(extra[0]) + ' has no stem group; rebuild the site');
+            sidf = f[0]; pidf = f[1];
+          }
+          extra.forEach(function (t) { out.push([t, PREFIX]); });
+        });
+      });
+    }).then(function () { return [out, sidf, pidf]; });
+  };
+  Engine.prototype.smart = function (query, limit, options, opts) {
+    var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
+    var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null;
+    return Promise.resolve().then(function () {
+      checkQuery(query);
+      return self.manifest || self.open();
+    }).then(function () {
+      return isAscii(query) ? ASCII : self.tables();
+    }).then(function (n) {
+      norm = n;
+      words = queryTerms(norm, query);
+      lim = checkLimit(limit);
+      if (typeof prefix !== 'boolean') fail('schema_validation', 'prefix must be true or false, got ' + pyRepr(prefix), { field: 'prefix' });
+      filters = checkFilters(options.under, options.meta, options.kind);
+      self.smartMeta();
+      return Promise.all([self.load('smart', pageTableCheck(self.manifest.sections)), filters[1] !== null ? self.load('meta', checkMeta) : {}]);
+    }).then(function (got) {
+      table = got[0]; metas = got[1];
+      stem = self.stemmer();
+      return Promise.all(words.map(function (w, i) { return self.variants(w, stem, prefix && i === words.length - 1); }));
+    }).then(function (vs) {
+      forms = vs.map(function (v) { return v[0]; });
+      idfs = vs.map(function (v) { return [v[1], v[2]]; });
+      var idents = [];
+      identifiers(query).forEach(function (i) { if (idents.indexOf(i) < 0 && idents.length < MAX_QUERY_IDENTIFIERS) idents.push(i); });
+      return Promise.all([
+        Promise.all(forms.map(function (fs) { return Promise.all(fs.map(function (x) { return self.posting(x[0]); })); })),
+        Promise.all(idents.map(function (i) { return self.posting(i, 'x', self.smartMeta().id_shards); })),
+        idents
+      ]);
+    }).then(function (got) {
+      var postings = got[0], rows = table.rows, firsts = table.firsts;
+      postings.forEach(function (ps, i) {
+        ps.forEach(function (P, j) { if (P === null) fail('index_corrupt', 'stem group term ' + pyRepr(forms[i][j][0]) + ' has no postings; rebuild the site'); });
+        if (!ps.length) unknown.push(words[i]);
+      });
+      idPostings = [];
+      got[1].forEach(function (P, k) { if (P) idPostings.push([got[2][k], P]); });
+      pageFilter = filters[0] !== null || filters[1] !== null ? function (page) { return pageOk(rows[page], page, filters[0], filters[1], metas); } : null;
+      if (filters[2] === null) return [postings, null];
+      // a section-level filter: page sums change, so nothing cached applies (smart.py search)
+      var seen = new Set();
+      postings.forEach(function (ps) { ps.forEach(function (P) { P.sids.forEach(function (sid) { seen.add(sid); }); }); });
+      var union = Array.from(seen).sort(function (x, y) { return x - y; }).filter(function (sid) { return pageFilter === null || pageFilter(pageOf(firsts, sid)); });
+      return Promise.all(union.map(function (sid) { return self.section(sid); })).then(function (secs) {
+        var allowed = new Set();
+        union.forEach(function (sid, i) { if (filters[2].indexOf(own.call(secs[i], 'kind') ? secs[i].kind : 'section') >= 0) allowed.add(sid); });
+        return [postings, allowed];
+      });
+    }).then(function (got) {
+      var postings = got[0], allowed = got[1], rows = table.rows, ctx = [rows, table.firsts, self.manifest.avglen, self.smartMeta().pavglen];
+      ev = postings.map(function (ps, i) {
+        return self.evidence('w' + JSON.stringify(forms[i]), ps.map(function (P, j) { return [P, forms[i][j][1]]; }), idfs[i][0], idfs[i][1], ctx, allowed);
+      });
+      var iv = idPostings.map(function (x) { return self.evidence('x' + x[0], [[x[1], EXACT]], x[1].idf, x[1].idf, ctx, allowed); });
+      // quoted phrases: the sections holding each, and the words whose section parts it adds again
+      var quoted = phrases(norm, query).filter(function (ph) { return ph.every(function (t) { return words.indexOf(t) >= 0; }); });
+      var keep = function (sid) { return (allowed === null || allowed.has(sid)) && (pageFilter === null || pageFilter(pageOf(table.firsts, sid))); };
+      return Promise.all(quoted.map(function (ph) { return self.phraseSections(ph, keep); })).then(function (sets) {
+        return [ev, iv, quoted, sets.map(function (set, k) { return [set, quoted[k].map(function (t) { return ev[words.indexOf(t)]; })]; })];
+      });
+    }).then(function (got) {
+      var iv = got[1], quoted = got[2], pv = got[3], rows = table.rows;
+      // pages: how many words each holds; when some page holds all, only those
+      var count = new Map();
+      ev.forEach(function (e) { e.pagePart.forEach(function (v, page) { count.set(page, (count.get(page) || 0) + 1); }); });
+      var phrasePages = pv.map(function (x) {
+        var pages = new Set();
+        x[0].forEach(function (sid) { pages.add(pageOf(table.firsts, sid)); });
+        pages.forEach(function (page) { count.set(page, count.get(page) + 1); });
+        return pages;
+      });
+      var units = words.length + pv.length;
+      var candidates = Array.from(count.keys()).filter(function (page) { return pageFilter === null || pageFilter(page); });
+      var full = candidates.some(function (page) { return count.get(page) === units; });
+      if (full) candidates = candidates.filter(function (page) { return count.get(page) === units; });
+      var scored = new Map(), single = ev.length === 1 && !iv.length && !pv.length ? ev[0] : null;
+      var ranked = candidates.map(function (page) {
+        var best, score = 0.0;
+        if (single !== null) best = single.pageBest.get(page);
+        else {
+          var secs = sectionScores(ev, iv, pv, page);
+          scored.set(page, secs);
+          best = secs[0][0];
+          for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
+        }
+        ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) score += v; });
+        iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) score += v; });
+        return [count.get(page), (score + best) * rows[page][3], page];
+      });
+      ranked.sort(function (x, y) { return x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
+      var shown = ranked.slice(0, lim).map(function (r) {
+        var top = (scored.get(r[2]) || sectionScores(ev, iv, pv, r[2])).slice();
+        top.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
+        var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); });
+        quoted.forEach(function (ph, k) { if (!phrasePages[k].has(r[2])) missing.push('"' + ph.join(' ') + '"'); });
+        return { rank: r, row: rows[r[2]], missing: missing, top: top.slice(0, HITS_PER_PAGE) };
+      });
+      return Promise.all([
+        Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),
+        Promise.all(unknown.map(function (w) { return self.suggestions(w); })),
+        Promise.resolve(shown), Promise.resolve(full), Promise.resolve(ranked.length)
+      ]);
+    }).then(function (got) {
+      var secs = got[0], sugg = got[1], shown = got[2], full = got[3], total = got[4];
+      return Promise.all(shown.map(function (p, n) {
+        var terms = [], matched = [];
+        p.top.forEach(function (t) {
+          var sid = t[1], ts = [], ms = [];
+          ev.forEach(function (e, i) {
+            if (!e.acc.has(sid)) return;
+            ms.push(words[i]);
+            forms[i].forEach(function (x) { var P = self.postings[x[0]]; if (P && sidIn(P.sids, sid)) ts.push(x[0]); });
+          });
+          terms.push(ts); matched.push(ms);
+        });
+        return self.hits(norm, secs[n], terms, p.top.map(function (t) { return t[0]; }), matched, opts).then(function (hits) {
+          var top = secs[n][0];
+          return {
+            concept_id: top.concept_id, title: top.title, path: p.row[4], url: top.url.split('#')[0],
+            score: p.rank[1], partial: !full, missing_terms: p.missing, hits: hits
+          };
+        });
+      })).then(function (pages) {
+        var result = {
+          query: query, mode: 'smart', terms: words, snapshot_revision: self.manifest.snapshot_revision,
+          total: total, truncated: total > lim, pages: pages,
+          suggestions: unknown.map(function (w, i) { return { term: w, candidates: sugg[i] }; })
+        };
+        var size = jsonBytes(result);
+        if (!(opts && opts.present) && size > MAX_BYTES) fail('resource_limit', 'the answer is ' + size + ' bytes, over the 1 MiB limit: lower limit', { limit: MAX_BYTES, actual: size });
+        return result;
+      });
+    });
+  };
+  // [score, sid] of the page's sections that hold a word (smart.py _section_scores)
+  function sectionScores(ev, iv, pv, page) {
+    var set = new Set();
+    ev.forEach(function (e) { (e.byPage.get(page) || []).forEach(function (sid) { set.add(sid); }); });
+    return Array.from(set).sort(function (x, y) { return x - y; }).map(function (sid) {
+      var score = 0.0;
+      ev.forEach(function (e) { var v = e.sec.get(sid); if (v !== undefined) score += v; });
+      iv.forEach(function (e) { var v = e.sec.get(sid); if (v !== undefined) score += v; });
+      pv.forEach(function (x) { if (x[0].has(sid)) x[1].forEach(function (e) { score += e.sec.get(sid); }); });
+      return [score, sid];
+    });
+  }
+  var MAX_PHRASES = 4, MAX_PHRASE_SECTIONS = 200;
+  // smart.py phrases: quoted phrases of at least two terms, distinct, in order
+  function phrases(norm, query) {
+    var marks = [], re = /["\u201c\u201d]/g, m, out = [];
+    while ((m = re.exec(query)) !== null) marks.push(m.index);
+    for (var i = 0; i + 1 < marks.length; i += 2) {
+      var terms = norm.terms(query.slice(marks[i] + 1, marks[i + 1]));
+      if (terms.length >= 2 && !out.some(function (o) { return o.join('\u0000') === terms.join('\u0000'); }) && out.length < MAX_PHRASES) out.push(terms);
+    }
+    return out;
+  }
+  function holdsPhrase(terms, phrase) {
+    for (var i = 0; i + phrase.length <= terms.length; i++) {
+      var j = 0;
+      while (j < phrase.length && terms[i + j] === phrase[j]) j++;
+      if (j === phrase.length) return true;
+    }
+    return false;
+  }
+  // smart.py _phrase_sections: sections holding the phrase's words in order, checked in their text
+  Engine.prototype.phraseSections = function (phrase, keep) {
+    var self = this;
+    return Promise.all(phrase.map(function (t) { return self.posting(t); })).then(function (ps) {
+      if (ps.some(function (P) { return P === null; })) return new Set();
+      var both = ps[0].sids.filter(function (sid) { return ps.slice(1).every(function (P) { return sidIn(P.sids, sid); }) && keep(sid); });
+      var checked = both.slice(0, MAX_PHRASE_SECTIONS);
+      return Promise.all(checked.map(function (sid) { return self.section(sid); })).then(function (secs) {
+        var need = secs.some(function (s) { return !isAscii(s.text); }) ? self.tables() : null;
+        return Promise.resolve(need).then(function (full) {
+          var found = new Set();
+          secs.forEach(function (s, i) { if (holdsPhrase((isAscii(s.text) ? ASCII : full).terms(s.text), phrase)) found.add(checked[i]); });
+          both.slice(MAX_PHRASE_SECTIONS).forEach(function (sid) { found.add(sid); });
+          return found;
+        });
+      });
+    });
+  };
+  var CACHE_WORDS = 256;
+  // one word's (or identifier's) evidence, cached per engine when unfiltered (smart.py _evidence)
+  Engine.prototype.evidence = function (key, postings, sidf, pidf, ctx, allowed) {
+    var cache = this.evidenceCache || (this.evidenceCache = new Map());
+    if (allowed === null && cache.has(key)) return cache.get(key);
+    var rows = ctx[0], firsts = ctx[1], avglen = ctx[2], pavglen = ctx[3];
+    var acc = new Map(), length = new Map();
+    postings.forEach(function (x) {
+      var P = x[0], weight = x[1];
+      for (var k = 0; k < P.sids.length; k++) {
+        var sid = P.sids[k];
+        if (allowed !== null && !allowed.has(sid)) continue;
+        var prev = acc.get(sid);
+        acc.set(sid, (prev === undefined ? 0.0 : prev) + weight * P.fs[k]);
+        length.set(sid, P.lens[k]);
+      }
+    });
+    var sec = new Map(), byPage = new Map(), ptf = new Map(), pagePart = new Map(), pageBest = new Map();
+    acc.forEach(function (f, sid) { sec.set(sid, bm25Part(sidf, f, length.get(sid), avglen)); });
+    Array.from(acc.keys()).sort(function (x, y) { return x - y; }).forEach(function (sid) {
+      var page = pageOf(firsts, sid), list = byPage.get(page);
+      if (!list) byPage.set(page, list = []);
+      list.push(sid);
+      ptf.set(page, (ptf.get(page) || 0.0) + acc.get(sid));
+      var b = pageBest.get(page), v = sec.get(sid);
+      if (b === undefined || v > b) pageBest.set(page, v);
+    });
+    ptf.forEach(function (tf, page) { pagePart.set(page, bm25Part(pidf, tf, rows[page][2], pavglen)); });
+    var e = { acc: acc, sec: sec, byPage: byPage, pagePart: pagePart, pageBest: pageBest };
+    if (allowed === null) {
+      if (cache.size >= CACHE_WORDS) cache.delete(cache.keys().next().value);
+      cache.set(key, e);
+    }
+    return e;
+  };
+  function pageOf(firsts, sid) {  // bisect_right(firsts, sid) - 1
+    var lo = 0, hi = firsts.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (sid < firsts[mid]) hi = mid; else lo = mid + 1; }
+    return lo - 1;
+  }
+  function sidIn(a, sid) {
+    var lo = 0, hi = a.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < sid) lo = mid + 1; else hi = mid; }
+    return a[lo] === sid;
+  }
   // Terms of arbitrary text with the tables this query needs (for highlighting).
   Engine.prototype.normaliser = function (text) {
     return isAscii(text) ? Promise.resolve(ASCII) : this.tables();
@@ -497,6 +939,7 @@
     var status = box.querySelector('.okf-status'), list = box.querySelector('.okf-results');
     var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
     var token = 0, current = null, shown = PAGE;
+    var mode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart';
 
     function el(tag, cls, text) {
       var e = doc.createElement(tag);
@@ -509,12 +952,13 @@
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
     // snippet text with the runs whose terms are query terms wrapped in <mark>
-    function highlighted(norm, text, terms) {
+    function highlighted(norm, text, terms, stem) {
       var p = el('p', 'okf-snippet'), wanted = {}, at = 0;
-      terms.forEach(function (t) { wanted[t] = 1; });
+      terms.forEach(function (t) { wanted[t] = 1; if (stem) wanted['\u0000' + stem(t)] = 1; });
+      function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))); }
       function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
       norm.runs(text).forEach(function (r) {
-        if (!norm.terms(r[2]).some(function (t) { return own.call(wanted, t); })) return;
+        if (!norm.terms(r[2]).some(want)) return;
         var end = r[1] + r[2].length;  // without the tables, skip runs glued to unknown letters
         var b = r[1] - 1;
         if (b > 0 && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
@@ -526,27 +970,53 @@
       if (at < text.length) p.appendChild(doc.createTextNode(text.slice(at)));
       return p;
     }
-    function render(result, norm) {
+    // one section row (keyword hits; smart hits inside their page)
+    function hitItem(h, result, norm, stem, pageTitle) {
+      // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
+      var li = el('li', 'okf-hit'), a = el(h.url ? 'a' : 'span', 'okf-link');
+      if (h.url) a.href = siteRoot + h.url;
+      a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
+      li.appendChild(a);
+      // a documented object: its kind as a badge, its signature as code (text only)
+      if (h.kind) li.insertBefore(el('span', 'okf-kind', h.kind), a);
+      if (h.signature) li.appendChild(el('span', 'okf-signature', h.signature));
+      if (!pageTitle && h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
+      var snip = highlighted(norm, h.snippet, result.terms, stem);
+      if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
+      if (h.snippet_offset + cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
+      li.appendChild(snip);
+      return li;
+    }
+    function renderSmart(result, norm, stem) {
+      list.textContent = '';
+      var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
+      var msg;
+      if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
+      else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
+      else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
+      result.suggestions.forEach(function (s) {
+        if (s.candidates.length) msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
+      });
+      say(msg);
+      result.pages.forEach(function (pg) {
+        var li = el('li', 'okf-page-result'), a = el(pg.url ? 'a' : 'span', 'okf-page-link', pg.title || pg.concept_id);
+        if (pg.url) a.href = siteRoot + pg.url;
+        li.appendChild(a);
+        if (pg.partial) li.appendChild(el('span', 'okf-missing', 'Missing: ' + pg.missing_terms.join(', ')));
+        var ol = el('ol', 'okf-sections');
+        pg.hits.forEach(function (h) { ol.appendChild(hitItem(h, result, norm, stem, true)); });
+        li.appendChild(ol);
+        list.appendChild(li);
+      });
+      if (more) more.hidden = !(result.truncated && n < 100);
+    }
+    function render(result, norm, stem) {
+      if (result.mode === 'smart') return renderSmart(result, norm, stem);
       list.textContent = '';
       var n = result.hits.length;
       if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
       else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
-      result.hits.forEach(function (h) {
-        // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
-        var li = el('li', 'okf-hit'), a = el(h.url ? 'a' : 'span', 'okf-link');
-        if (h.url) a.href = siteRoot + h.url;
-        a.appendChild(el('span', 'okf-heading', h.heading || h.title || h.concept_id));
-        li.appendChild(a);
-        // a documented object: its kind as a badge, its signature as code (text only)
-        if (h.kind) li.insertBefore(el('span', 'okf-kind', h.kind), a);
-        if (h.signature) li.appendChild(el('span', 'okf-signature', h.signature));
-        if (h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
-        var snip = highlighted(norm, h.snippet, result.terms);
-        if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
-        if (h.snippet_offset + cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
-        li.appendChild(snip);
-        list.appendChild(li);
-      });
+      result.hits.forEach(function (h) { list.appendChild(hitItem(h, result, norm, null, false)); });
       if (more) more.hidden = !(result.truncated && n < 100);
     }
     function run(q) {
@@ -555,9 +1025,10 @@
       if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; return Promise.resolve(); }
       say('Searching\u2026');
       var eng = api.engine();
-      return eng.search(q, Math.min(shown, 100), { present: true }).then(function (result) {
+      return eng.search(q, { mode: mode, limit: Math.min(shown, 100), present: true }).then(function (result) {
         return eng.normaliser(q).then(function (norm) {
-          if (mine === token) render(result, norm);
+          var stem = result.mode === 'smart' ? eng.stemmer() : null;
+          if (mine === token) render(result, norm, stem);
         });
       }, function (err) {
         if (mine !== token) return;

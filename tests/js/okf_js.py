@@ -66,10 +66,11 @@ def run_node(index_dir: Path, requests: list[dict[str, Any]], cold: bool = False
 def python_answer(index: Any, request: dict[str, Any]) -> Any:
     from okf_sphinx import OkfError
 
+    options = {k: v for k, v in request.items() if k not in ("query", "limit")}
     try:
         if "limit" in request:
-            return index.search(request["query"], request["limit"])
-        return index.search(request["query"])
+            return index.search(request["query"], request["limit"], **options)
+        return index.search(request["query"], **options)
     except OkfError as exc:
         return exc.envelope
 

@@ -1,6 +1,6 @@
 // Parity runner: answers JSON-lines requests on stdin with okf-search.js in Node.
 //   node parity_runner.js <_okf folder> [--cold]
-// Request: {"query": …, "limit": …} (limit may be absent).  Response line: the result
+// Request: {"query": …, "limit": …, "mode": …, …options} (all but query may be absent).  Response line: the result
 // or the error envelope, exactly as Python's Index.search would give it.  With --cold
 // every request gets a fresh engine and the line is {"answer": …, "loaded": [names]}.
 'use strict';
@@ -24,7 +24,14 @@ process.stdin.on('end', async () => {
     if (cold) { engine = new okf.Engine(tracing); loaded = []; }
     let answer;
     try {
-      answer = await engine.search(req.query, 'limit' in req ? req.limit : undefined);
+      const extra = Object.keys(req).filter((k) => k !== 'query' && k !== 'limit');
+      if (extra.length) {  // search(query, {mode, limit, …options})
+        const opts = Object.assign({}, req);
+        delete opts.query;
+        answer = await engine.search(req.query, opts);
+      } else {
+        answer = await engine.search(req.query, 'limit' in req ? req.limit : undefined);
+      }
     } catch (e) {
       answer = e instanceof okf.OkfError ? e.envelope : { crash: String((e && e.stack) || e) };
     }

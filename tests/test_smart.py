@@ -1,0 +1,315 @@
+"""Smart mode (docs/smart.md) on real Sphinx builds: page grouping, stems, prefixes,
+partial answers, suggestions, the modes' argument checks and the answer's schema."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import okf_sphinx
+from conftest import sphinx_build, write_project
+from okf_sphinx import format as fmt
+from okf_sphinx.mcp_server import contract
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PAGES = {
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   spread\n   together\n   exact\n   stemmed\n   prefix\n   other\n   changelog\n   guide/draft\n   guide/final\n   ident\n   words\n",
+    # the two words only in different sections of one page: keyword mode finds nothing
+    "spread.rst": "Spread\n======\n\nIntro.\n\nFirst\n-----\n\nThe walrus sleeps here.\n\nSecond\n------\n\n"
+                  "The narwhal swims here.\n\nThird\n-----\n\nNothing else.\n",
+    "together.rst": "Together\n========\n\nThe walrus and the narwhal meet in this one paragraph of text.\n",
+    "exact.rst": "Exact\n=====\n\nHow to install the tool on a plain machine today.\n",
+    "stemmed.rst": "Stemmed\n=======\n\nHow it installs the tool on a plain machine today.\n",
+    "prefix.rst": "Prefix\n======\n\nThe installbase guide is long and detailed here.\n",
+    "other.rst": "Other\n=====\n\nThe walrus appears alone; zebra crossings too.\n",
+    # a change log mentions everything, often: its default weight keeps it below the pages
+    "changelog.rst": "Changelog\n=========\n\n1.1\n---\n\nWalrus walrus walrus.\n\n1.0\n---\n\nWalrus narwhal added.\n",
+    "guide/draft.md": "---\nstatus: draft\nokf-search-weight: 3\n---\n# Draft\n\nThe walrus plan, unfinished.\n",
+    "guide/final.rst": ":status: final\n\nFinal\n=====\n\nThe walrus plan, done.\n",
+    # identifiers as written beat their words spread around
+    "ident.rst": "Ident\n=====\n\nSet ``SECRET_KEY`` in the settings; run ``pip install --no-deps``.\n",
+    "words.rst": "Words\n=====\n\nThe secret of the key: a secret key, no key, no secret, deps.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = write_project(tmp_path_factory.mktemp("smart") / "src", PAGES, conf='language = "en"\nokf_search_exclude = []\n')
+    out = src.parent / "html"
+    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def index(site: Path) -> okf_sphinx.Index:
+    return okf_sphinx.open_index(site)
+
+
+def pages(answer: dict) -> list[str]:
+    return [p["concept_id"] for p in answer["pages"]]
+
+
+def test_words_spread_over_sections_find_the_page(index: okf_sphinx.Index) -> None:
+    assert {h["concept_id"] for h in index.search("walrus narwhal")["hits"]} == {"together", "changelog"}  # keyword: one section
+    r = index.search("walrus narwhal", mode="smart")
+    assert set(pages(r)) == {"spread", "together", "changelog"} and r["total"] == 3
+    assert all(not p["partial"] and p["missing_terms"] == [] for p in r["pages"])
+    spread = next(p for p in r["pages"] if p["concept_id"] == "spread")
+    # the page's best sections, best first, each a keyword-shaped hit with its own matched words
+    assert [h["heading"] for h in spread["hits"]] == ["First", "Second"] or [h["heading"] for h in spread["hits"]] == ["Second", "First"]
+    assert {tuple(h["matched_terms"]) for h in spread["hits"]} == {("walrus",), ("narwhal",)}
+    assert spread["hits"][0]["score"] >= spread["hits"][1]["score"]
+    assert spread["url"] == "spread.html" and spread["path"] == "spread.rst" and spread["title"] == "Spread"
+    scores = [p["score"] for p in r["pages"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_exact_word_ranks_above_its_stem_forms(index: okf_sphinx.Index) -> None:
+    r = index.search("install", mode="smart")
+    order = pages(r)
+    assert order.index("exact") < order.index("stemmed")  # "install" exactly vs only "installs"
+    assert "stemmed" in order  # found through the stem
+    stemmed = r["pages"][order.index("stemmed")]
+    assert stemmed["hits"][0]["matched_terms"] == ["install"]
+    assert stemmed["hits"][0]["snippet"].startswith("Stemmed")
+    assert "prefix" not in order  # installbase: another stem, and prefix is off
+
+
+def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
+    assert index.search("installb", mode="smart")["total"] == 0
+    r = index.search("installb", mode="smart", prefix=True)
+    assert pages(r) == ["prefix"]
+    r = index.search("instal", mode="smart", prefix=True)  # the stem's forms and the completions
+    assert {"exact", "stemmed", "prefix"} <= set(pages(r))
+    assert r["suggestions"] == []
+    # whole words first: "install" itself (exact) beats a completion of it
+    r = index.search("install", mode="smart", prefix=True)
+    order = pages(r)
+    assert order.index("exact") < order.index("prefix")
+    # a one-letter word is not completed
+    assert index.search("z", mode="smart", prefix=True)["total"] == 0
+    # only the last word is a prefix
+    assert index.search("installb walrus", mode="smart", prefix=True)["pages"][0]["partial"] is True
+
+
+def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> None:
+    r = index.search("walrus narwhel", mode="smart")
+    assert r["total"] == 6 and all(p["partial"] and p["missing_terms"] == ["narwhel"] for p in r["pages"])
+    assert r["suggestions"] == [{"term": "narwhel", "candidates": ["narwhal"]}]
+    # pages holding more of the words come first
+    r = index.search("walrus zebra narwhal", mode="smart")
+    assert r["pages"][0]["concept_id"] in {"other", "spread", "together"}
+    assert [len(p["missing_terms"]) for p in r["pages"]] == sorted(len(p["missing_terms"]) for p in r["pages"])
+    assert r["pages"][0]["partial"] is True
+    # nothing matches at all: an empty answer with the suggestions, the reader's word kept
+    r = index.search("walrsu", mode="smart")
+    assert r["total"] == 0 and r["pages"] == [] and r["terms"] == ["walrsu"]
+    assert r["suggestions"] == [{"term": "walrsu", "candidates": ["walrus"]}]
+
+
+def test_limit_counts_pages_and_ties_are_deterministic(index: okf_sphinx.Index) -> None:
+    r = index.search("the", mode="smart", limit=2)
+    assert len(r["pages"]) == 2 and r["truncated"] and r["total"] > 2
+    assert index.search("the", mode="smart", limit=2) == r
+    full = index.search("the", mode="smart", limit=100)
+    assert full["pages"][:2] == r["pages"]
+    keys = [(-p["score"], p["concept_id"]) for p in full["pages"]]
+    assert keys == sorted(keys)
+
+
+def test_keyword_mode_is_unchanged_and_options_are_checked(index: okf_sphinx.Index) -> None:
+    plain = index.search("walrus", 5)
+    assert index.search("walrus", 5, mode="keyword") == plain
+    assert "mode" not in plain and "pages" not in plain
+    for kwargs, field in (({"mode": "fuzzy"}, "mode"), ({"mode": None}, "mode"), ({"prefix": True}, "prefix"),
+                          ({"mode": "smart", "prefix": "yes"}, "prefix"), ({"mode": "smart", "color": 1}, "color")):
+        with pytest.raises(okf_sphinx.OkfError) as err:
+            index.search("walrus", **kwargs)
+        assert err.value.code == "schema_validation" and err.value.envelope["error"]["field"] == field
+    assert "fuzzy" in str(index_error(index, mode="fuzzy"))
+    with pytest.raises(okf_sphinx.OkfError) as err:
+        index.search("", mode="smart")
+    assert err.value.code == "schema_validation"
+
+
+def index_error(index: okf_sphinx.Index, **kwargs: object) -> str:
+    try:
+        index.search("walrus", **kwargs)
+    except okf_sphinx.OkfError as exc:
+        return exc.message
+    raise AssertionError("no error")
+
+
+def test_schemas(index: okf_sphinx.Index) -> None:
+    combined = Draft202012Validator(contract("search_sections", "output"))
+    today = subprocess.run(["git", "-C", str(ROOT), "show", "main:okf_sphinx/contracts/search_sections.output.json"],
+                           capture_output=True, text=True)
+    keyword_schema = json.loads(today.stdout) if today.returncode == 0 else contract("search_sections", "output")["$defs"]["keyword"]
+    for q in ("walrus narwhal", "the", "walrus narwhel", "walrsu", "instal"):
+        kw = index.search(q)
+        Draft202012Validator(keyword_schema).validate(kw)  # today's schema still validates keyword answers
+        combined.validate(kw)
+        for prefix in (False, True):
+            sm = index.search(q, mode="smart", prefix=prefix)
+            combined.validate(sm)
+            assert not Draft202012Validator(keyword_schema).is_valid(sm)
+    inputs = Draft202012Validator(contract("search_sections", "input"))
+    inputs.validate({"query": "x", "mode": "smart", "prefix": True})
+    assert not inputs.is_valid({"query": "x", "mode": "fuzzy"})
+
+
+def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
+    smart = index.manifest["smart"]
+    assert smart["language"] == "en" and smart["stemmer"] is True and isinstance(smart["stemmer_version"], str)
+    rows = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]
+    assert [r[4] for r in rows] == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
+    assert sum(r[1] for r in rows) == index.sections
+    # a stem group holds every form of the stem; a dictionary group every term of its first two letters
+    from okf_sphinx import smart as engine
+
+    group = engine.group(index, engine.stemmer(index)("installs"))
+    assert {"install", "installs"} <= set(group[2]) and group[0] > 0 and group[1] > 0
+    entries = engine.dictionary(index, "in")
+    assert ["install", 2] in entries and all(t.startswith("in") for t, _df in entries)
+    assert entries == sorted(entries, key=lambda e: (-e[1], e[0]))
+
+
+def test_language_without_stemmer_warns_and_matches_exact_words(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "src", {"index.rst": "Accueil\n=======\n\nInstall installs.\n"}, conf='language = "ko"\nokf_search_exclude = []\n')
+    proc = sphinx_build(src, tmp_path / "html", "-d", str(tmp_path / "doctrees"))
+    assert "no stemmer for language 'ko'" in proc.stderr
+    index = okf_sphinx.open_index(tmp_path / "html")
+    assert index.manifest["smart"]["stemmer"] is False
+    r = index.search("install", mode="smart")
+    assert r["pages"][0]["hits"][0]["matched_terms"] == ["install"]
+    assert engine_forms(index, "installs") == ["installs"]
+
+
+def engine_forms(index: okf_sphinx.Index, word: str) -> list[str]:
+    from okf_sphinx import smart as engine
+
+    forms, _s, _p = engine.variants(index, word, engine.stemmer(index), False)
+    return [t for t, _w in forms]
+
+
+def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
+    argv = [sys.executable, "-m", "okf_sphinx", "search", str(site), "--query", "walrus narwhel", "--mode", "smart"]
+    proc = subprocess.run(argv + ["--json", "--limit", "2"], capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == index.search("walrus narwhel", 2, mode="smart")
+    text = subprocess.run(argv, capture_output=True, text=True).stdout
+    assert "did you mean: narwhal?" in text and "lacks: narwhel" in text
+    proc = subprocess.run(argv[:-2] + ["--prefix", "--json"], capture_output=True, text=True)
+    assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["field"] == "prefix"
+
+
+def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) -> None:
+    rows = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    assert rows["changelog.rst"] == 0.5 and rows["guide/draft.md"] == 3.0 and rows["other.rst"] == 1.0
+    assert index.search("walrus", 1)["hits"][0]["concept_id"] == "changelog"  # keyword: the most mentions
+    order = pages(index.search("walrus", mode="smart"))
+    assert order[0] == "guide/draft" and order.index("changelog") > order.index("other")
+    # under: whole path units of the page's source path without its suffix
+    assert set(pages(index.search("walrus", mode="smart", under="guide"))) == {"guide/draft", "guide/final"}
+    assert pages(index.search("walrus", mode="smart", under="guide/final")) == ["guide/final"]
+    assert index.search("walrus", mode="smart", under="gui")["total"] == 0
+    # meta: RST file-wide fields and MyST front matter
+    assert pages(index.search("walrus plan", mode="smart", meta={"status": "draft"})) == ["guide/draft"]
+    assert pages(index.search("walrus plan", mode="smart", meta={"status": "final"})) == ["guide/final"]
+    assert index.search("walrus", mode="smart", meta={"status": "gone"})["total"] == 0
+    # kind: plain sections are "section"; no object kinds on this site
+    assert index.search("walrus", mode="smart", kind="section")["total"] == index.search("walrus", mode="smart")["total"]
+    assert index.search("walrus", mode="smart", kind=["py:function"])["total"] == 0
+    for bad in ({"under": "/abs"}, {"under": "a/../b"}, {"meta": {"status": 1}}, {"meta": {}}, {"kind": "Py Function"}):
+        with pytest.raises(okf_sphinx.OkfError) as err:
+            index.search("walrus", mode="smart", **bad)
+        field = next(iter(bad))
+        assert err.value.code == "schema_validation" and err.value.envelope["error"]["field"] == field
+        assert repr(bad[field]) in err.value.message
+
+
+def test_bad_weights_fail_the_build(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "a", {"index.rst": "Home\n====\n\nText.\n"}, conf="okf_search_weights = {'x*': -1}\n")
+    proc = sphinx_build(src, tmp_path / "a-html", check=False)
+    assert proc.returncode != 0 and "okf_search_weights['x*'] must be a number above 0" in proc.stderr
+    src = write_project(tmp_path / "b", {"index.rst": "Home\n====\n\n.. toctree::\n\n   page\n",
+                                         "page.rst": ":okf-search-weight: lots\n\nPage\n====\n\nText.\n"})
+    proc = sphinx_build(src, tmp_path / "b-html", check=False)
+    assert proc.returncode != 0 and "okf-search-weight field must be a number above 0" in proc.stderr
+    assert not (tmp_path / "b-html" / "_okf").exists()
+
+
+def test_identifiers_as_written_rank_first(index: okf_sphinx.Index) -> None:
+    assert fmt.identifiers("Set SECRET_KEY, url_for(), QuerySet.filter and --no-deps; e.g. 1.2.0") == [
+        "secret_key", "url_for", "queryset.filter", "--no-deps", "e.g"]
+    for query in ("SECRET_KEY", "secret_key", "--no-deps"):
+        r = index.search(query, mode="smart")
+        assert pages(r)[:2] == ["ident", "words"], query  # both hold the words; one holds the identifier
+    # the words alone do not favour the identifier's page
+    assert pages(index.search("secret key", mode="smart"))[0] == "words"
+
+
+def test_quoted_phrases(index: okf_sphinx.Index) -> None:
+    # "walrus plan" stands in that order on two pages; elsewhere the words are apart or absent
+    r = index.search('"walrus plan"', mode="smart")
+    assert set(pages(r)) == {"guide/draft", "guide/final"} and not r["pages"][0]["partial"]
+    r = index.search('"plan walrus"', mode="smart")  # the words are there, never in this order
+    assert all(p["partial"] for p in r["pages"])
+    assert {p["concept_id"] for p in r["pages"][:2]} == {"guide/draft", "guide/final"}
+    assert all(p["missing_terms"] == ['"plan walrus"'] for p in r["pages"][:2])  # they lack the order only
+    # mixed with plain words; curly quotes too; a lone quote mark is text
+    assert pages(index.search("“walrus plan” done", mode="smart")) == ["guide/final"]
+    assert index.search('walrus "plan', mode="smart")["total"] == index.search("walrus plan", mode="smart")["total"]
+    # a page holding the phrase outranks one holding only its words, other things equal
+    plain = index.search("narwhal walrus", mode="smart")
+    quoted = index.search('"walrus and the narwhal"', mode="smart")
+    assert pages(quoted) == ["together"] and "spread" in pages(plain)
+
+
+def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
+    path = site / "_okf" / f"{name}.js"
+    path.write_bytes(fmt.wrap(name, change(fmt.unwrap(name, path.read_bytes()))))
+
+
+CORRUPTIONS = [
+    # (file, change, request, expected code)
+    ("smart", lambda v: {"pages": [[0, 0, 1, 1.0, "x"]] + v["pages"][1:]}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {"pages": [[1] + r[1:] if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
+    ("manifest", lambda v: {**v, "smart": {**v["smart"], "stem_shards": 0}}, {"query": "retry"}, "index_corrupt"),
+    ("manifest", lambda v: {k: x for k, x in v.items() if k != "smart"}, {"query": "retry"}, "index_version_unsupported"),
+    ("meta", lambda v: {"0": {"title": 3}}, {"query": "retry", "meta": {"title": "x"}}, "index_corrupt"),
+]
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 3))
+def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path, case: int) -> None:
+    import shutil
+
+    from js.okf_js import python_answer, run_node, same
+
+    site = tmp_path / "site"
+    shutil.copytree(example_html, site, ignore=shutil.ignore_patterns(".doctrees"))
+    index = okf_sphinx.open_index(site)
+    m = index.manifest["smart"]
+    if case < len(CORRUPTIONS):
+        name, change, request, code = CORRUPTIONS[case]
+        _rewrite(site, name, change)
+    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers
+        stem = okf_sphinx.smart.stemmer(index)("retry")
+        name, key, request = [
+            (fmt.stem_shard_name(stem, m["stem_shards"]), stem, {"query": "retry"}),
+            (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),
+            (fmt.shard_name("retry.base_delay", m["id_shards"], "x"), "retry.base_delay", {"query": "retry.base_delay"}),
+        ][case - len(CORRUPTIONS)]
+        _rewrite(site, name, lambda v: {**v, key: "broken"})
+        code = "index_corrupt"
+    request = {**request, "mode": "smart"}
+    answer = python_answer(okf_sphinx.open_index(site), request)
+    assert answer["error"]["code"] == code, answer
+    assert same(run_node(site / "_okf", [request])[0], answer) is None
