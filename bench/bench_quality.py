@@ -22,8 +22,9 @@ Usage::
 ``sphinx`` fetches Sphinx 9.0.4's docs (../shared/corpora/get-sphinx-docs.sh) and
 builds them with okf_sphinx (bench/sphinx_driver.py --okf), ``myst`` builds
 ../shared/corpora/myst/docs; ``peps`` reads an existing okf_sphinx build of
-../shared/corpora/peps (``--peps-html`` / ``--peps-doctrees``; building it takes
-25+ minutes, so this script never does).  Pagefind is installed with npm into
+../shared/corpora/peps (``--peps-html`` / ``--peps-doctrees``, and ``--peps-okf``
+when the okf_sphinx index of those PEPs was written elsewhere; building the PEPs
+takes 25+ minutes, so this script never does).  Pagefind is installed with npm into
 bench/node_modules and indexes each site's HTML offline.  Outputs: a markdown table
 per corpus on stdout, the query sets and per-query ranks under bench/results/quality/.
 """
@@ -71,8 +72,8 @@ def site_for(corpus: str, work: Path, args: argparse.Namespace) -> tuple[Path, P
     """(html, doctrees) of ``corpus``, built unless ``--reuse`` finds a finished build."""
     if corpus == "peps":
         html, doctrees = Path(args.peps_html), Path(args.peps_doctrees)
-        if not (html / "_okf" / "manifest.js").is_file() or not (doctrees / "environment.pickle").is_file():
-            print(f"peps: no finished okf_sphinx build at {html} (+ {doctrees}); skipped", file=sys.stderr)
+        if not (html / "searchindex.js").is_file() or not (doctrees / "environment.pickle").is_file():
+            print(f"peps: no finished build at {html} (+ {doctrees}); skipped", file=sys.stderr)
             return None
         return html, doctrees
     html, doctrees = work / corpus / "html", work / corpus / "doctrees"
@@ -349,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true", help="reuse finished builds under --work")
     ap.add_argument("--peps-html", default="/work/peps/html")
     ap.add_argument("--peps-doctrees", default="/work/peps/doctrees")
+    ap.add_argument("--peps-okf", default=None,
+                    help="the okf_sphinx index of the same PEPs, when --peps-html is a build without it")
     ap.add_argument("--systems", default=",".join(SYSTEMS),
                     help="comma-separated subset of: " + ", ".join(SYSTEMS) + " (e.g. 'okf smart' while tuning)")
     args = ap.parse_args(argv)
@@ -368,7 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         items = query_set(known_items(doctrees))
         queries = [i["query"] for i in items]
         print(f"{corpus}: {len(items)} known-item queries", file=sys.stderr, flush=True)
-        rankings = okf_rankings(html, queries, systems)
+        okf_dir = Path(args.peps_okf) if corpus == "peps" and args.peps_okf else html
+        if (okf_dir / "_okf" / "manifest.js").is_file() or (okf_dir / "manifest.js").is_file():
+            rankings = okf_rankings(okf_dir, queries, systems)
+        else:  # a plain Sphinx build: only Sphinx and Pagefind
+            print(f"{corpus}: no okf_sphinx index at {okf_dir}; okf columns n/a", file=sys.stderr)
+            rankings = {"okf keyword": None, "okf smart": None}
         rankings["sphinx"] = sphinx_rankings(html, queries) if "sphinx" in systems else None
         rankings["pagefind"] = (
             pagefind_rankings(html, work / corpus / "pagefind", queries) if "pagefind" in systems else None
