@@ -107,6 +107,7 @@ class SiteIndex:
         self._index = index
         self._stamp: Any = self._manifest_stamp(index) if index is not None else None
         self._lock = threading.Lock()
+        self._flight: _Flight | None = None
 
     @staticmethod
     def _manifest_stamp(index: Any) -> Any:
@@ -120,18 +121,49 @@ class SiteIndex:
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def get(self) -> Any:
+        """The current index.  Opening it (which may wait on the network) happens
+        outside the lock and once for all callers: concurrent calls share the one
+        open in flight and its outcome, instead of queueing to open it in turn."""
         from .cli import open_site
 
         with self._lock:
             index = self._index
-            if index is not None and self._stamp is not None and self._manifest_stamp(index) != self._stamp:
-                index = None  # rebuilt (or removed) since it was opened
-            if index is None:
-                self._index = None
+            if index is not None and (self._stamp is None or self._manifest_stamp(index) == self._stamp):
+                return index
+            self._index = None  # never opened, or rebuilt (or removed) since it was opened
+            flight = self._flight
+            leader = flight is None
+            if leader:
+                flight = self._flight = _Flight()
+        if leader:
+            try:
                 index = open_site(self.site, self.timeout)
-                self._index, self._stamp = index, self._manifest_stamp(index)
-                self.location = index.source.location
+                stamp = self._manifest_stamp(index)
+            except BaseException as exc:
+                flight.error = exc
+                raise
+            finally:
+                with self._lock:
+                    if flight.error is None:
+                        self._index, self._stamp = index, stamp
+                        self.location = index.source.location
+                    self._flight = None
+                flight.value = index if flight.error is None else None
+                flight.done.set()
             return index
+        flight.done.wait()
+        if flight.error is not None:
+            raise flight.error
+        return flight.value
+
+
+class _Flight:
+    """One open in progress, awaited by every caller that arrived meanwhile."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
 
 
 def build_server(site: Any) -> Any:

@@ -180,3 +180,63 @@ def test_the_site_byte_budget_bounds_all_files_together(site):
         # the default budget reads the same files without complaint
         whole = Index(UrlSource(url + "_okf/"))
         assert [whole.file_bytes(n) for n in range(3)] == [open_index(site).file_bytes(n) for n in range(3)]
+
+
+@contextlib.contextmanager
+def counting_hanging_server() -> Iterator[tuple[str, list[float]]]:
+    """Accepts connections (noting when) and never answers."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    held: list[socket.socket] = []
+    accepted: list[float] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        sock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(sock.accept()[0])
+                accepted.append(time.monotonic())
+            except OSError:
+                continue
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/", accepted
+    finally:
+        stop.set()
+        t.join()
+        for c in held:
+            c.close()
+        sock.close()
+
+
+def test_concurrent_mcp_calls_share_one_open_of_a_slow_site():
+    """Eight calls at once to a server whose URL site hangs: they wait for one
+    shared open (one connection, one timeout), not for each other's in turn."""
+    import anyio
+    from test_mcp import session_for, structured
+
+    calls = 8
+    with counting_hanging_server() as (url, accepted):
+        async def go():
+            async with session_for(url, "--timeout", "2") as s:
+                before = len(accepted)  # the server tried once at start-up
+                results: list = [None] * calls
+                started = time.monotonic()
+
+                async def one(i: int) -> None:
+                    results[i] = await s.call_tool("search_concepts", {"query": "gen"})
+
+                async with anyio.create_task_group() as tg:
+                    for i in range(calls):
+                        tg.start_soon(one, i)
+                return results, time.monotonic() - started, len(accepted) - before
+
+        results, elapsed, connections = anyio.run(go)
+    assert all(r.is_error and structured(r)["error"]["code"] == "source_unavailable" for r in results)
+    # queued opens would make 8 connections and take 8 × 2 s
+    assert connections <= 2, connections
+    assert elapsed < 12, elapsed
