@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .errors import OkfError
+from .format import STAGING_PREFIX
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 #: The most index bytes one URL site may send a reader, all files together.
@@ -32,6 +33,8 @@ HTTP_TIMEOUT = 20.0
 MAX_REDIRECTS = 5
 _NAME = re.compile(r"^(manifest|unicode|concepts|files|t/[0-9a-f]{1,8}(-[0-9]{1,9})?|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
+#: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
+SWAP_RETRIES = 10
 
 
 def check_name(name: str) -> str:
@@ -56,6 +59,23 @@ class DiskSource:
         self.location = str(index_dir)
 
     def read(self, name: str) -> bytes:
+        for attempt in range(SWAP_RETRIES + 1):
+            try:
+                return self._read(name)
+            except OkfError as err:
+                if name != "manifest" or err.code != "index_not_found" or attempt == SWAP_RETRIES or not self._swapping():
+                    raise
+            time.sleep(0.05)
+        raise AssertionError("unreachable")
+
+    def _swapping(self) -> bool:
+        """Is a new index being swapped in next to this one (see index_writer.write_index)?"""
+        try:
+            return any(e.startswith(STAGING_PREFIX) for e in os.listdir(self.index_dir.parent))
+        except OSError:
+            return False
+
+    def _read(self, name: str) -> bytes:
         check_name(name)
         parts = (name + ".js").split("/")
         fd = None
