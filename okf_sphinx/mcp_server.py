@@ -100,9 +100,10 @@ class SiteIndex:
     site is rebuilt (its ``manifest.js`` changes on disk), so ``okf mcp`` can be
     configured before the first build and never serves a stale mix of files."""
 
-    def __init__(self, site: str, timeout: float | None = None, index: Any = None) -> None:
+    def __init__(self, site: str, timeout: float | None = None, index: Any = None, cache_mb: int | None = None) -> None:
         self.site = site
         self.timeout = timeout
+        self.cache_mb = cache_mb
         self.location = site
         self._index = index
         self._stamp: Any = self._manifest_stamp(index) if index is not None else None
@@ -137,7 +138,7 @@ class SiteIndex:
                 flight = self._flight = _Flight()
         if leader:
             try:
-                index = open_site(self.site, self.timeout)
+                index = open_site(self.site, self.timeout, self.cache_mb)
                 stamp = self._manifest_stamp(index)
             except BaseException as exc:
                 flight.error = exc
@@ -228,7 +229,7 @@ def build_server(site: Any) -> Any:
 
 
 def serve(site: str, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          timeout: float | None = None) -> int:
+          timeout: float | None = None, cache_mb: int | None = None) -> int:
     """Run ``okf mcp``.  A site that is not built yet (or a URL that does not answer) is
     served anyway — each call answers the reason until the index exists; any other
     bad site argument fails at once (OkfError)."""
@@ -236,13 +237,13 @@ def serve(site: str, transport: str = "stdio", host: str = "127.0.0.1", port: in
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="okf mcp: %(levelname)s: %(message)s")
     try:
-        holder = SiteIndex(site, timeout, open_site(site, timeout))
+        holder = SiteIndex(site, timeout, open_site(site, timeout, cache_mb), cache_mb)
     except OkfError as err:
         if err.code not in ("index_not_found", "source_unavailable"):
             raise
         # not built yet (or the server is down): serve anyway, every call says why until it is there
         log.warning("%s; serving anyway — tools answer %s until the index exists", err.message, err.code)
-        holder = SiteIndex(site, timeout)
+        holder = SiteIndex(site, timeout, cache_mb=cache_mb)
     server = build_server(holder)
     if transport == "stdio":
         import anyio
