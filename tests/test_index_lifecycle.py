@@ -117,6 +117,9 @@ def test_a_manifest_without_index_revision_is_refused(site, tmp_path):
     with pytest.raises(OkfError) as info:
         open_index(copy)
     assert info.value.code == "index_corrupt" and "index_revision" in info.value.message
+    from js.okf_js import run_node
+
+    assert run_node(copy, [{"query": "walrus"}]) == [info.value.envelope]  # the JS runtime refuses it alike
 
 
 # -- the swap ------------------------------------------------------------------------------
@@ -191,3 +194,39 @@ def test_a_long_lived_reader_follows_a_rebuild_without_mixing_builds(tmp_path):
     assert reader.index_revision == fresh.index_revision != json.dumps(a["manifest"])
     for sid in range(fresh.sections_all):
         assert reader.section(sid) == fresh.section(sid)
+
+
+def test_the_node_runtime_follows_a_rebuild_without_mixing_builds(tmp_path):
+    from js.okf_js import RUNTIME, require_node
+
+    a, b = _two_builds(tmp_path)
+    target = tmp_path / "site" / "_okf"
+    index_writer.write_index(target, dict(a))
+    script = f"""
+const okf = require({json.dumps(str(RUNTIME))});
+const engine = new okf.Engine(okf.nodeLoader({json.dumps(str(target))}));
+const rl = require('readline').createInterface({{ input: process.stdin }});
+const steps = [() => engine.search("walrus", 1), () => engine.search("walrus", 20)];
+rl.on('line', async () => {{
+  const step = steps.shift();
+  let out;
+  try {{ out = await step(); }} catch (e) {{ out = e.envelope || {{ crash: String(e) }}; }}
+  process.stdout.write(JSON.stringify(out) + "\\n");
+  if (!steps.length) rl.close();
+}});
+"""
+    proc = subprocess.Popen([require_node(), "-e", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        first = json.loads(proc.stdout.readline())
+        index_writer.write_index(target, dict(b))
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        second = json.loads(proc.stdout.readline())
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert first["total"] == 6
+    fresh = open_index(target)
+    assert second == json.loads(answer_json(fresh.search("walrus", 20)))
