@@ -67,12 +67,15 @@ class ByteLRU:
 
     def get(self, key: Any) -> Any:
         """The value of ``key`` (now the most recently used), or None."""
-        with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return None
+        # no lock: each OrderedDict operation is atomic; an entry dropped meanwhile is still returned
+        item = self._items.get(key)
+        if item is None:
+            return None
+        try:
             self._items.move_to_end(key)
-            return item[0]
+        except KeyError:
+            pass
+        return item[0]
 
     def put(self, key: Any, value: Any, cost: int) -> None:
         if cost > self.limit:
