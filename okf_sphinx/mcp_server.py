@@ -114,7 +114,7 @@ class SiteIndex:
     def _manifest_stamp(index: Any) -> Any:
         directory = getattr(index.source, "index_dir", None)
         if directory is None:
-            return None  # a URL: one snapshot for the server's lifetime
+            return None  # a URL: the Index itself notices a redeployment (Index.consistent)
         try:
             st = os.stat(os.path.join(directory, "manifest.js"), follow_symlinks=False)
         except OSError:
