@@ -196,15 +196,30 @@ def test_a_long_lived_reader_follows_a_rebuild_without_mixing_builds(tmp_path):
         assert reader.section(sid) == fresh.section(sid)
 
 
-def test_the_node_runtime_follows_a_rebuild_without_mixing_builds(tmp_path):
+def _smaller_build(tmp_path: Path) -> dict:
+    """A build with two of the six pages: section ids of the larger build point past its end."""
+    toc = "Home\n====\n\n.. toctree::\n\n   p1\n   p2\n"
+    c = write_project(tmp_path / "c", {"index.rst": toc, "p1.rst": PAGE.format(n=1), "p2.rst": PAGE.format(n=2)})
+    sphinx_build(c, tmp_path / "c_out")
+    return _files(tmp_path / "c_out" / "_okf")
+
+
+@pytest.mark.parametrize("loader", ["node", "browser-like"])
+def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader):
+    """Node re-reads the manifest after a search that loaded files; a browser-like
+    loader (no cheap re-read) does so when a file of the new build fails its checks."""
     from js.okf_js import RUNTIME, require_node
 
     a, b = _two_builds(tmp_path)
+    if loader == "browser-like":
+        b = _smaller_build(tmp_path)
     target = tmp_path / "site" / "_okf"
     index_writer.write_index(target, dict(a))
+    make = "okf.nodeLoader(dir)" if loader == "node" else "((base) => (name, fresh) => base(name))(okf.nodeLoader(dir))"
     script = f"""
 const okf = require({json.dumps(str(RUNTIME))});
-const engine = new okf.Engine(okf.nodeLoader({json.dumps(str(target))}));
+const dir = {json.dumps(str(target))};
+const engine = new okf.Engine({make});
 const rl = require('readline').createInterface({{ input: process.stdin }});
 const steps = [() => engine.search("walrus", 1), () => engine.search("walrus", 20)];
 rl.on('line', async () => {{
