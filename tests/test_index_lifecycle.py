@@ -178,8 +178,13 @@ def _two_builds(tmp_path: Path) -> tuple[dict, dict]:
     return _files(tmp_path / "a_out" / "_okf"), _files(tmp_path / "b_out" / "_okf")
 
 
-def test_a_long_lived_reader_follows_a_rebuild_without_mixing_builds(tmp_path):
+@pytest.mark.parametrize("rebuild", ["shifted", "smaller"])
+def test_a_long_lived_reader_follows_a_rebuild_without_mixing_builds(tmp_path, rebuild):
+    """shifted: old section ids name other, valid sections (a silent mix);
+    smaller: they point past the new build's end (a mix that fails the checks)."""
     a, b = _two_builds(tmp_path)
+    if rebuild == "smaller":
+        b = _smaller_build(tmp_path)
     target = tmp_path / "site" / "_okf"
     index_writer.write_index(target, dict(a))
     reader = open_index(target)
