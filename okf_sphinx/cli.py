@@ -36,7 +36,7 @@ def _add_common(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
     if json_flag:
         p.add_argument("--json", action="store_true", help="print the MCP tool's exact JSON answer (one line)")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                   help="HTTP timeout per index file when SITE is a URL (default 20)")
+                   help="when SITE is a URL: the most one index file's request may take, connect to last byte (default 20)")
 
 
 def build_parser() -> argparse.ArgumentParser:
