@@ -16,7 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 _SMALL_INT = range(-5, 257)  # CPython shares these objects: they cost a pointer only
-_POINTER = 8
+_INT_LIST_ITEM = 12
 
 
 def footprint(value: Any) -> int:
@@ -36,7 +36,12 @@ def footprint(value: Any) -> int:
             total += 24
         elif t is list or t is tuple:
             total += sys.getsizeof(v)
-            stack.extend(v)
+            if len(v) > 16 and type(v[0]) is int and type(v[-1]) is int:
+                # a posting list: not walked item by item (that would cost more than parsing it);
+                # about one in three of its numbers is past the shared small ints
+                total += _INT_LIST_ITEM * len(v)
+            else:
+                stack.extend(v)
         elif t is dict:
             total += sys.getsizeof(v)
             stack.extend(v.keys())

@@ -81,6 +81,10 @@ class Posting:
 
 #: Default memory bound of one Index's caches (estimated bytes; see :mod:`okf_sphinx.cache`).
 DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
+#: Bytes CPython holds per byte of file for the many small files (measured with
+#: tracemalloc on the PEPs index): walking each parsed shard to size it would cost
+#: more than parsing it.  Other files are sized by :func:`~okf_sphinx.cache.footprint`.
+_MEMORY_PER_BYTE = {"t": 5.0, "s": 2.2, "p": 4.0}
 #: How often one request is answered again when the index is rebuilt under it.
 MAX_ATTEMPTS = 4
 
@@ -92,9 +96,10 @@ class _Changed(Exception):
 class _State:
     """One build of the index as this reader knows it: its manifest and its cache."""
 
-    __slots__ = ("manifest_bytes", "manifest", "cache")
+    __slots__ = ("stamp", "manifest_bytes", "manifest", "cache")
 
-    def __init__(self, manifest_bytes: bytes, manifest: dict[str, Any], cache_bytes: int) -> None:
+    def __init__(self, stamp: Any, manifest_bytes: bytes, manifest: dict[str, Any], cache_bytes: int) -> None:
+        self.stamp = stamp  # the source's cheap identity of manifest.js, taken before reading it (or None)
         self.manifest_bytes = manifest_bytes
         self.manifest = manifest
         self.cache = ByteLRU(cache_bytes)
@@ -133,9 +138,14 @@ class Index:
 
     # -- one build per request ------------------------------------------------------
 
-    def _read_manifest(self) -> tuple[bytes, dict[str, Any]]:
+    def _stamp(self) -> Any:
+        stamp = getattr(self.source, "stamp", None)
+        return stamp() if stamp is not None else None
+
+    def _read_manifest(self) -> tuple[Any, bytes, dict[str, Any]]:
+        stamp = self._stamp()  # before the read: a swap in between makes the two disagree, never agree wrongly
         data = self.source.read("manifest")
-        return data, self._check_manifest("manifest", fmt.unwrap("manifest", data))
+        return stamp, data, self._check_manifest("manifest", fmt.unwrap("manifest", data))
 
     def _view(self) -> _State:
         request = getattr(self._local, "request", None)
@@ -213,6 +223,9 @@ class Index:
 
     def _moved(self, state: _State) -> bool:
         """Has the manifest changed since ``state`` was read?  If so, move to the new build."""
+        stamp = self._stamp()
+        if stamp is not None and stamp == state.stamp:
+            return False  # the very file read then (a file is never rewritten in place)
         try:
             data = self.source.read("manifest")
         except OkfError as err:
@@ -220,18 +233,20 @@ class Index:
                 raise OkfError(err.code, f"the index changed while answering: {err.message}", **err.details) from None
             raise
         if data == state.manifest_bytes:
+            state.stamp = stamp
             return False
-        self._move_on(state, data)
+        self._move_on(state, (stamp, data))
         return True
 
-    def _move_on(self, state: _State, data: bytes | None = None) -> None:
-        if data is None:
-            data, manifest = self._read_manifest()
+    def _move_on(self, state: _State, read: tuple[Any, bytes] | None = None) -> None:
+        if read is None:
+            stamp, data, manifest = self._read_manifest()
         else:
+            stamp, data = read
             manifest = self._check_manifest("manifest", fmt.unwrap("manifest", data))
         with self._lock:
             if self._state is state:
-                self._state = _State(data, manifest, self.cache_bytes)
+                self._state = _State(stamp, data, manifest, self.cache_bytes)
 
     # -- loading ------------------------------------------------------------------
 
@@ -261,7 +276,16 @@ class Index:
         return value
 
     def _load(self, name: str, check: Callable[[str, Any], T]) -> T:
-        return self.memo(name, lambda: check(name, fmt.unwrap(name, self.source.read(name))))
+        size = 0
+
+        def compute() -> T:
+            nonlocal size
+            data = self.source.read(name)
+            size = len(data)
+            return check(name, fmt.unwrap(name, data))
+
+        ratio = _MEMORY_PER_BYTE.get(name.partition("/")[0])
+        return self.memo(name, compute, footprint if ratio is None else lambda value: int(size * ratio) + 64)
 
     @staticmethod
     def _check_manifest(name: str, m: Any) -> dict[str, Any]:
@@ -346,9 +370,10 @@ class Index:
             raise corrupt(name, "a posting list is malformed")
         sids = []
         sid = -1
+        sections = self.sections
         for i in range(0, len(flat), 3):
             sid = flat[i] if i == 0 else sid + flat[i]
-            if (i and flat[i] == 0) or sid >= self.sections or flat[i + 1] == 0:
+            if (i and flat[i] == 0) or sid >= sections or flat[i + 1] == 0:
                 raise corrupt(name, "a posting list is out of order or out of range")
             sids.append(sid)
         return Posting(float(idf), df, tuple(sids), tuple(flat[1::3]), tuple(flat[2::3]))

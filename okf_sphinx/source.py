@@ -68,6 +68,15 @@ class DiskSource:
             time.sleep(0.05)
         raise AssertionError("unreachable")
 
+    def stamp(self) -> tuple[int, ...] | None:
+        """A cheap identity of ``manifest.js`` (one ``lstat``): the writer never rewrites a
+        file in place, so an unchanged stamp means the very file read before."""
+        try:
+            st = os.stat(os.path.join(self.index_dir, "manifest.js"), follow_symlinks=False)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
     def _swapping(self) -> bool:
         """Is a new index being swapped in next to this one (see index_writer.write_index)?"""
         try:
