@@ -201,10 +201,10 @@ class Index:
                 try:
                     result = fn(*args, **kwargs)
                 except _Changed:
-                    self._move_on(state)
-                    continue
-                except OkfError:
-                    # files of two builds can fail the checks: that is a rebuild, not corruption
+                    continue  # another request moved this reader to a new build
+                except Exception:
+                    # files of two builds can fail the checks (or trip the code that trusts
+                    # them): that is a rebuild, not corruption
                     if request.read and self._moved(state):
                         continue
                     raise
@@ -235,15 +235,11 @@ class Index:
         if data == state.manifest_bytes:
             state.stamp = stamp
             return False
-        self._move_on(state, (stamp, data))
+        self._move_on(state, stamp, data)
         return True
 
-    def _move_on(self, state: _State, read: tuple[Any, bytes] | None = None) -> None:
-        if read is None:
-            stamp, data, manifest = self._read_manifest()
-        else:
-            stamp, data = read
-            manifest = self._check_manifest("manifest", fmt.unwrap("manifest", data))
+    def _move_on(self, state: _State, stamp: Any, data: bytes) -> None:
+        manifest = self._check_manifest("manifest", fmt.unwrap("manifest", data))
         with self._lock:
             if self._state is state:
                 self._state = _State(stamp, data, manifest, self.cache_bytes)
