@@ -40,7 +40,7 @@ def _add_common(p: argparse.ArgumentParser, json_flag: bool = True, many: bool =
     if json_flag:
         p.add_argument("--json", action="store_true", help="print the MCP tool's exact JSON answer (one line)")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                   help="HTTP timeout per index file when SITE is a URL (default 20)")
+                   help="when SITE is a URL: the most one index file's request may take, connect to last byte (default 20)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -116,21 +116,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio (default) or streamable HTTP")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1, loopback only)")
     p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
+    p.add_argument("--cache-mb", type=int, default=None, metavar="MB",
+                   help="memory bound of the server's index caches, in MiB (default 256; 0 caches nothing)")
     return parser
 
 
-def open_site(site: str, timeout: float | None = None) -> Any:
-    """An :class:`~okf_sphinx.index.Index` for a folder or URL, with an optional HTTP timeout."""
-    from .index import Index
+def open_site(site: str, timeout: float | None = None, cache_mb: int | None = None) -> Any:
+    """An :class:`~okf_sphinx.index.Index` for a folder or URL, with an optional HTTP
+    timeout and cache bound (MiB)."""
+    from .index import DEFAULT_CACHE_BYTES, Index
     from .source import UrlSource, open_source
 
+    if cache_mb is not None and not 0 <= cache_mb <= 1 << 30:
+        raise OkfError("schema_validation", f"--cache-mb must be 0 or more (MiB), got {cache_mb}")
     source = open_source(site)
     if timeout is not None:
         if not timeout > 0:
             raise OkfError("schema_validation", f"--timeout must be positive, got {timeout}")
         if isinstance(source, UrlSource):
             source.timeout = timeout
-    return Index(source)
+    return Index(source, DEFAULT_CACHE_BYTES if cache_mb is None else cache_mb * 1024 * 1024)
 
 
 def _batch_request(source: str) -> Any:
@@ -435,7 +440,8 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
                 ) from None
             from .mcp_server import serve
 
-            return serve(args.site, transport=args.transport, host=args.host, port=args.port, timeout=args.timeout)
+            return serve(args.site, transport=args.transport, host=args.host, port=args.port, timeout=args.timeout,
+                         cache_mb=args.cache_mb)
         from .reading import answer_json, call_tool
 
         index = open_site(args.site, args.timeout)

@@ -16,6 +16,8 @@ from .errors import OkfError
 
 FORMAT = "okf-sphinx-index"
 FORMAT_VERSION = 1
+#: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
+STAGING_PREFIX = ".okf-"
 K1 = 1.2
 B = 0.75
 WEIGHTS = {"body": 1, "heading": 3, "title": 2}

@@ -13,6 +13,7 @@ import threading
 from typing import Any, Callable, TypeVar
 
 from . import format as fmt
+from .cache import ByteLRU, footprint
 from .errors import OkfError
 from .source import Source, check_name, open_source
 from .terms import Normaliser
@@ -66,6 +67,11 @@ class Posting:
             self._ranked = sorted(zip((-x for x in self.parts(avglen)), self.sids))
         return self._ranked
 
+    def footprint(self) -> int:
+        """Estimated bytes, counting the derived tables (parts, positions, ranking) it may grow."""
+        n = len(self.sids)
+        return 400 + 3 * (56 + 8 * n) + 32 * 2 * n + (56 + 32 * n) + (100 * n) + (64 + 96 * n)
+
     @property
     def positions(self) -> dict[int, int]:
         if self._positions is None:
@@ -73,33 +79,213 @@ class Posting:
         return self._positions
 
 
-class Index:
-    """An okf_sphinx index, on disk or at a URL."""
+#: Default memory bound of one Index's caches (estimated bytes; see :mod:`okf_sphinx.cache`).
+DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
+#: Bytes CPython holds per byte of file for the many small files (measured with
+#: tracemalloc on the PEPs index): walking each parsed shard to size it would cost
+#: more than parsing it.  Other files are sized by :func:`~okf_sphinx.cache.footprint`.
+_MEMORY_PER_BYTE = {"t": 5.0, "s": 2.2, "p": 4.0}
+#: How often one request is answered again when the index is rebuilt under it.
+MAX_ATTEMPTS = 4
 
-    def __init__(self, source: Source) -> None:
+
+class _Changed(Exception):
+    """The index was rebuilt while a request was reading it (internal: the request is retried)."""
+
+
+class _State:
+    """One build of the index as this reader knows it: its manifest and its cache."""
+
+    __slots__ = ("stamp", "manifest_bytes", "manifest", "cache")
+
+    def __init__(self, stamp: Any, manifest_bytes: bytes, manifest: dict[str, Any], cache_bytes: int) -> None:
+        self.stamp = stamp  # the source's cheap identity of manifest.js, taken before reading it (or None)
+        self.manifest_bytes = manifest_bytes
+        self.manifest = manifest
+        self.cache = ByteLRU(cache_bytes)
+
+
+class _Request:
+    """What one request (a tool call) has seen: the state it started from and the
+    files it read that the cache did not hold — kept aside until the manifest
+    confirms they all belong to that state's build."""
+
+    __slots__ = ("state", "pending", "read")
+
+    def __init__(self, state: _State) -> None:
+        self.state = state
+        self.pending: dict[Any, tuple[Any, int]] = {}
+        self.read = False  # did it read (or try to read) anything the cache did not hold?
+
+
+class Index:
+    """An okf_sphinx index, on disk or at a URL.
+
+    Each request sees one build: the files it reads are checked against the
+    manifest it started from (the manifest is read again after a request that
+    read files; a rebuilt index makes the request start over on the new build),
+    and only then join the cache, whose size is bounded by ``cache_bytes``.
+    """
+
+    def __init__(self, source: Source, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        if not is_int(cache_bytes) or cache_bytes < 0:
+            raise OkfError("schema_validation", f"cache_bytes must be a non-negative integer, got {cache_bytes!r}")
         self.source = source
-        self._cache: dict[str, Any] = {}
+        self.cache_bytes = cache_bytes
+        self._local = threading.local()
         self._lock = threading.Lock()
-        self.manifest = self._load("manifest", self._check_manifest)
-        self.snapshot_revision: str = self.manifest["snapshot_revision"]
-        #: how many sections are searchable (sids ``0 … N-1``, the BM25 collection); a count,
-        #: not a list — :meth:`concepts` is the list of pages.  ``sections`` is the old name.
-        self.section_count: int = self.manifest["sections"]
-        self.sections: int = self.section_count
-        self.sections_all: int = self.manifest["sections_all"]
-        self.avglen: float = float(self.manifest["avglen"])
-        self.shards: int = self.manifest["shards"]
+        self._state = _State(*self._read_manifest(), cache_bytes)
+
+    # -- one build per request ------------------------------------------------------
+
+    def _stamp(self) -> Any:
+        stamp = getattr(self.source, "stamp", None)
+        return stamp() if stamp is not None else None
+
+    def _read_manifest(self) -> tuple[Any, bytes, dict[str, Any]]:
+        stamp = self._stamp()  # before the read: a swap in between makes the two disagree, never agree wrongly
+        data = self.source.read("manifest")
+        return stamp, data, self._check_manifest("manifest", fmt.unwrap("manifest", data))
+
+    def _view(self) -> _State:
+        request = getattr(self._local, "request", None)
+        return request.state if request is not None else self._state
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        return self._view().manifest
+
+    @property
+    def snapshot_revision(self) -> str:
+        return self._view().manifest["snapshot_revision"]
+
+    @property
+    def index_revision(self) -> str:
+        return self._view().manifest["index_revision"]
+
+    @property
+    def section_count(self) -> int:
+        """How many sections are searchable (sids ``0 … N-1``, the BM25 collection): a count,
+        not a list — :meth:`concepts` is the list of pages.  ``sections`` is the old name."""
+        return self._view().manifest["sections"]
+
+    sections = section_count
+
+    @property
+    def sections_all(self) -> int:
+        return self._view().manifest["sections_all"]
+
+    @property
+    def avglen(self) -> float:
+        return float(self._view().manifest["avglen"])
+
+    @property
+    def shards(self) -> int:
+        return self._view().manifest["shards"]
+
+    @property
+    def cache(self) -> ByteLRU:
+        """The cache of the build this reader currently answers from."""
+        return self._state.cache
+
+    def consistent(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` answered from one build of the index.
+
+        When files read during the call turn out to come from another build
+        than the manifest the call started from (the site was rebuilt under
+        it), this reader moves to the new build and the call is made again.
+        """
+        local = self._local
+        if getattr(local, "request", None) is not None:
+            return fn(*args, **kwargs)  # already inside a request
+        try:
+            for _ in range(MAX_ATTEMPTS):
+                state = self._state
+                request = local.request = _Request(state)
+                try:
+                    result = fn(*args, **kwargs)
+                except _Changed:
+                    continue  # another request moved this reader to a new build
+                except Exception:
+                    # files of two builds can fail the checks (or trip the code that trusts
+                    # them): that is a rebuild, not corruption
+                    if request.read and self._moved(state):
+                        continue
+                    raise
+                if request.pending:
+                    if self._moved(state):
+                        continue
+                    for key, (value, cost) in request.pending.items():
+                        state.cache.put(key, value, cost)
+                return result
+        finally:
+            local.request = None
+        raise OkfError(
+            "source_unavailable",
+            f"the index at {self.source.location} was rebuilt {MAX_ATTEMPTS} times while answering; ask again",
+        )
+
+    def _moved(self, state: _State) -> bool:
+        """Has the manifest changed since ``state`` was read?  If so, move to the new build."""
+        stamp = self._stamp()
+        if stamp is not None and stamp == state.stamp:
+            return False  # the very file read then (a file is never rewritten in place)
+        try:
+            data = self.source.read("manifest")
+        except OkfError as err:
+            if err.code in ("index_not_found", "index_corrupt"):
+                raise OkfError(err.code, f"the index changed while answering: {err.message}", **err.details) from None
+            raise
+        if data == state.manifest_bytes:
+            state.stamp = stamp
+            return False
+        self._move_on(state, stamp, data)
+        return True
+
+    def _move_on(self, state: _State, stamp: Any, data: bytes) -> None:
+        manifest = self._check_manifest("manifest", fmt.unwrap("manifest", data))
+        with self._lock:
+            if self._state is state:
+                self._state = _State(stamp, data, manifest, self.cache_bytes)
 
     # -- loading ------------------------------------------------------------------
 
-    def _load(self, name: str, check: Callable[[str, Any], T]) -> T:
-        cached = self._cache.get(name)
-        if cached is not None:
-            return cached
-        value = check(name, fmt.unwrap(name, self.source.read(name)))
-        with self._lock:
-            self._cache.setdefault(name, value)
+    def memo(self, key: Any, compute: Callable[[], T], cost: Callable[[T], int] = footprint) -> T:
+        """A value derived from index files, cached (and bounded) with them."""
+        request = getattr(self._local, "request", None)
+        if request is not None:
+            if self._state is not request.state:
+                raise _Changed
+            hit = request.pending.get(key)
+            if hit is not None:
+                return hit[0]
+            cache = request.state.cache
+        else:
+            cache = self._state.cache
+        value = cache.get(key)
+        if value is not None:
+            return value
+        if request is not None:
+            request.read = True
+        value = compute()
+        size = cost(value)
+        if request is not None:
+            request.pending[key] = (value, size)
+        else:
+            cache.put(key, value, size)
         return value
+
+    def _load(self, name: str, check: Callable[[str, Any], T]) -> T:
+        size = 0
+
+        def compute() -> T:
+            nonlocal size
+            data = self.source.read(name)
+            size = len(data)
+            return check(name, fmt.unwrap(name, data))
+
+        ratio = _MEMORY_PER_BYTE.get(name.partition("/")[0])
+        return self.memo(name, compute, footprint if ratio is None else lambda value: int(size * ratio) + 64)
 
     @staticmethod
     def _check_manifest(name: str, m: Any) -> dict[str, Any]:
@@ -119,11 +305,17 @@ class Index:
             raise corrupt(name, "avglen is missing or invalid")
         if not _is_hex64(m.get("snapshot_revision")) or not isinstance(m.get("unicode_version"), str):
             raise corrupt(name, "snapshot_revision or unicode_version is invalid")
+        if not _is_hex64(m.get("index_revision")):
+            raise corrupt(name, "index_revision is missing or invalid")
         return m
 
     @property
     def normaliser(self) -> Normaliser:
-        return self._load("unicode", self._check_unicode)
+        def load() -> Normaliser:
+            return self._check_unicode("unicode", fmt.unwrap("unicode", self.source.read("unicode")))
+
+        # its lists and fold map as the tables hold them, plus compiled patterns
+        return self.memo("unicode", load, lambda n: footprint([n._word, n._ln, n._assigned, n._fold]) + 64 * 1024)
 
     @staticmethod
     def _check_unicode(name: str, t: Any) -> Normaliser:
@@ -150,17 +342,14 @@ class Index:
         entry = shard.get(term)
         if entry is None:
             return None
-        key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
         idf, df, postings = entry
-        if isinstance(postings, str):
-            postings = self._load(check_name(postings), self._check_flat)
-        posting = self._decode(shard_name, idf, df, postings)
-        with self._lock:
-            self._cache.setdefault(key, posting)
-        return posting
+
+        def decode() -> Posting:
+            flat = self._load(check_name(postings), self._check_flat) if isinstance(postings, str) else postings
+            return self._decode(shard_name, idf, df, flat)
+
+        key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
+        return self.memo(key, decode, Posting.footprint)
 
     @staticmethod
     def _check_shard(name: str, shard: Any) -> dict[str, Any]:
@@ -183,9 +372,10 @@ class Index:
             raise corrupt(name, "a posting list is malformed")
         sids = []
         sid = -1
+        sections = self.sections
         for i in range(0, len(flat), 3):
             sid = flat[i] if i == 0 else sid + flat[i]
-            if (i and flat[i] == 0) or sid >= self.section_count or flat[i + 1] == 0:
+            if (i and flat[i] == 0) or sid >= sections or flat[i + 1] == 0:
                 raise corrupt(name, "a posting list is out of order or out of range")
             sids.append(sid)
         return Posting(float(idf), df, tuple(sids), tuple(flat[1::3]), tuple(flat[2::3]))
@@ -298,29 +488,29 @@ class Index:
                 name = sorted(options)[0]
                 raise OkfError("schema_validation", f"{name} applies to mode 'smart' only; add mode='smart' or leave it out",
                                field=name)
-            return search(self, query, limit)
+            return self.consistent(search, self, query, limit)
         if mode == "smart":
             unknown = sorted(k for k in options if k not in smart.OPTIONS)
             if unknown:
                 raise OkfError("schema_validation", f"search does not take {unknown[0]!r}; smart mode takes "
                                f"{', '.join(smart.OPTIONS)}", field=unknown[0])
-            return smart.search(self, query, limit, **options)
+            return self.consistent(smart.search, self, query, limit, **options)
         raise OkfError("schema_validation", f"mode must be 'keyword' or 'smart', got {mode!r}", field="mode")
 
     def get_section(self, **request: Any) -> dict[str, Any]:
         from .reading import get_section
 
-        return get_section(self, **request)
+        return self.consistent(get_section, self, **request)
 
     def read_lines(self, path: Any, lines: Any) -> dict[str, Any]:
         from .reading import read_lines
 
-        return read_lines(self, path, lines)
+        return self.consistent(read_lines, self, path, lines)
 
     def search_concepts(self, query: Any, limit: Any = 20) -> dict[str, Any]:
         from .reading import search_concepts
 
-        return search_concepts(self, query, limit)
+        return self.consistent(search_concepts, self, query, limit)
 
     def read_batch(self, items: Any, **options: Any) -> dict[str, Any]:
         """``read_batch``: up to 20 ``{"tool", "arguments"}`` requests (get_section, read_lines,
@@ -334,6 +524,7 @@ class Index:
         return read_batch(answer_of(lambda tool, arguments: call_tool(self, tool, arguments)), request, **options)
 
 
-def open_index(location: str | os.PathLike[str]) -> Index:
-    """Open the index of a built site: its folder, its ``_okf`` folder, or an http(s) URL."""
-    return Index(open_source(location))
+def open_index(location: str | os.PathLike[str], cache_bytes: int = DEFAULT_CACHE_BYTES) -> Index:
+    """Open the index of a built site: its folder, its ``_okf`` folder, or an http(s) URL.
+    ``cache_bytes`` bounds the memory its caches may hold (estimated bytes)."""
+    return Index(open_source(location), cache_bytes)

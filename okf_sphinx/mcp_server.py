@@ -165,19 +165,21 @@ class SiteIndex:
     site is rebuilt (its ``manifest.js`` changes on disk), so ``okf mcp`` can be
     configured before the first build and never serves a stale mix of files."""
 
-    def __init__(self, site: str, timeout: float | None = None, index: Any = None) -> None:
+    def __init__(self, site: str, timeout: float | None = None, index: Any = None, cache_mb: int | None = None) -> None:
         self.site = site
         self.timeout = timeout
+        self.cache_mb = cache_mb
         self.location = site
         self._index = index
         self._stamp: Any = self._manifest_stamp(index) if index is not None else None
         self._lock = threading.Lock()
+        self._flight: _Flight | None = None
 
     @staticmethod
     def _manifest_stamp(index: Any) -> Any:
         directory = getattr(index.source, "index_dir", None)
         if directory is None:
-            return None  # a URL: one snapshot for the server's lifetime
+            return None  # a URL: the Index itself notices a redeployment (Index.consistent)
         try:
             st = os.stat(os.path.join(directory, "manifest.js"), follow_symlinks=False)
         except OSError:
@@ -185,18 +187,49 @@ class SiteIndex:
         return (st.st_mtime_ns, st.st_size, st.st_ino)
 
     def get(self) -> Any:
+        """The current index.  Opening it (which may wait on the network) happens
+        outside the lock and once for all callers: concurrent calls share the one
+        open in flight and its outcome, instead of queueing to open it in turn."""
         from .cli import open_site
 
         with self._lock:
             index = self._index
-            if index is not None and self._stamp is not None and self._manifest_stamp(index) != self._stamp:
-                index = None  # rebuilt (or removed) since it was opened
-            if index is None:
-                self._index = None
-                index = open_site(self.site, self.timeout)
-                self._index, self._stamp = index, self._manifest_stamp(index)
-                self.location = index.source.location
+            if index is not None and (self._stamp is None or self._manifest_stamp(index) == self._stamp):
+                return index
+            self._index = None  # never opened, or rebuilt (or removed) since it was opened
+            flight = self._flight
+            leader = flight is None
+            if leader:
+                flight = self._flight = _Flight()
+        if leader:
+            try:
+                index = open_site(self.site, self.timeout, self.cache_mb)
+                stamp = self._manifest_stamp(index)
+            except BaseException as exc:
+                flight.error = exc
+                raise
+            finally:
+                with self._lock:
+                    if flight.error is None:
+                        self._index, self._stamp = index, stamp
+                        self.location = index.source.location
+                    self._flight = None
+                flight.value = index if flight.error is None else None
+                flight.done.set()
             return index
+        flight.done.wait()
+        if flight.error is not None:
+            raise flight.error
+        return flight.value
+
+
+class _Flight:
+    """One open in progress, awaited by every caller that arrived meanwhile."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
 
 
 def build_server(site: Any) -> Any:
@@ -272,25 +305,26 @@ def build_server(site: Any) -> Any:
 
 
 def serve(site: str | list[str], transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          timeout: float | None = None) -> int:
+          timeout: float | None = None, cache_mb: int | None = None) -> int:
     """Run ``okf mcp`` for one site or several (``name=SITE`` names one; see
     :mod:`okf_sphinx.sites`).  A site that is not built yet (or a URL that does not
     answer) is served anyway — each call answers the reason until the index exists;
-    any other bad site argument fails at once (OkfError)."""
+    any other bad site argument fails at once (OkfError).  ``cache_mb`` bounds each
+    site's caches (MiB)."""
     from .cli import open_site
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="okf mcp: %(levelname)s: %(message)s")
     entries = []
     for name, where, opened in name_sites([site] if isinstance(site, str) else list(site),
-                                          lambda s: open_site(s, timeout)):
+                                          lambda s: open_site(s, timeout, cache_mb)):
         if isinstance(opened, OkfError):
             if opened.code not in ("index_not_found", "source_unavailable"):
                 raise opened
             # not built yet (or the server is down): serve anyway, every call says why until it is there
             log.warning("%s; serving anyway — tools answer %s until the index exists", opened.message, opened.code)
-            entries.append((name, SiteIndex(where, timeout)))
+            entries.append((name, SiteIndex(where, timeout, cache_mb=cache_mb)))
         else:
-            entries.append((name, SiteIndex(where, timeout, opened)))
+            entries.append((name, SiteIndex(where, timeout, opened, cache_mb)))
     holder = Sites(entries)
     server = build_server(holder)
     if transport == "stdio":

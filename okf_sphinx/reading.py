@@ -16,12 +16,11 @@ import bisect
 import difflib
 import posixpath
 import re
-import threading
 import unicodedata
-import weakref
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from .cache import footprint
 from .errors import OkfError
 from .object_names import candidate as object_candidate
 from .object_names import find_object
@@ -137,38 +136,11 @@ def normalise_path(path: Any, field: str = "path") -> str:
     return "/".join(parts)
 
 
-# -- per-index caches ----------------------------------------------------------------
-
-
-class _Cache:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.file_numbers: dict[str, int] | None = None
-        self.linemaps: dict[int, LineMap] = {}
-        self.path_pages: dict[str, list[int]] | None = None
-        self.heading_keys: dict[int, list[set[str]]] = {}
-        self.concept_ids: list[str] | None = None
-
-
-_caches: weakref.WeakKeyDictionary[Any, _Cache] = weakref.WeakKeyDictionary()
-_caches_lock = threading.Lock()
-
-
-def _cache(index: Index) -> _Cache:
-    with _caches_lock:
-        c = _caches.get(index)
-        if c is None:
-            c = _caches[index] = _Cache()
-        return c
+# -- derived tables, cached (and bounded) with the index's files ---------------------------
 
 
 def _file_numbers(index: Index) -> dict[str, int]:
-    c = _cache(index)
-    if c.file_numbers is None:
-        numbers = {e["path"]: n for n, e in enumerate(index.files())}
-        with c.lock:
-            c.file_numbers = numbers
-    return c.file_numbers
+    return index.memo("file_numbers", lambda: {e["path"]: n for n, e in enumerate(index.files())})
 
 
 def _file_number(index: Index, path: str, field: str = "path") -> int:
@@ -193,13 +165,9 @@ def _file_text(index: Index, n: int) -> str:
 
 
 def _linemap(index: Index, n: int) -> LineMap:
-    c = _cache(index)
-    lm = c.linemaps.get(n)
-    if lm is None:
-        lm = LineMap(_file_text(index, n))
-        with c.lock:
-            c.linemaps.setdefault(n, lm)
-    return lm
+    # the text, the line starts, and the parsers' line starts it may derive
+    return index.memo(("linemap", n), lambda: LineMap(_file_text(index, n)),
+                      lambda lm: footprint(lm.text) + 3 * (56 + 40 * len(lm.starts)))
 
 
 # -- read_lines ----------------------------------------------------------------------
@@ -375,13 +343,8 @@ def _starts_with_identifier(key: str, ident: str) -> bool:
 
 
 def _concept_ids(index: Index) -> list[str]:
-    """The sorted concept ids (``concepts.js`` order), built once per index."""
-    c = _cache(index)
-    if c.concept_ids is None:
-        ids = [e[0] for e in index.concepts()]
-        with c.lock:
-            c.concept_ids = ids
-    return c.concept_ids
+    """The sorted concept ids (``concepts.js`` order), built once per index build."""
+    return index.memo("concept_ids", lambda: [e[0] for e in index.concepts()])
 
 
 def _concept(index: Index, concept_id: str) -> list[Any]:
@@ -449,21 +412,26 @@ def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[
         if found:
             return found
     # an included file, or a docname that differs from the path: concepts.js lists each page's files
-    c = _cache(index)
-    if c.path_pages is None:
-        mapping: dict[str, list[int]] = {}
-        for ci, concept in enumerate(concepts):
-            for p in concept[4]:
-                mapping.setdefault(p, []).append(ci)
-        with c.lock:
-            c.path_pages = mapping
-    for ci in c.path_pages.get(path, []):
+    for ci in _path_pages(index).get(path, []):
         if ci in tried:
             continue
         found = look(ci)
         if found:
             return found
     return None
+
+
+def _path_pages(index: Index) -> dict[str, list[int]]:
+    """Captured path → the concepts (positions in concepts.js) whose sections it holds."""
+
+    def compute() -> dict[str, list[int]]:
+        mapping: dict[str, list[int]] = {}
+        for ci, concept in enumerate(index.concepts()):
+            for p in concept[4]:
+                mapping.setdefault(p, []).append(ci)
+        return mapping
+
+    return index.memo("path_pages", compute)
 
 
 _LOCATOR = re.compile(r"^(?P<path>.*)#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?$", re.S)
@@ -495,10 +463,10 @@ def _parse_locator(locator: str) -> tuple[str, int, int]:
 
 
 def _heading_keys(index: Index, page: dict[str, Any], page_no: int) -> list[set[str]]:
-    c = _cache(index)
-    keys = c.heading_keys.get(page_no)
-    if keys is not None:
-        return keys
+    return index.memo(("heading_keys", page_no), lambda: _compute_heading_keys(index, page))
+
+
+def _compute_heading_keys(index: Index, page: dict[str, Any]) -> list[set[str]]:
     numbers = _file_numbers(index)
     keys = []
     for s in page["sections"]:
@@ -516,8 +484,6 @@ def _heading_keys(index: Index, page: dict[str, Any], page_no: int) -> list[set[
                     k.add(norm_heading(strip_markup(raw)))
         k.discard("")
         keys.append(k)
-    with c.lock:
-        c.heading_keys[page_no] = keys
     return keys
 
 
@@ -711,12 +677,9 @@ def get_section(
 
 def _overlapping(index: Index, path: str, start: int, end: int) -> list[dict[str, str]]:
     """Sections of ``path`` overlapping lines ``start``-``end`` (for a wrong locator)."""
-    c = _cache(index)
-    if c.path_pages is None:
-        _page_for_path_line(index, path, -1)
     out = []
     concepts = index.concepts()
-    for ci in (c.path_pages or {}).get(path, []):
+    for ci in _path_pages(index).get(path, []):
         page = index.page(concepts[ci][2])
         for i, s in enumerate(page["sections"]):
             if s["path"] == path and s["line_start"] <= end and s["line_end"] >= start:
@@ -886,6 +849,10 @@ def call_tool(index: Index, name: str, arguments: Any) -> dict[str, Any]:
     for key in required:
         if key not in arguments:
             raise OkfError("schema_validation", f"{name} needs {key!r}", field=key)
+    return index.consistent(_dispatch, index, name, arguments)
+
+
+def _dispatch(index: Index, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     if name == "search_sections":
         options = {k: v for k, v in arguments.items() if k not in ("query", "limit")}
         return index.search(arguments["query"], arguments.get("limit", 20), **options)

@@ -393,8 +393,6 @@ def _posting(index: Index, term: str) -> Any:
     return p
 
 
-_CACHE_WORDS = 256  # evidence of this many words (or identifiers) kept per index, most recent
-
 
 def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], page: int) -> list[tuple[float, int]]:
     """``(score, sid)`` of the page's sections that hold a word: the words' BM25 parts in
@@ -423,9 +421,19 @@ def _evidence(index: Index, key: tuple[Any, ...], postings: list[tuple[Any, floa
               ctx: tuple[Any, ...], allowed: set[int] | None) -> dict[str, Any]:
     """One word's (or identifier's) evidence: weighted frequency and BM25 part per section,
     its sections per page and its page-level BM25 part per page. Cached per index when unfiltered."""
-    cache = index.__dict__.setdefault("_smart_evidence", {})
-    if allowed is None and key in cache:
-        return cache[key]
+    if allowed is None:  # cached (and bounded) with the index's files, one build at a time
+        return index.memo(("smart-evidence", key),
+                          lambda: _compute_evidence(postings, sidf, pidf, ctx, None), _evidence_cost)
+    return _compute_evidence(postings, sidf, pidf, ctx, allowed)
+
+
+def _evidence_cost(evidence: dict[str, Any]) -> int:
+    """Estimated bytes of one word's evidence (five small dicts per section or page)."""
+    return 256 + 300 * len(evidence["acc"]) + 250 * len(evidence["page_part"])
+
+
+def _compute_evidence(postings: list[tuple[Any, float]], sidf: float, pidf: float, ctx: tuple[Any, ...],
+                      allowed: set[int] | None) -> dict[str, Any]:
     rows, firsts, avglen, pavglen = ctx
     acc: dict[int, float] = {}
     length: dict[int, int] = {}
@@ -445,11 +453,6 @@ def _evidence(index: Index, key: tuple[Any, ...], postings: list[tuple[Any, floa
                 "page_part": {page: bm25_part(pidf, tf, rows[page][2], pavglen) for page, tf in ptf.items()},
                 # 0.0 + part is the part itself: a one-word query's section score
                 "page_best": {page: max(sec[sid] for sid in sids) for page, sids in by_page.items()}}
-    if allowed is None:
-        with index._lock:  # the MCP server answers from several threads
-            if len(cache) >= _CACHE_WORDS:
-                cache.pop(next(iter(cache)), None)
-            cache[key] = evidence
     return evidence
 
 

@@ -277,6 +277,7 @@
     if (!['sections', 'sections_all', 'concepts', 'files', 'shards'].every(function (k) { return isInt(m[k]) && m[k] >= 0; }) || m.shards < 1 || m.sections_all < m.sections) throw corrupt('manifest', 'counts are missing or invalid');
     if (typeof m.avglen !== 'number' || !(m.avglen > 0)) throw corrupt('manifest', 'avglen is missing or invalid');
     if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
+    if (!isHex64(m.index_revision)) throw corrupt('manifest', 'index_revision is missing or invalid');
     return m;
   }
   function checkUnicode(t) {
@@ -304,17 +305,19 @@
   var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
-  // loader(name) -> Promise of the parsed JSON value of _okf/<name>.js
+  // loader(name, fresh) -> Promise of the parsed JSON value of _okf/<name>.js (fresh: past any HTTP cache)
   function Engine(loader) {
     this.loader = loader;
     this.cache = {};
     this.postings = {};
     this.manifest = null;
+    this.loads = 0; // files requested so far (a search that requested none needs no re-check)
   }
   Engine.prototype.load = function (name, check) {
     var c = this.cache, self = this;
     if (!own.call(c, name)) {
       if (!NAME.test(name)) return Promise.reject(new OkfError('index_corrupt', 'index refers to an invalid file name ' + pyRepr(name) + '; rebuild the site'));
+      this.loads++;
       c[name] = Promise.resolve().then(function () { return self.loader(name); }).then(function (v) { return check ? check(name, v) : v; });
       c[name].catch(function () { delete c[name]; });
     }
@@ -376,10 +379,49 @@
     out.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
     return out;
   }
+  // One build per search (index.py's Index.consistent): when a search read files and the
+  // loader can re-read the manifest cheaply (loader.revalidate: Node), the manifest is read
+  // again afterwards; in the browser (a fresh manifest costs a round trip per query) only
+  // when a file fails its checks. A changed index_revision means the site was rebuilt under
+  // the search: the engine drops what it cached and answers again from the new build.
+  var MAX_ATTEMPTS = 4;
+  Engine.prototype.moved = function () {
+    var self = this, old = this.manifest;
+    return Promise.resolve().then(function () { return self.loader('manifest', true); }).then(function (m) {
+      m = checkManifest(m);
+      if (!old || m.index_revision === old.index_revision) return false;
+      self.cache = { manifest: Promise.resolve(m) };
+      self.postings = {};
+      self.manifest = m;
+      return true;
+    });
+  };
   // search_sections: the contract's result; opts.present adds presentation fields to hits
   // (url: the rendered section, relative to the site root; title: the page title).
   // search(query, limit, opts) or search(query, {mode, limit, prefix, present}): index.py Index.search
   Engine.prototype.search = function (query, limit, opts) {
+    var self = this, attempts = 0;
+    function again(moved, otherwise) {
+      if (!moved) return otherwise();
+      if (++attempts >= MAX_ATTEMPTS) fail('source_unavailable', 'the index was rebuilt ' + MAX_ATTEMPTS + ' times while answering; ask again');
+      return once();
+    }
+    function once() {
+      var loads = self.loads, known = !!self.manifest;
+      return self.dispatch(query, limit, opts).then(function (result) {
+        if (!self.loader.revalidate || self.loads === loads) return result;
+        return self.moved().then(function (moved) { return again(moved, function () { return result; }); });
+      }, function (err) {
+        var suspect = err instanceof OkfError && known && self.loads !== loads
+          && (err.code === 'index_corrupt' || self.loader.revalidate);
+        if (!suspect) throw err;
+        return self.moved().then(function (moved) { return again(moved, function () { throw err; }); });
+      });
+    }
+    return once();
+  };
+  // search(query, limit, opts) or search(query, {mode, limit, prefix, present}): index.py Index.search
+  Engine.prototype.dispatch = function (query, limit, opts) {
     if (limit !== null && typeof limit === 'object' && !Array.isArray(limit)) { opts = limit; limit = opts.limit; }
     var self = this, options = {}, mode = opts && opts.mode !== undefined ? opts.mode : 'keyword';
     for (var k in opts || {}) if (own.call(opts, k) && k !== 'mode' && k !== 'limit' && k !== 'present' && opts[k] !== undefined) options[k] = opts[k];
@@ -875,12 +917,12 @@
       var s = doc.currentScript;
       if (s && s.okfName !== undefined) { if (name === s.okfName) s.okfValue = [value]; else s.okfBad = 1; }
     };
-    return function (name) {
+    return function (name, fresh) {
       return new Promise(function (resolve, reject) {
         var s = doc.createElement('script');
         s.okfName = name;
         s.async = true;
-        s.src = base + name + '.js';
+        s.src = base + name + '.js' + (fresh ? '?fresh=' + Date.now() : '');
         s.onload = function () {
           s.remove();
           if (s.okfValue && !s.okfBad) resolve(s.okfValue[0]);
@@ -897,7 +939,7 @@
   // Node: read the file, check the exact wrapper, JSON.parse the value (never eval).
   function nodeLoader(dir) {
     var fs = require('fs'), path = require('path');
-    return function (name) {
+    var loader = function (name) {
       var data;
       try { data = fs.readFileSync(path.join(dir, name + '.js')); } catch (e) {
         fail(name === 'manifest' ? 'index_not_found' : 'index_corrupt', 'index file ' + name + '.js under ' + dir + ' is missing; rebuild the site', { file: name + '.js' });
@@ -912,6 +954,8 @@
         fail('index_corrupt', 'index file ' + name + '.js holds invalid JSON; rebuild the site', { file: name + '.js' });
       }
     };
+    loader.revalidate = true; // a local file: re-reading the manifest costs nothing
+    return loader;
   }
 
   var api = {

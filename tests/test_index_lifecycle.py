@@ -1,0 +1,252 @@
+"""A long-lived reader: its caches stay within their memory bound, the index is
+swapped in atomically, and a reader notices a rebuild instead of mixing files of
+two builds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import sphinx_build, write_project
+from test_reading_site import built_site
+
+from okf_sphinx import OkfError, open_index
+from okf_sphinx import index_writer
+from okf_sphinx.cache import ByteLRU
+from okf_sphinx.format import unwrap, wrap
+from okf_sphinx.index import Index
+from okf_sphinx.reading import answer_json, call_tool
+from okf_sphinx.source import DiskSource
+from okf_sphinx.terms import terms
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return built_site(tmp_path_factory)
+
+
+def _files(okf: Path) -> dict[str, object]:
+    """Every index file under ``okf`` as ``{name: JSON value}``."""
+    out = {}
+    for p in sorted(okf.rglob("*.js")):
+        name = p.relative_to(okf).as_posix()[:-3]
+        out[name] = unwrap(name, p.read_bytes())
+    return out
+
+
+# -- the memory bound ------------------------------------------------------------------
+
+
+def test_lru_drops_the_least_recently_used_and_keeps_its_bound():
+    lru = ByteLRU(100)
+    lru.put("a", 1, 40)
+    lru.put("b", 2, 40)
+    assert lru.get("a") == 1  # a is now the most recent
+    lru.put("c", 3, 40)
+    assert lru.get("b") is None and lru.get("a") == 1 and lru.get("c") == 3 and lru.size == 80
+    lru.put("huge", 4, 101)  # larger than the whole bound: not kept
+    assert lru.get("huge") is None and lru.size == 80
+
+
+def test_caches_stay_within_their_bound_and_answers_do_not_change(site):
+    bound = 64 * 1024
+    small = Index(DiskSource(site / "_okf"), cache_bytes=bound)
+    full = open_index(site)
+    words = sorted({t for n in range(full.sections_all) for t in terms(full.section(n)["text"])})
+    assert len(words) > 150
+    queries = words[:300] + [f"{a} {b}" for a, b in zip(words[::7], words[3::7])][:100]
+    for q in queries:
+        assert answer_json(call_tool(small, "search_sections", {"query": q, "limit": 5})) == \
+            answer_json(call_tool(full, "search_sections", {"query": q, "limit": 5}))
+        assert small.cache.size <= bound
+    for entry in full.files():
+        args = {"path": entry["path"], "lines": [1, 40]}
+        assert call_tool(small, "read_lines", args) == call_tool(full, "read_lines", args)
+        assert small.cache.size <= bound
+    for cid, _title, _page, _searchable, _paths in full.concepts():
+        outline = call_tool(full, "get_section", {"concept_id": cid})
+        for entry in outline["outline"][:5]:
+            args = {"locator": entry["locator"], "max_chars": 500}
+            assert call_tool(small, "get_section", args) == call_tool(full, "get_section", args)
+            assert small.cache.size <= bound
+    # the bound did something: unbounded, the same requests keep far more
+    assert full.cache.size > 4 * bound
+    # and nothing at all may be kept: every request reads its files again
+    none = Index(DiskSource(site / "_okf"), cache_bytes=0)
+    assert none.search("walrus") == full.search("walrus") and none.cache.size == 0
+
+
+def test_mcp_cache_mb_option(site):
+    from test_mcp import session_for, structured
+
+    async def go():
+        async with session_for(site, "--cache-mb", "1") as s:
+            return [await s.call_tool("search_sections", {"query": q}) for q in ("walrus", "retry backoff")]
+
+    answers = anyio.run(go)
+    full = open_index(site)
+    assert [structured(a) for a in answers] == [full.search("walrus"), full.search("retry backoff")]
+    bad = subprocess.run([sys.executable, "-m", "okf_sphinx", "mcp", str(site), "--cache-mb", "-1"],
+                         capture_output=True, timeout=60)
+    assert bad.returncode == 2 and b"--cache-mb" in bad.stdout + bad.stderr and b"Traceback" not in bad.stderr
+
+
+# -- the index revision ------------------------------------------------------------------
+
+
+def test_manifest_carries_the_index_revision_of_the_other_files(site):
+    okf = site / "_okf"
+    manifest = unwrap("manifest", (okf / "manifest.js").read_bytes())
+    assert manifest["index_revision"] == index_writer.index_revision(okf)
+    assert open_index(site).index_revision == manifest["index_revision"]
+
+
+def test_a_manifest_without_index_revision_is_refused(site, tmp_path):
+    import shutil
+
+    copy = tmp_path / "_okf"
+    shutil.copytree(site / "_okf", copy)
+    m = unwrap("manifest", (copy / "manifest.js").read_bytes())
+    del m["index_revision"]
+    (copy / "manifest.js").write_bytes(wrap("manifest", m))
+    with pytest.raises(OkfError) as info:
+        open_index(copy)
+    assert info.value.code == "index_corrupt" and "index_revision" in info.value.message
+    from js.okf_js import run_node
+
+    assert run_node(copy, [{"query": "walrus"}]) == [info.value.envelope]  # the JS runtime refuses it alike
+
+
+# -- the swap ------------------------------------------------------------------------------
+
+
+def _watch_manifest(okf: Path, stop: threading.Event, misses: list[str], raw: bool) -> None:
+    source = DiskSource(okf)
+    manifest = okf / "manifest.js"
+    while not stop.is_set():
+        if raw:  # the path itself: an exchange leaves no moment without it
+            if not manifest.exists():
+                misses.append("missing")
+            continue
+        try:  # a reader: it waits out the moment between two renames
+            source.read("manifest")
+        except OkfError as err:
+            misses.append(err.code)
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
+def test_readers_never_see_the_index_missing_while_it_is_replaced(site, tmp_path, monkeypatch, exchange):
+    if not exchange:
+        monkeypatch.setattr(index_writer, "_exchange", lambda a, b: False)
+    files = _files(site / "_okf")
+    target = tmp_path / "html" / "_okf"
+    index_writer.write_index(target, dict(files))
+    stop = threading.Event()
+    misses: list[str] = []
+    watcher = threading.Thread(target=_watch_manifest, args=(target, stop, misses, exchange))
+    watcher.start()
+    try:
+        for _ in range(8):
+            index_writer.write_index(target, dict(files))
+    finally:
+        stop.set()
+        watcher.join()
+    assert misses == []
+    assert sorted(p.name for p in target.parent.iterdir()) == ["_okf"]  # nothing staged is left behind
+    assert open_index(target).search("walrus") == open_index(site).search("walrus")
+
+
+# -- a rebuild under a long-lived reader -----------------------------------------------------
+
+PAGE = "Page {n}\n=======\n\nThe walrus number {n} sings. " + "Filler words about walrus habits. " * 3 + "\n"
+
+
+def _two_builds(tmp_path: Path) -> tuple[dict, dict]:
+    """Build A, and build B whose new first page shifts every section id."""
+    pages = {f"p{n}.rst": PAGE.format(n=n) for n in range(1, 7)}
+    toc = "Home\n====\n\n.. toctree::\n\n" + "".join(f"   p{n}\n" for n in range(1, 7))
+    a = write_project(tmp_path / "a", {"index.rst": toc, **pages})
+    b = write_project(tmp_path / "b", {"index.rst": toc + "   aaa\n", **pages,
+                                       "aaa.rst": "Aaa\n===\n\nA walrus before all others, walrus walrus.\n"})
+    sphinx_build(a, tmp_path / "a_out")
+    sphinx_build(b, tmp_path / "b_out")
+    return _files(tmp_path / "a_out" / "_okf"), _files(tmp_path / "b_out" / "_okf")
+
+
+@pytest.mark.parametrize("rebuild", ["shifted", "smaller"])
+def test_a_long_lived_reader_follows_a_rebuild_without_mixing_builds(tmp_path, rebuild):
+    """shifted: old section ids name other, valid sections (a silent mix);
+    smaller: they point past the new build's end (a mix that fails the checks)."""
+    a, b = _two_builds(tmp_path)
+    if rebuild == "smaller":
+        b = _smaller_build(tmp_path)
+    target = tmp_path / "site" / "_okf"
+    index_writer.write_index(target, dict(a))
+    reader = open_index(target)
+    first = reader.search("walrus", limit=1)  # caches the posting and one section of A
+    assert first["total"] == 6
+    index_writer.write_index(target, dict(b))
+    fresh = open_index(target)
+    # the old posting's section ids would now name other sections of B
+    assert answer_json(call_tool(reader, "search_sections", {"query": "walrus", "limit": 20})) == \
+        answer_json(call_tool(fresh, "search_sections", {"query": "walrus", "limit": 20}))
+    assert reader.search("walrus", limit=1) == fresh.search("walrus", limit=1)
+    assert reader.index_revision == fresh.index_revision != json.dumps(a["manifest"])
+    for sid in range(fresh.sections_all):
+        assert reader.section(sid) == fresh.section(sid)
+
+
+def _smaller_build(tmp_path: Path) -> dict:
+    """A build with two of the six pages: section ids of the larger build point past its end."""
+    toc = "Home\n====\n\n.. toctree::\n\n   p1\n   p2\n"
+    c = write_project(tmp_path / "c", {"index.rst": toc, "p1.rst": PAGE.format(n=1), "p2.rst": PAGE.format(n=2)})
+    sphinx_build(c, tmp_path / "c_out")
+    return _files(tmp_path / "c_out" / "_okf")
+
+
+@pytest.mark.parametrize("loader", ["node", "browser-like"])
+def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader):
+    """Node re-reads the manifest after a search that loaded files; a browser-like
+    loader (no cheap re-read) does so when a file of the new build fails its checks."""
+    from js.okf_js import RUNTIME, require_node
+
+    a, b = _two_builds(tmp_path)
+    if loader == "browser-like":
+        b = _smaller_build(tmp_path)
+    target = tmp_path / "site" / "_okf"
+    index_writer.write_index(target, dict(a))
+    make = "okf.nodeLoader(dir)" if loader == "node" else "((base) => (name, fresh) => base(name))(okf.nodeLoader(dir))"
+    script = f"""
+const okf = require({json.dumps(str(RUNTIME))});
+const dir = {json.dumps(str(target))};
+const engine = new okf.Engine({make});
+const rl = require('readline').createInterface({{ input: process.stdin }});
+const steps = [() => engine.search("walrus", 1), () => engine.search("walrus", 20)];
+rl.on('line', async () => {{
+  const step = steps.shift();
+  let out;
+  try {{ out = await step(); }} catch (e) {{ out = e.envelope || {{ crash: String(e) }}; }}
+  process.stdout.write(JSON.stringify(out) + "\\n");
+  if (!steps.length) rl.close();
+}});
+"""
+    proc = subprocess.Popen([require_node(), "-e", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        first = json.loads(proc.stdout.readline())
+        index_writer.write_index(target, dict(b))
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+        second = json.loads(proc.stdout.readline())
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert first["total"] == 6
+    fresh = open_index(target)
+    assert second == json.loads(answer_json(fresh.search("walrus", 20)))
