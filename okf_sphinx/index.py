@@ -164,6 +164,12 @@ class Index:
         return self._view().manifest["index_revision"]
 
     @property
+    def section_count(self) -> int:
+        """How many sections are searchable (sids ``0 … N-1``, the BM25 collection); a count,
+        not a list — :meth:`concepts` is the list of pages.  ``sections`` is the old name."""
+        return self._view().manifest["sections"]
+
+    @property
     def sections(self) -> int:
         return self._view().manifest["sections"]
 
@@ -474,6 +480,17 @@ class Index:
         from .reading import search_concepts
 
         return self.consistent(search_concepts, self, query, limit)
+
+    def read_batch(self, items: Any, **options: Any) -> dict[str, Any]:
+        """``read_batch``: up to 20 ``{"tool", "arguments"}`` requests (get_section, read_lines,
+        search_sections) answered in one call, each item exactly as its tool answers.
+        ``options`` (``deadline``, ``clock``, ``started``, ``budget``) are those of
+        :func:`okf_sphinx.batch.read_batch`; a test can inject the clock."""
+        from .batch import answer_of, read_batch
+        from .reading import call_tool
+
+        request = {"items": items} if isinstance(items, list) else items
+        return read_batch(answer_of(lambda tool, arguments: call_tool(self, tool, arguments)), request, **options)
 
 
 def open_index(location: str | os.PathLike[str], cache_bytes: int = DEFAULT_CACHE_BYTES) -> Index:
