@@ -13,7 +13,7 @@ from test_reading_site import built_site
 from okf_sphinx import format as fmt
 from okf_sphinx import open_index
 from okf_sphinx.lines import LineMap
-from okf_sphinx.reading import _cache, _concept_ids
+from okf_sphinx.reading import _concept_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,11 +66,11 @@ def test_truncation_reason_appears_exactly_when_truncated(site):
 def test_concept_ids_are_built_once_per_index(site):
     index = open_index(site)
     index.get_section(concept_id="guide", heading="Retry policy")
-    first = _cache(index).concept_ids
+    first = index.cache.get("concept_ids")  # kept with the index's files (and bounded with them)
     assert first == [c[0] for c in index.concepts()]
     index.get_section(concept_id="notes")
     index.get_section(locator="guide.rst#L6-L10")
-    assert _cache(index).concept_ids is first and _concept_ids(index) is first
+    assert index.cache.get("concept_ids") is first and _concept_ids(index) is first
 
 
 def test_section_count_is_named_as_a_count(site):
