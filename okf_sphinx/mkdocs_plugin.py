@@ -208,7 +208,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         root = source_root(records, docs_dir, configured)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
         site = Site(
-            builder="mkdocs",
+            builder=_generator(),
             page_url=lambda docname: urls.get(docname, ""),
             anchor_ok=lambda exprs: True,
             search_page=self.search_page,
@@ -264,13 +264,14 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         return [records[uri] for uri in sorted(records, key=concept_id)], reused, missing
 
     def _report(self, records: list[DocRecord], reused: list[str], missing: list[str]) -> None:
-        say = log.warning if self.config.rewritten_pages == "warn" else log.info
+        warn = self.config.rewritten_pages == "warn"
+        say = log.warning if warn else log.info
         if self._rewritten:
             say(
                 "%d pages' Markdown was changed before rendering (by another plugin, e.g. mkdocs-macros); their "
-                "sections keep exact source lines but link to the page, not to headings: %s "
-                "(set rewritten_pages: info to make this a note)",
+                "sections keep exact source lines but link to the page, not to headings: %s%s",
                 len(self._rewritten), _names(self._rewritten),
+                " (set rewritten_pages: info in the okf plugin's config to make this a note)" if warn else "",
             )
         if self._unaligned:
             say(
@@ -285,6 +286,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 "%d pages were not rendered by this --dirty build and are not in the previous index unchanged; "
                 "they are left out until a full build: %s", len(missing), _names(missing),
             )
+
+
+def _generator() -> str:
+    """``"mkdocs"``, or ``"properdocs"`` when ProperDocs runs the build (it aliases ``mkdocs``)."""
+    import mkdocs  # noqa: PLC0415
+
+    return "properdocs" if mkdocs.__name__.startswith("properdocs") else "mkdocs"
 
 
 def _names(items: list[str]) -> str:
