@@ -19,16 +19,18 @@ wrong anchor.  No MkDocs imports: :mod:`okf_sphinx.mkdocs_plugin` drives this.
 from __future__ import annotations
 
 import html
+import os
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from .lines import BOM, LineMap, is_blank
 from .sections import MAX_HEADING_BYTES, Section
 
-_MARK = "OKF7H{}Z"
-_MARK_RE = re.compile(r"OKF7H(\d+)Z")
+_MARK_RE = re.compile(r"OKF7H(\d+)(?:F(\d+))?Z")
+_SNIPPET_SYNTAX = re.compile(r"[ \t]*;*-+8<-")
 _PARSER_BREAK = re.compile(r"\r\n|\r|\n")
 _PREFIX = re.compile(r"[ \t>]*")  # indentation and block-quote markers before a line's content
 _SETEXT_UNDER = re.compile(r"[ \t>]*(?:=+|-+)[ \t]*")
@@ -47,7 +49,12 @@ class HeadingError(ValueError):
 @dataclass(frozen=True)
 class ShadowHeading:
     level: int
-    line: int | None  # parser line (1-based, whole file) of its marker; None = not from this file's lines
+    line: int | None  # parser line (1-based, whole file) of its marker; None = from no captured file's lines
+    file: int = 0  # 0 = the page, k = the k-th file pymdownx.snippets included (SnippetCapture.files[k-1])
+
+
+def _mark(line: int, file: int) -> str:
+    return f"OKF7H{line}Z" if not file else f"OKF7H{line}F{file}Z"
 
 
 @dataclass(frozen=True)
@@ -77,28 +84,33 @@ def front_matter_lines(lines: list[str], get_data: Any) -> tuple[int, str]:
     return doc[: len(doc) - len(markdown)].count("\n"), markdown
 
 
-def candidates(lines: list[str]) -> dict[int, str]:
-    """0-based index -> marked line, for every line that could start a heading."""
+def candidates(lines: list[str], file: int = 0) -> dict[int, str]:
+    """0-based index -> marked line, for every line that could start a heading
+    (snippet notation lines are left alone: marking them would break them)."""
     out: dict[int, str] = {}
     for i, line in enumerate(lines):
+        if _SNIPPET_SYNTAX.match(line):
+            continue
         prefix = _PREFIX.match(line).end()  # type: ignore[union-attr]
         if line.startswith("#", prefix):
             hashes = prefix
             while hashes < len(line) and line[hashes] == "#":
                 hashes += 1
-            out[i] = line[:hashes] + _MARK.format(i + 1) + line[hashes:]
+            out[i] = line[:hashes] + _mark(i + 1, file) + line[hashes:]
         elif "<h" in line or "<H" in line:
-            marked = _HTML_OPEN.sub(lambda m: m.group(0) + _MARK.format(i + 1), line)
+            marked = _HTML_OPEN.sub(lambda m: m.group(0) + _mark(i + 1, file), line)
             if marked != line:
                 out[i] = marked
         if i not in out and i + 1 < len(lines) and line.strip() and _SETEXT_UNDER.fullmatch(lines[i + 1]):
-            out[i] = line + " " + _MARK.format(i + 1)
+            out[i] = line + " " + _mark(i + 1, file)
     return out
 
 
-def _marker(text: str) -> int | None:
+def _marker(level: int, text: str) -> ShadowHeading:
     m = _MARK_RE.search(text)
-    return int(m.group(1)) if m else None
+    if not m:
+        return ShadowHeading(level, None)
+    return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0))
 
 
 def shadow_headings(md: Any, lines: list[str], first: int) -> list[ShadowHeading]:
@@ -130,12 +142,12 @@ def shadow_headings(md: Any, lines: list[str], first: int) -> list[ShadowHeading
                 visit(block)
                 continue
             for h in _HTML_HEADING.finditer(str(block)):
-                found.append(ShadowHeading(int(h.group(1)), _marker(h.group(3))))
+                found.append(_marker(int(h.group(1)), h.group(3)))
 
     def visit(el: etree.Element) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
         if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-            found.append(ShadowHeading(int(tag[1]), _marker("".join(el.itertext()))))
+            found.append(_marker(int(tag[1]), "".join(el.itertext())))
         else:
             raw(el.text)
         for child in el:
@@ -143,8 +155,8 @@ def shadow_headings(md: Any, lines: list[str], first: int) -> list[ShadowHeading
             raw(child.tail)
 
     visit(root)
-    # markers count body lines from 1: make them whole-file parser lines
-    return [ShadowHeading(h.level, h.line + first if h.line is not None else None) for h in found]
+    # the page's markers count body lines from 1: make them whole-file parser lines
+    return [ShadowHeading(h.level, h.line + first, 0) if h.line is not None and not h.file else h for h in found]
 
 
 def rendered_headings(page_html: str) -> list[RenderedHeading]:
@@ -170,49 +182,122 @@ def split_markdown(
     lm: LineMap,
     shadow: list[ShadowHeading],
     rendered: list[RenderedHeading] | None,
+    file: int = 0,
 ) -> list[Section]:
-    """Contract sections of one Markdown file: the intro (front matter included), then
-    one section per heading of this file; ``rendered`` None = anchors fall back to the page."""
+    """Contract sections of one captured Markdown file (``file`` 0 = the page, k = its k-th
+    snippet): the intro (front matter and meta data included), then one section per
+    heading from this file.  ``rendered`` None = anchors fall back to the page.
+    Parents are left unset: :func:`order_sections` sets them in document order."""
     heads: list[tuple[int, int, str, str]] = []  # (physical line, level, text, anchor)
     for i, s in enumerate(shadow):
-        if s.line is None:
+        if s.line is None or s.file != file:
             continue
         line = lm.physical_line("md", s.line)
-        if rendered is not None:
-            text, anchor = rendered[i].text, rendered[i].anchor
-        else:
-            text, anchor = "", ""
+        text, anchor = (rendered[i].text, rendered[i].anchor) if rendered is not None else (_source_heading(lm.line_text(line)), "")
         if len(text.encode("utf-8")) > MAX_HEADING_BYTES:
             raise HeadingError(
                 f"heading text at {path}:{line} is {len(text.encode('utf-8'))} bytes; "
                 f"the limit is {MAX_HEADING_BYTES} (shorten the heading)"
             )
-        if heads and heads[-1][0] == line:
-            heads[-1] = (line, s.level, text, anchor)  # two headings on one line: the later names it
-        else:
-            heads.append((line, s.level, text, anchor))
-    if rendered is None:
-        heads = [(line, level, _source_heading(lm.line_text(line)), "") for line, level, _, _ in heads]
+        heads.append((line, s.level, text, anchor))
     bounds: list[tuple[int, int, str, str]] = [(1, 0, "", "")]
     for h in heads:
         if h[0] == bounds[-1][0]:
-            bounds[-1] = h
+            bounds[-1] = h  # a heading on the intro's line, or two on one line: the later names it
         else:
             bounds.append(h)
     sections: list[Section] = []
-    stack: list[tuple[int, int]] = []  # (level, index in sections)
     for i, (line, level, text, anchor) in enumerate(bounds):
         end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else lm.total_lines
         if end < line or is_blank(lm.range_text(line, end)):
             continue
-        parent = None
-        if level:
-            while stack and stack[-1][0] >= level:
-                stack.pop()
-            parent = stack[-1][1] if stack else None
-            stack.append((level, len(sections)))
-        sections.append(Section(path, text, level, line, end, anchor, (), parent))
+        sections.append(Section(path, text, level, line, end, anchor, (), None))
     return sections
+
+
+def order_sections(page: list[Section], included: list[tuple[int, list[Section]]]) -> list[Section]:
+    """The page's sections with each included file's at its point of inclusion (``at``: the
+    physical page line that includes it), in document order, parents set by heading level:
+    a heading's parent is the nearest earlier heading of a lower level, an included
+    file's intro belongs to the heading it is included under."""
+    keyed = [((s.line_start, 0, 0, 0), s) for s in page]
+    keyed += [((at, 1, k, s.line_start), s) for k, (at, sections) in enumerate(included) for s in sections]
+    keyed.sort(key=lambda item: item[0])
+    out: list[Section] = []
+    stack: list[tuple[int, int]] = []  # (level, index in out)
+    for _, s in keyed:
+        if s.level:
+            while stack and stack[-1][0] >= s.level:
+                stack.pop()
+        s.parent = stack[-1][1] if stack else None
+        if s.level:
+            stack.append((s.level, len(out)))
+        out.append(s)
+    return out
+
+
+class SnippetCapture:
+    """Captures the files ``pymdownx.snippets`` includes whole, under their own paths.
+
+    Installed on the shadow ``Markdown`` only: its ``process_snippet_lines`` hook
+    (pymdownx 10.x+) marks the candidate heading lines of each included file, so the
+    shadow parse tells which rendered heading comes from which line of which file.
+    Line ranges, sections (``file.md:name``), URLs and ``auto_append`` files are not
+    captured: their text renders, but belongs to no section of its own.
+    """
+
+    def __init__(self, md: Any) -> None:
+        self.pre = md.preprocessors["snippet"] if "snippet" in md.preprocessors else None
+        self.files: list[str] = []
+        if self.pre is not None and hasattr(self.pre, "process_snippet_lines"):
+            self._original = self.pre.process_snippet_lines
+            self.pre.process_snippet_lines = self._process
+        else:
+            self.pre = None
+
+    def start(self) -> None:
+        self.files = []
+
+    def _process(self, lines: list[str], target: dict[str, Any]) -> list[str]:
+        lines = self._original(lines, target)
+        if target.get("is_url") or target.get("start") or target.get("section") or target.get("path") in (self.pre.auto_append or ()):
+            return lines
+        path = Path(os.path.realpath(target["snippet"])).as_posix()
+        if path in self.files:
+            return lines  # a second inclusion in one page renders, but only the first is captured
+        self.files.append(path)
+        marked = candidates(lines, len(self.files))
+        return [marked.get(i, line) for i, line in enumerate(lines)]
+
+    def inclusion_lines(self, lines: list[str]) -> dict[str, int]:
+        """Resolved path -> first page parser line (1-based) that includes it directly."""
+        pre = self.pre
+        out: dict[str, int] = {}
+        if pre is None:
+            return out
+        pre.bases = None
+        block = False
+        for i, line in enumerate(lines):
+            m = pre.RE_ALL_SNIPPETS.match(line)
+            path = None
+            if m:
+                if m.group("escape"):
+                    continue
+                if m.group("inline_marker"):
+                    path = m.group("snippet")[1:-1].strip()
+                else:
+                    block = not block
+                    continue
+            elif block:
+                m = pre.RE_SNIPPET.match(line)
+                path = m.group("snippet").strip() if m else None
+            target = pre.parse_snippet_target(path) if path else None
+            if target is None or target["start"] or target["section"]:
+                continue
+            found = pre.get_snippet_path(target["path"])
+            if found:
+                out.setdefault(Path(os.path.realpath(found)).as_posix(), i + 1)
+        return out
 
 
 _ATX_TEXT = re.compile(r"[ \t>]*#{1,6}(.*?)(?:[ \t]+#+)?[ \t]*$")

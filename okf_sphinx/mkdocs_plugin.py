@@ -29,7 +29,17 @@ from mkdocs.utils.meta import get_data
 from .errors import BuildError, OkfError
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
 from .lines import LineMap
-from .markdown_sections import HeadingError, align, front_matter_lines, parser_lines, rendered_headings, shadow_headings, split_markdown
+from .markdown_sections import (
+    HeadingError,
+    SnippetCapture,
+    align,
+    front_matter_lines,
+    order_sections,
+    parser_lines,
+    rendered_headings,
+    shadow_headings,
+    split_markdown,
+)
 from .sections import CapturedFile, DocRecord, Section, decode
 
 log = get_plugin_logger(__name__)
@@ -117,9 +127,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def search_page(self) -> str:
         return "search.html" if self.config.replace_builtin else "okf-search.html"
 
-    def _shadow_markdown(self, config: Any) -> Any:
+    def _shadow_markdown(self, config: Any) -> tuple[Any, SnippetCapture]:
         if self._md is None:
-            self._md = pymarkdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {})
+            md = pymarkdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {})
+            self._md = (md, SnippetCapture(md))
         return self._md
 
     # -- per build -----------------------------------------------------------------------
@@ -150,7 +161,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         text = decode(data)
         lines = parser_lines(text)
         first, source_markdown = front_matter_lines(lines, get_data)
-        shadow = shadow_headings(self._shadow_markdown(config), lines, first)
+        md, snippets = self._shadow_markdown(config)
+        snippets.start()
+        shadow = shadow_headings(md, lines, first)
         rendered: list[Any] | None
         if self._markdown.get(file.src_uri) != source_markdown:
             self._rewritten.append(file.src_uri)
@@ -159,13 +172,24 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             rendered = align(shadow, rendered_headings(html))
             if rendered is None:
                 self._unaligned.append(file.src_uri)
+        lm = LineMap(text)
+        files = [captured]
         try:
-            sections = split_markdown(captured.path, LineMap(text), shadow, rendered)
+            page_sections = split_markdown(captured.path, lm, shadow, rendered)
+            included = []
+            at = snippets.inclusion_lines(lines) if snippets.files else {}
+            for k, included_path in enumerate(snippets.files, 1):
+                snippet, snippet_data = CapturedFile.read(Path(included_path))
+                files.append(snippet)
+                line = at.get(included_path)
+                where = lm.physical_line("md", line) if line else lm.total_lines + 1
+                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k)))
         except HeadingError as exc:
             raise PluginError(f"okf: {exc}") from None
+        sections = order_sections(page_sections, included)
         docname = concept_id(file.src_uri)
         searchable = not self._excluded(docname)
-        self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, [captured], sections)
+        self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
         return html
 
     @event_priority(-100)
@@ -252,7 +276,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         reused: list[str] = []
         missing: list[str] = []
         if todo:
-            previous = _previous_records(target, docs_dir, self.config.source_root)
+            sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
+            previous = _previous_records(target, sources)
             for uri in todo:
                 record = previous.get(concept_id(uri))
                 if record is not None:
@@ -299,27 +324,31 @@ def _names(items: list[str]) -> str:
     return ", ".join(items[:5]) + (" ..." if len(items) > 5 else "")
 
 
-def _previous_records(target: Path, docs_dir: Path, configured_root: str | None) -> dict[str, DocRecord]:
+def _previous_records(target: Path, sources: dict[str, Path]) -> dict[str, DocRecord]:
     """Records rebuilt from an existing index (for pages a ``--dirty`` build skips), keeping
-    only pages whose every captured file still has the digest the index recorded."""
+    only pages whose every captured file still has the digest the index recorded.
+    ``sources``: concept id -> the page's source file now."""
     from .index import Index  # noqa: PLC0415 - only --dirty builds read an old index
     from .source import DiskSource  # noqa: PLC0415
 
     if not (target / "manifest.js").is_file():
         return {}
-    root = Path(configured_root) if configured_root else docs_dir
-    root = (docs_dir / root).resolve() if not root.is_absolute() else root.resolve()
     out: dict[str, DocRecord] = {}
     try:
         index = Index(DiskSource(target))
         files = {f["path"]: f for f in index.files()}
         for concept, title, n, searchable, _paths in index.concepts():
             page = index.page(n)
-            paths = [page["path"]] + sorted({s["path"] for s in page["sections"]} - {page["path"]})
+            source = sources.get(concept)
+            rel = page["path"]
+            if source is None or not source.as_posix().endswith("/" + rel):
+                continue
+            root = Path(source.as_posix()[: -len(rel) - 1])  # the old index's source root
+            paths = [rel] + sorted({s["path"] for s in page["sections"]} - {rel})
             captured = []
-            for rel in paths:
-                entry = files.get(rel)
-                path = root / rel
+            for rel_path in paths:
+                entry = files.get(rel_path)
+                path = root / rel_path
                 if entry is None or not path.is_file():
                     break
                 now, _ = CapturedFile.read(path.resolve())

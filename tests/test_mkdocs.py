@@ -45,7 +45,8 @@ def outline(site: Path) -> dict[str, Any]:
         page = index.page(n)
         out[concept_id] = {
             "title": title, "path": page["path"], "searchable": searchable,
-            "sections": [[s["heading"], s["level"], s["line_start"], s["line_end"], s["anchor"]] for s in page["sections"]],
+            "sections": [[s["heading"], s["level"], s["line_start"], s["line_end"], s["anchor"]]
+                         + ([s["path"]] if s["path"] != page["path"] else []) for s in page["sections"]],
         }
     return out
 
@@ -82,8 +83,8 @@ def test_hits_read_back_through_read_lines(site: Path) -> None:
     """Agents: every hit's locator reads back with matching SHA-256 and exact text."""
     index = okf_sphinx.open_index(site)
     files = {f["path"]: f for f in index.files()}
-    src = EXAMPLE_MKDOCS / "docs"
-    for query in ("retry policy", "heading", "text", "tab", "lone", "front matter", "meta"):
+    src = EXAMPLE_MKDOCS
+    for query in ("retry policy", "heading", "text", "tab", "lone", "front matter", "meta", "deprecation"):
         result = index.search(query, 100)
         assert result["hits"], query
         for hit in result["hits"]:
@@ -103,11 +104,11 @@ def test_cli_search_section_and_lines_work_unchanged(site: Path) -> None:
         return json.loads(proc.stdout)
 
     found = okf("search", str(site), "--query", "retry policy")
-    assert found["hits"][0]["locator"] == "retry.md#L1-L5"
+    assert found["hits"][0]["locator"] == "docs/retry.md#L1-L5"
     assert found == okf_sphinx.open_index(site).search("retry policy")
-    section = okf("section", str(site), "retry.md#L6-L13")
+    section = okf("section", str(site), "docs/retry.md#L6-L13")
     assert "The retry policy never exceeds the request deadline." in json.dumps(section)
-    lines = okf("lines", str(site), "retry.md", "14", "17")
+    lines = okf("lines", str(site), "docs/retry.md", "14", "17")
     assert lines["content"].startswith("Cache\n-----")
 
 
