@@ -113,14 +113,16 @@ def _marker(level: int, text: str) -> ShadowHeading:
     return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0))
 
 
-def shadow_headings(md: Any, lines: list[str], first: int) -> list[ShadowHeading]:
-    """Headings Python-Markdown finds in ``lines[first:]`` (parser lines), in document order.
+def shadow_headings(md: Any, body: list[str], first: int) -> list[ShadowHeading]:
+    """Headings Python-Markdown finds in ``body``, in document order; ``body[i]`` stands
+    for parser line ``first + i + 1`` of the file (``first``: lines of meta data).
 
-    ``md`` is a ``markdown.Markdown`` built with the site's extensions; only its
-    preprocessors and block parser run (inline patterns, tree processors and
-    serialisation do not decide what is a heading).
+    ``body`` is the page's Markdown after its meta data: the source's own lines, or
+    the lines another plugin rewrote them into, line for line.  ``md`` is a
+    ``markdown.Markdown`` built with the site's extensions; only its preprocessors
+    and block parser run (inline patterns, tree processors and serialisation do not
+    decide what is a heading).
     """
-    body = lines[first:]
     marked = candidates(body)
     shadow = [marked.get(i, line) for i, line in enumerate(body)]
     md.reset()

@@ -163,15 +163,26 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         first, source_markdown = front_matter_lines(lines, get_data)
         md, snippets = self._shadow_markdown(config)
         snippets.start()
-        shadow = shadow_headings(md, lines, first)
+        rendered_markdown = self._markdown.get(file.src_uri, source_markdown)
+        body = lines[first:]
         rendered: list[Any] | None
-        if self._markdown.get(file.src_uri) != source_markdown:
-            self._rewritten.append(file.src_uri)
-            rendered = None
-        else:
+        if rendered_markdown == source_markdown:
+            shadow = shadow_headings(md, body, first)
             rendered = align(shadow, rendered_headings(html))
-            if rendered is None:
-                self._unaligned.append(file.src_uri)
+        else:
+            rewritten = rendered_markdown.split("\n")
+            if len(rewritten) == len(body):
+                # rewritten line for line (shortcodes, variables): parse what was rendered,
+                # each line standing for the source line it replaced
+                shadow = shadow_headings(md, rewritten, first)
+                rendered = align(shadow, rendered_headings(html))
+            else:
+                # lines were added or removed: no exact line for a rendered heading
+                self._rewritten.append(file.src_uri)
+                shadow = shadow_headings(md, body, first)
+                rendered = None
+        if rendered is None and file.src_uri not in self._rewritten:
+            self._unaligned.append(file.src_uri)
         lm = LineMap(text)
         files = [captured]
         try:
@@ -293,8 +304,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         say = log.warning if warn else log.info
         if self._rewritten:
             say(
-                "%d pages' Markdown was changed before rendering (by another plugin, e.g. mkdocs-macros); their "
-                "sections keep exact source lines but link to the page, not to headings: %s%s",
+                "%d pages' Markdown was changed before rendering, adding or removing lines (by another plugin, "
+                "e.g. mkdocs-macros); their sections keep exact source lines but link to the page, not to "
+                "headings: %s%s",
                 len(self._rewritten), _names(self._rewritten),
                 " (set rewritten_pages: info in the okf plugin's config to make this a note)" if warn else "",
             )
