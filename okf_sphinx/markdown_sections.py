@@ -18,6 +18,7 @@ wrong anchor.  No MkDocs imports: :mod:`okf_sphinx.mkdocs_plugin` drives this.
 
 from __future__ import annotations
 
+import difflib
 import html
 import os
 import re
@@ -84,25 +85,26 @@ def front_matter_lines(lines: list[str], get_data: Any) -> tuple[int, str]:
     return doc[: len(doc) - len(markdown)].count("\n"), markdown
 
 
-def candidates(lines: list[str], file: int = 0) -> dict[int, str]:
+def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None = None) -> dict[int, str]:
     """0-based index -> marked line, for every line that could start a heading
-    (snippet notation lines are left alone: marking them would break them)."""
+    (snippet notation lines are left alone: marking them would break them).
+    The marker names line ``numbers[i]`` (default ``i + 1``); None = leave unmarked."""
     out: dict[int, str] = {}
     for i, line in enumerate(lines):
-        if _SNIPPET_SYNTAX.match(line):
+        if _SNIPPET_SYNTAX.match(line) or (numbers is not None and numbers[i] is None):
             continue
         prefix = _PREFIX.match(line).end()  # type: ignore[union-attr]
         if line.startswith("#", prefix):
             hashes = prefix
             while hashes < len(line) and line[hashes] == "#":
                 hashes += 1
-            out[i] = line[:hashes] + _mark(i + 1, file) + line[hashes:]
+            out[i] = line[:hashes] + _mark(numbers[i] if numbers is not None else i + 1, file) + line[hashes:]
         elif "<h" in line or "<H" in line:
-            marked = _HTML_OPEN.sub(lambda m: m.group(0) + _mark(i + 1, file), line)
+            marked = _HTML_OPEN.sub(lambda m: m.group(0) + _mark(numbers[i] if numbers is not None else i + 1, file), line)
             if marked != line:
                 out[i] = marked
         if i not in out and i + 1 < len(lines) and line.strip() and _SETEXT_UNDER.fullmatch(lines[i + 1]):
-            out[i] = line + " " + _mark(i + 1, file)
+            out[i] = line + " " + _mark(numbers[i] if numbers is not None else i + 1, file)
     return out
 
 
@@ -113,17 +115,46 @@ def _marker(level: int, text: str) -> ShadowHeading:
     return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0))
 
 
-def shadow_headings(md: Any, body: list[str], first: int) -> list[ShadowHeading]:
+def line_numbers(source: list[str], rendered: list[str], first: int) -> tuple[list[int | None], int]:
+    """For Markdown another plugin rewrote: the source parser line each rendered line stands
+    for (None: none), and how many candidate heading lines were left without one.
+
+    Unchanged runs map line for line (a line-for-line rewrite maps entirely); in a
+    changed run, heading-like lines map in order when both sides have the same number
+    of them (``#### <!-- md:setting x -->`` expanded into a heading and several lines);
+    any other rendered line maps to nothing, so a heading there starts no section.
+    """
+    numbers: list[int | None] = [None] * len(rendered)
+    if len(source) == len(rendered):
+        return [first + i + 1 for i in range(len(rendered))], 0
+    unmapped = 0
+    matcher = difflib.SequenceMatcher(None, source, rendered, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                numbers[j1 + k] = first + i1 + k + 1
+        elif tag in ("replace", "insert"):
+            new = sorted(candidates(rendered[j1:j2]))
+            old = sorted(candidates(source[i1:i2])) if tag == "replace" else []
+            if new and len(new) == len(old):
+                for a, b in zip(old, new):
+                    numbers[j1 + b] = first + i1 + a + 1
+            else:
+                unmapped += len(new)
+    return numbers, unmapped
+
+
+def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | None] | None = None) -> list[ShadowHeading]:
     """Headings Python-Markdown finds in ``body``, in document order; ``body[i]`` stands
     for parser line ``first + i + 1`` of the file (``first``: lines of meta data).
 
     ``body`` is the page's Markdown after its meta data: the source's own lines, or
-    the lines another plugin rewrote them into, line for line.  ``md`` is a
+    what another plugin rewrote them into, with ``numbers`` from :func:`line_numbers`.  ``md`` is a
     ``markdown.Markdown`` built with the site's extensions; only its preprocessors
     and block parser run (inline patterns, tree processors and serialisation do not
     decide what is a heading).
     """
-    marked = candidates(body)
+    marked = candidates(body, 0, numbers if numbers is not None else [first + i + 1 for i in range(len(body))])
     shadow = [marked.get(i, line) for i, line in enumerate(body)]
     md.reset()
     source = "\n".join(shadow).replace("\x02", "").replace("\x03", "")
@@ -157,8 +188,7 @@ def shadow_headings(md: Any, body: list[str], first: int) -> list[ShadowHeading]
             raw(child.tail)
 
     visit(root)
-    # the page's markers count body lines from 1: make them whole-file parser lines
-    return [ShadowHeading(h.level, h.line + first, 0) if h.line is not None and not h.file else h for h in found]
+    return found
 
 
 def rendered_headings(page_html: str) -> list[RenderedHeading]:

@@ -34,6 +34,7 @@ from .markdown_sections import (
     SnippetCapture,
     align,
     front_matter_lines,
+    line_numbers,
     order_sections,
     parser_lines,
     rendered_headings,
@@ -89,7 +90,7 @@ class OkfConfig(base.Config):
     source_root = c.Optional(c.Type(str))
     replace_builtin = c.Type(bool, default=True)
     title = c.Type(str, default="Search")
-    rewritten_pages = c.Choice(("warn", "info"), default="warn")
+    unmatched_headings = c.Choice(("warn", "info"), default="warn")
 
 
 def concept_id(src_uri: str) -> str:
@@ -165,24 +166,21 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         snippets.start()
         rendered_markdown = self._markdown.get(file.src_uri, source_markdown)
         body = lines[first:]
-        rendered: list[Any] | None
-        if rendered_markdown == source_markdown:
-            shadow = shadow_headings(md, body, first)
-            rendered = align(shadow, rendered_headings(html))
-        else:
-            rewritten = rendered_markdown.split("\n")
-            if len(rewritten) == len(body):
-                # rewritten line for line (shortcodes, variables): parse what was rendered,
-                # each line standing for the source line it replaced
-                shadow = shadow_headings(md, rewritten, first)
-                rendered = align(shadow, rendered_headings(html))
-            else:
-                # lines were added or removed: no exact line for a rendered heading
-                self._rewritten.append(file.src_uri)
-                shadow = shadow_headings(md, body, first)
-                rendered = None
-        if rendered is None and file.src_uri not in self._rewritten:
+        numbers = None
+        if rendered_markdown != source_markdown:
+            # rewritten by another plugin or hook (shortcodes, macros): parse what was
+            # rendered, each line standing for the source line it came from
+            numbers, unmapped = line_numbers(body, rendered_markdown.split("\n"), first)
+            body = rendered_markdown.split("\n")
+            if unmapped:
+                self._rewritten.append(f"{file.src_uri} ({unmapped})")
+        shadow = shadow_headings(md, body, first, numbers)
+        rendered = align(shadow, rendered_headings(html))
+        if rendered is None:
             self._unaligned.append(file.src_uri)
+            if numbers is not None:  # read the headings from the source instead
+                snippets.start()
+                shadow = shadow_headings(md, lines[first:], first)
         lm = LineMap(text)
         files = [captured]
         try:
@@ -300,15 +298,15 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         return [records[uri] for uri in sorted(records, key=concept_id)], reused, missing
 
     def _report(self, records: list[DocRecord], reused: list[str], missing: list[str]) -> None:
-        warn = self.config.rewritten_pages == "warn"
+        warn = self.config.unmatched_headings == "warn"
         say = log.warning if warn else log.info
         if self._rewritten:
             say(
-                "%d pages' Markdown was changed before rendering, adding or removing lines (by another plugin, "
-                "e.g. mkdocs-macros); their sections keep exact source lines but link to the page, not to "
-                "headings: %s%s",
+                "%d pages' Markdown was rewritten before rendering (by a plugin or hook, e.g. mkdocs-macros) "
+                "into headings that come from no source line; those headings start no section (their text "
+                "stays in the enclosing section), in: %s%s",
                 len(self._rewritten), _names(self._rewritten),
-                " (set rewritten_pages: info in the okf plugin's config to make this a note)" if warn else "",
+                " (set unmatched_headings: info in the okf plugin's config to make this a note)" if warn else "",
             )
         if self._unaligned:
             say(

@@ -149,10 +149,11 @@ def test_builds_are_deterministic(base: Path, site: Path, tmp_path: Path) -> Non
 def test_strict_build_passes_and_our_warnings_fail_it(tmp_path: Path) -> None:
     project = copy_example(tmp_path / "p")
     mkdocs_build(project, tmp_path / "ok", "--strict")
-    config = (project / "mkdocs.yml").read_text(encoding="utf-8").replace("rewritten_pages: info", "rewritten_pages: warn")
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8").replace("unmatched_headings: info", "unmatched_headings: warn")
     (project / "mkdocs.yml").write_text(config, encoding="utf-8")
     ok = mkdocs_build(project, tmp_path / "lenient")
-    assert "WARNING" in ok.stderr and "changelog.md" in ok.stderr and "release.md" not in ok.stderr
+    assert "WARNING" in ok.stderr and "changelog.md (1)" in ok.stderr and "inline-html.md" in ok.stderr
+    assert "release.md" not in ok.stderr
     strict = mkdocs_build(project, tmp_path / "strict", "--strict", check=False)
     assert strict.returncode != 0
     assert "changelog.md" in strict.stderr and "Traceback" not in strict.stderr
@@ -234,7 +235,7 @@ def test_failed_limit_leaves_no_index_and_names_the_limit(tmp_path: Path) -> Non
         ("limits", "lots", "limits"),
         ("limits", "{files: -1}", "limits"),
         ("exclude", "index", "exclude"),
-        ("rewritten_pages", "loud", "rewritten_pages"),
+        ("unmatched_headings", "loud", "unmatched_headings"),
         ("nonsense", "1", "nonsense"),
     ],
 )
