@@ -35,6 +35,9 @@ _SNIPPET_SYNTAX = re.compile(r"[ \t]*;*-+8<-")
 _PARSER_BREAK = re.compile(r"\r\n|\r|\n")
 _PREFIX = re.compile(r"[ \t>]*")  # indentation and block-quote markers before a line's content
 _SETEXT_UNDER = re.compile(r"[ \t>]*(?:=+|-+)[ \t]*")
+# lines that open a block (fence, admonition, details, tab, pymdownx block): never a setext
+# heading's text, and a marker appended to them would change their meaning
+_BLOCK_OPENER = re.compile(r"[ \t>]*(?:`{3,}|~{3,}|!!!|\?{3}|={3}|/{3})")
 _HTML_OPEN = re.compile(r"<h([1-6])(?=[\s>/])[^>]*>", re.IGNORECASE)
 _HTML_HEADING = re.compile(r"<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 _ID = re.compile(r"""\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
@@ -103,7 +106,8 @@ def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None
             marked = _HTML_OPEN.sub(lambda m: m.group(0) + _mark(numbers[i] if numbers is not None else i + 1, file), line)
             if marked != line:
                 out[i] = marked
-        if i not in out and i + 1 < len(lines) and line.strip() and _SETEXT_UNDER.fullmatch(lines[i + 1]):
+        if (i not in out and i + 1 < len(lines) and line.strip() and _SETEXT_UNDER.fullmatch(lines[i + 1])
+                and not _BLOCK_OPENER.match(line)):
             out[i] = line + " " + _mark(numbers[i] if numbers is not None else i + 1, file)
     return out
 
