@@ -132,8 +132,17 @@ def line_numbers(source: list[str], rendered: list[str], first: int) -> tuple[li
     if len(source) == len(rendered):
         return [first + i + 1 for i in range(len(rendered))], 0
     unmapped = 0
-    matcher = difflib.SequenceMatcher(None, source, rendered, autojunk=False)
+    head = 0
+    while head < len(source) and head < len(rendered) and source[head] == rendered[head]:
+        numbers[head] = first + head + 1
+        head += 1
+    tail = 0
+    while tail < len(source) - head and tail < len(rendered) - head and source[-1 - tail] == rendered[-1 - tail]:
+        numbers[len(rendered) - 1 - tail] = first + len(source) - tail
+        tail += 1
+    matcher = difflib.SequenceMatcher(None, source[head : len(source) - tail], rendered[head : len(rendered) - tail])
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
         if tag == "equal":
             for k in range(i2 - i1):
                 numbers[j1 + k] = first + i1 + k + 1
@@ -270,6 +279,30 @@ def order_sections(page: list[Section], included: list[tuple[int, list[Section]]
             stack.append((s.level, len(out)))
         out.append(s)
     return out
+
+
+def _plain_code(src: str = "", language: str = "", options: Any = None, md: Any = None, **kwargs: Any) -> str:
+    return "<pre><code></code></pre>"
+
+
+def skip_highlighting(md: Any) -> None:
+    """Make a shadow ``Markdown`` skip syntax highlighting (the dearest part of a render).
+
+    A highlighted block reaches the block parser as one stash placeholder whatever
+    its HTML, and that HTML holds no raw heading tags, so what is a heading does not
+    change.  Covers pymdownx.superfences' default formatter and fenced_code's
+    CodeHilite hand-off; custom fences keep their own formatters.
+    """
+    for ext in getattr(md, "registeredExtensions", []):
+        for fence in getattr(ext, "superfences", None) or []:
+            formatter = fence.get("formatter")
+            if getattr(formatter, "__name__", "") == "highlight" and type(getattr(formatter, "__self__", None)).__name__ == "SuperFencesBlockPreprocessor":
+                fence["formatter"] = _plain_code
+    if "fenced_code_block" in md.preprocessors:
+        pre = md.preprocessors["fenced_code_block"]
+        if hasattr(pre, "checked_for_deps") and hasattr(pre, "codehilite_conf"):
+            pre.checked_for_deps = True
+            pre.codehilite_conf = {}
 
 
 class SnippetCapture:

@@ -39,6 +39,7 @@ from .markdown_sections import (
     parser_lines,
     rendered_headings,
     shadow_headings,
+    skip_highlighting,
     split_markdown,
 )
 from .sections import CapturedFile, DocRecord, Section, decode
@@ -131,6 +132,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def _shadow_markdown(self, config: Any) -> tuple[Any, SnippetCapture]:
         if self._md is None:
             md = pymarkdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {})
+            skip_highlighting(md)
             self._md = (md, SnippetCapture(md))
         return self._md
 
