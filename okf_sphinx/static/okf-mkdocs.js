@@ -3,7 +3,7 @@
  * data-okf-search = the search page's URL relative to this page. Enter (or submit)
  * in the box of the mkdocs theme (#mkdocs-search-query), Material
  * (.md-search__input) or readthedocs (#rtd-search-form) opens search.html?q=...
- * Works over http(s) and file://. */
+ * Works over http(s) and file:// (where Material hides its own box: it is shown again). */
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -28,10 +28,21 @@
     var form = input.form;
     if (form) form.addEventListener('submit', function (ev) { ev.preventDefault(); ev.stopImmediatePropagation(); go(input); }, true);
   }
+  // Material hides its search box when its own search cannot run (file://, no worker):
+  // ours can, so keep the box shown
+  function keepShown(input) {
+    var holder = input.closest('[data-md-component=search]');
+    if (!holder) return;
+    var show = function () { if (holder.hasAttribute('hidden')) holder.removeAttribute('hidden'); };
+    show();
+    if (window.MutationObserver) new MutationObserver(show).observe(holder, { attributes: true, attributeFilter: ['hidden'] });
+  }
   function init() {
     SELECTORS.forEach(function (sel) {
       Array.prototype.forEach.call(document.querySelectorAll(sel), function (input) {
-        if (!input.closest('#okf-search')) hook(input);
+        if (input.closest('#okf-search')) return;
+        hook(input);
+        keepShown(input);
       });
     });
   }
