@@ -284,3 +284,13 @@ def test_pyproject_registers_the_plugin_for_both_hosts() -> None:
     declared = declared_entry_points()
     assert declared["mkdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
     assert declared["properdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
+
+
+def test_every_plugin_option_is_documented() -> None:
+    from okf_sphinx.mkdocs_plugin import OkfConfig
+
+    options = {name for name, _ in OkfConfig._schema}
+    assert {"exclude", "limits", "output_dir", "source_root", "replace_builtin", "title"} <= options
+    text = (EXAMPLE_MKDOCS.parent / "docs" / "mkdocs.md").read_text(encoding="utf-8")
+    reference = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"^### (\w+)$", reference, re.M)) == options
