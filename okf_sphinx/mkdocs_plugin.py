@@ -111,6 +111,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._unaligned: list[str] = []
         self._skipped: list[str] = []
         self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
+        self._target: Path | None = None  # the index folder
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
@@ -119,6 +120,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if target == site or not target.is_relative_to(site):
             raise PluginError(f"okf: output_dir {self.config.output_dir!r} must be a folder strictly inside site_dir ({site})")
         self._md = None
+        self._target = target
         theme = config["theme"]
         theme.dirs.insert(0, str(MKDOCS_TEMPLATES))
         theme.dirs.append(str(TEMPLATES))  # okf-search-body.html, shared with the Sphinx page
@@ -267,7 +269,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         )
 
     def on_build_error(self, error: Exception) -> None:
+        """A failed build leaves no index behind (an old one would not match the new pages)."""
         self._records = {}
+        if self._target is not None:
+            remove_index(self._target)
 
     # -- helpers -------------------------------------------------------------------------
     def _excluded(self, docname: str) -> bool:

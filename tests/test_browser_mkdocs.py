@@ -1,7 +1,7 @@
 """okf's search page and search-box hook in real MkDocs themes, in headless Chromium.
 
-example_mkdocs is built with real MkDocs in the ``mkdocs`` theme and in Material
-for MkDocs, then opened over http://127.0.0.1 and from file://.  Results are
+example_mkdocs is built with real MkDocs in the ``mkdocs`` and ``readthedocs``
+themes and in Material for MkDocs, then opened over http://127.0.0.1 and from file://.  Results are
 compared with the Python API; no timing is asserted.  Like every browser test,
 these fail (never skip) when OKF_REQUIRE_BROWSER is set and Chromium is missing.
 """
@@ -21,11 +21,12 @@ from test_browser_search import browser, serve  # noqa: F401 - the shared Chromi
 
 pytestmark = pytest.mark.browser
 
-THEMES = ["mkdocs", "material"]
+THEMES = ["mkdocs", "material", "readthedocs"]
 # how each theme shows its search box: what to click first (if anything), then the input
 SEARCH_BOX = {
     "mkdocs": ('a[data-bs-target="#mkdocs_search_modal"]', "#mkdocs-search-query"),
     "material": ("input.md-search__input", "input.md-search__input"),  # visible in the header on wide screens
+    "readthedocs": ("#rtd-search-form input[name=q]", "#rtd-search-form input[name=q]"),
 }
 
 
@@ -79,7 +80,7 @@ def test_search_page_shows_the_api_results(browser: Any, site: tuple[str, str, P
     assert got == _expected(folder, query)
     assert got, query
     # the page is the theme's own: its navigation is around our results
-    nav = ".md-header" if theme == "material" else ".navbar"
+    nav = {"material": ".md-header", "mkdocs": ".navbar", "readthedocs": ".wy-nav-side"}[theme]
     assert page.locator(nav).count() >= 1
     if theme == "material":  # Material's own search (it reads ?q= too) stays closed and keeps our URL
         page.wait_for_load_state("load")

@@ -280,6 +280,17 @@ def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
     ).read_bytes()
 
 
+def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n", "b.md": "# B\n"})
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert (out / "_okf" / "manifest.js").is_file()
+    (project / "docs" / "b.md").write_text("# B\n\n## " + "y" * 1100 + "\n", encoding="utf-8")
+    proc = mkdocs_build(project, out, "--dirty", check=False)
+    assert proc.returncode != 0 and "b.md:3" in proc.stderr
+    assert not (out / "_okf").exists()
+
+
 def test_pyproject_registers_the_plugin_for_both_hosts() -> None:
     declared = declared_entry_points()
     assert declared["mkdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
