@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 
 import okf_sphinx
+from conftest import write_files
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_MKDOCS = ROOT / "example_mkdocs"
@@ -103,13 +104,7 @@ def write_mkdocs_project(root: Path, files: dict[str, str | bytes], config: str 
     if "plugins:" not in config:
         base += "plugins:\n  - search\n  - okf\n"
     (root / "mkdocs.yml").write_text(base + config, encoding="utf-8")
-    for name, content in files.items():
-        path = root / "docs" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8", newline="")
+    write_files(root / "docs", files)
     return root
 
 
