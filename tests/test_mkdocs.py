@@ -305,3 +305,45 @@ def test_every_plugin_option_is_documented() -> None:
     text = (EXAMPLE_MKDOCS.parent / "docs" / "mkdocs.md").read_text(encoding="utf-8")
     reference = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     assert set(re.findall(r"^### (\w+)$", reference, re.M)) == options
+
+
+def test_mkdocs_serve_rebuilds_the_index_it_serves(tmp_path: Path) -> None:
+    """A real ``mkdocs serve``: the index it serves follows an edited page (polled, no timing asserted)."""
+    import socket
+    import time
+
+    project = copy_example(tmp_path / "p")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+                            cwd=project, env=build_env(), stdout=log, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+
+    def served_headings(query: str) -> list[str] | None:
+        try:
+            return [h["heading"] for h in okf_sphinx.open_index(url).search(query)["hits"]]
+        except okf_sphinx.OkfError:
+            return None  # not serving yet, or rebuilding
+
+    def wait_for(query: str, want: list[str]) -> None:
+        deadline = time.monotonic() + 300  # generous: a busy machine is slow, never wrong
+        while time.monotonic() < deadline and proc.poll() is None:
+            if served_headings(query) == want:
+                return
+            time.sleep(0.5)
+        proc.kill()
+        proc.wait(timeout=60)
+        raise AssertionError(f"mkdocs serve never served {want} for {query!r}:\n{(tmp_path / 'serve.log').read_text()}")
+
+    try:
+        wait_for("deadline", ["Deadline"])
+        page = project / "docs" / "retry.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n## Served later\n\nzebraword text\n", encoding="utf-8")
+        wait_for("zebraword", ["Served later"])
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=60)
+        log.close()
