@@ -210,8 +210,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         return self._hook(output, get_relative_url(".", page.url))
 
     def on_post_template(self, output_content: str, template_name: str, config: Any) -> str:
-        if template_name == "404.html":
-            return output_content  # served from any depth: relative links would break
+        if template_name == "404.html" or not template_name.endswith(".html"):
+            return output_content  # 404: served from any depth, relative links would break; sitemap.xml ...
         return self._hook(output_content, posixpath.relpath(".", posixpath.dirname(template_name) or "."))
 
     def _hook(self, output: str, base_url: str) -> str:
@@ -223,7 +223,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             f'<script src="{root}{ASSETS}/okf-mkdocs.js" data-okf-search="{root}{self.search_page}" defer></script>'
         )
         at = output.rfind("</body>")
-        return output[:at] + tag + output[at:] if at >= 0 else output + tag
+        return output[:at] + tag + output[at:] if at >= 0 else output  # not an HTML page: left alone
 
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:

@@ -275,6 +275,9 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
     assert '<script src="../../assets/okf/okf-mkdocs.js" data-okf-search="../../search.html" defer></script>' in page
+    # only HTML pages: the sitemap and the 404 page (served from any depth) are left alone
+    assert "okf" not in (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "okf-mkdocs.js" not in (site / "404.html").read_text(encoding="utf-8")
     assert (site / "assets" / "okf" / "okf-search.js").read_bytes() == (
         Path(okf_sphinx.__file__).parent / "static" / "okf-search.js"
     ).read_bytes()
