@@ -122,7 +122,12 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._md = None
         self._target = target
         theme = config["theme"]
-        theme.dirs.insert(0, str(MKDOCS_TEMPLATES))
+        if self.config.replace_builtin:
+            # before the theme's own search.html, after the author's custom_dir (which may override ours)
+            custom = getattr(theme, "custom_dir", None)
+            theme.dirs.insert(1 if custom and theme.dirs and theme.dirs[0] == custom else 0, str(MKDOCS_TEMPLATES))
+        else:
+            theme.dirs.append(str(MKDOCS_TEMPLATES))  # okf-search.html only; the theme's search.html stays
         theme.dirs.append(str(TEMPLATES))  # okf-search-body.html, shared with the Sphinx page
         theme.static_templates.add(self.search_page)
         return config

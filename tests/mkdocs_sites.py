@@ -100,7 +100,9 @@ def built_example(base: Path, theme: str = "mkdocs", tool: str = "mkdocs") -> Pa
 def write_mkdocs_project(root: Path, files: dict[str, str | bytes], config: str = "") -> Path:
     """A MkDocs project: ``files`` under docs/ (exact bytes for ``bytes``), okf enabled."""
     (root / "docs").mkdir(parents=True, exist_ok=True)
-    base = "site_name: test\ntheme:\n  name: mkdocs\n"
+    base = "site_name: test\n"
+    if "theme:" not in config:
+        base += "theme:\n  name: mkdocs\n"
     if "plugins:" not in config:
         base += "plugins:\n  - search\n  - okf\n"
     (root / "mkdocs.yml").write_text(base + config, encoding="utf-8")

@@ -265,6 +265,21 @@ def test_output_dir_elsewhere_and_site_search_page_kept(tmp_path: Path) -> None:
     assert [c[0] for c in index.concepts() if c[3]] == ["a", "index"]
 
 
+def test_readthedocs_keeps_its_search_page_unless_replaced_and_custom_dir_overrides_ours(tmp_path: Path) -> None:
+    files = {"index.md": "# Home\n", "a.md": "# Alpha\n\nalpha text\n"}
+    kept = write_mkdocs_project(tmp_path / "kept", files, "theme:\n  name: readthedocs\nplugins:\n  - search\n"
+                                "  - okf:\n      replace_builtin: false\n")
+    mkdocs_build(kept, tmp_path / "kept-site")
+    assert 'id="mkdocs-search-results"' in (tmp_path / "kept-site" / "search.html").read_text(encoding="utf-8")
+    assert 'id="okf-search"' in (tmp_path / "kept-site" / "okf-search.html").read_text(encoding="utf-8")
+    custom = write_mkdocs_project(tmp_path / "custom", files, "theme:\n  name: readthedocs\n  custom_dir: overrides\n")
+    (custom / "overrides").mkdir()
+    (custom / "overrides" / "okf-search-body.html").write_text('<p id="author-search">mine</p>\n', encoding="utf-8")
+    mkdocs_build(custom, tmp_path / "custom-site")
+    page = (tmp_path / "custom-site" / "search.html").read_text(encoding="utf-8")
+    assert 'id="author-search"' in page and "okf-search.js" in page
+
+
 def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
     project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\n## " + "x" * 1100 + "\n"})
     proc = mkdocs_build(project, tmp_path / "site", check=False)
