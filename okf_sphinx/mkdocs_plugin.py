@@ -172,24 +172,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         lines = parser_lines(text)
         first, source_markdown = front_matter_lines(lines, get_data)
         md, snippets = self._shadow_markdown(config)
-        snippets.start()
-        rendered_markdown = self._markdown.get(file.src_uri, source_markdown)
-        body = lines[first:]
-        numbers = None
-        if rendered_markdown != source_markdown:
-            # rewritten by another plugin or hook (shortcodes, macros): parse what was
-            # rendered, each line standing for the source line it came from
-            numbers, unmapped = line_numbers(body, rendered_markdown.split("\n"), first)
-            body = rendered_markdown.split("\n")
-            if unmapped:
-                self._rewritten.append(f"{file.src_uri} ({unmapped})")
-        shadow = shadow_headings(md, body, first, numbers)
-        rendered = align(shadow, rendered_headings(html))
-        if rendered is None:
-            self._unaligned.append(file.src_uri)
-            if numbers is not None:  # read the headings from the source instead
-                snippets.start()
-                shadow = shadow_headings(md, lines[first:], first)
+        try:
+            shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html)
+        except Exception as exc:  # an extension that fails on the marked copy must not fail the build
+            log.warning("could not parse %s a second time with the site's Markdown extensions (%s: %s); "
+                        "it is indexed as one section", file.src_uri, type(exc).__name__, exc)
+            snippets.start()
+            shadow, rendered = [], None
         lm = LineMap(text)
         files = [captured]
         try:
@@ -209,6 +198,30 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         searchable = not self._excluded(docname)
         self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
         return html
+
+    def _headings(
+        self, md: Any, snippets: SnippetCapture, uri: str, lines: list[str], first: int, source_markdown: str, html: str
+    ) -> tuple[list[Any], list[Any] | None]:
+        """The shadow parse's headings of a page and the rendered heading of each (None: unmatched)."""
+        snippets.start()
+        rendered_markdown = self._markdown.get(uri, source_markdown)
+        body = lines[first:]
+        numbers = None
+        if rendered_markdown != source_markdown:
+            # rewritten by another plugin or hook (shortcodes, macros): parse what was
+            # rendered, each line standing for the source line it came from
+            numbers, unmapped = line_numbers(body, rendered_markdown.split("\n"), first)
+            body = rendered_markdown.split("\n")
+            if unmapped:
+                self._rewritten.append(f"{uri} ({unmapped})")
+        shadow = shadow_headings(md, body, first, numbers)
+        rendered = align(shadow, rendered_headings(html))
+        if rendered is None:
+            self._unaligned.append(uri)
+            if numbers is not None:  # read the headings from the source instead
+                snippets.start()
+                shadow = shadow_headings(md, lines[first:], first)
+        return shadow, rendered
 
     @event_priority(-100)
     def on_post_page(self, output: str, page: Any, config: Any) -> str:

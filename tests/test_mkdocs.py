@@ -280,6 +280,25 @@ def test_readthedocs_keeps_its_search_page_unless_replaced_and_custom_dir_overri
     assert 'id="author-search"' in page and "okf-search.js" in page
 
 
+def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Path) -> None:
+    """A (contrived, real) Markdown extension that fails on okf's marked copy: the page is one section."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\n## Beta\n\nbeta text\n"},
+                                   "markdown_extensions:\n  - picky_ext\n")
+    (project / "picky_ext.py").write_text(
+        "from markdown.extensions import Extension\nfrom markdown.preprocessors import Preprocessor\n\n"
+        "class Picky(Preprocessor):\n    def run(self, lines):\n"
+        "        if any('OKF7H' in line for line in lines):\n            raise ValueError('unexpected text')\n"
+        "        return lines\n\n"
+        "class PickyExtension(Extension):\n    def extendMarkdown(self, md):\n"
+        "        md.preprocessors.register(Picky(md), 'picky', 40)\n\n"
+        "def makeExtension(**kwargs):\n    return PickyExtension(**kwargs)\n", encoding="utf-8")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out)
+    assert "a.md" in proc.stderr and "ValueError" in proc.stderr and "Traceback" not in proc.stderr
+    assert outline(out)["a"]["sections"] == [["", 0, 1, 5, ""]]
+    assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
+
+
 def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
     project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\n## " + "x" * 1100 + "\n"})
     proc = mkdocs_build(project, tmp_path / "site", check=False)
