@@ -128,6 +128,12 @@ def test_material_theme_gives_the_same_sections(base: Path, site: Path) -> None:
     assert index_bytes(material) == index_bytes(site)
 
 
+def test_properdocs_with_material_builds_the_same_index(base: Path) -> None:
+    a = index_bytes(built_example(base, theme="material"))
+    b = index_bytes(built_example(base, theme="material", tool="properdocs"))
+    assert {k for k in a if a[k] != b.get(k)} == {"manifest.js"} and sorted(a) == sorted(b)
+
+
 def test_readthedocs_theme_search_page(base: Path) -> None:
     rtd = built_example(base, theme="readthedocs")
     page = (rtd / "search.html").read_text(encoding="utf-8")
