@@ -31,8 +31,12 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-def _add_common(p: argparse.ArgumentParser, json_flag: bool = True) -> None:
-    p.add_argument("site", help="the built HTML site (folder holding _okf/), its _okf folder, or an http(s):// URL")
+def _add_common(p: argparse.ArgumentParser, json_flag: bool = True, many: bool = False) -> None:
+    if many:
+        p.add_argument("site", nargs="+", help="one or more built sites (folders or http(s):// URLs); "
+                       "name=SITE names one (else a short name comes from its project name)")
+    else:
+        p.add_argument("site", help="the built HTML site (folder holding _okf/), its _okf folder, or an http(s):// URL")
     if json_flag:
         p.add_argument("--json", action="store_true", help="print the MCP tool's exact JSON answer (one line)")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
@@ -63,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--heading", metavar="TEXT", help="the section heading (as hits show it or as written in the source)")
     p.add_argument("--no-subsections", action="store_true", help="only the section's own lines, not its subtree")
     p.add_argument("--max-chars", type=int, default=None, metavar="N", help="characters per answer (default 20000, 1-200000)")
-    p.add_argument("--offset", type=int, default=None, metavar="N", help="continue from this character offset (next_offset)")
+    p.add_argument("--offset", type=int, default=None, metavar="N",
+                   help="continue from this character offset (an outline: this entry) — the answer's next_offset")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="outline entries per answer (1-1000, default 1000)")
 
     p = sub.add_parser("lines", help="lines START..END of a captured file",
                        description="Print lines START..END (1-based, inclusive) of a captured source file, byte for byte.")
@@ -78,9 +84,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("--limit", "-n", type=int, default=20, help="maximum concepts, 1-100 (default 20)")
 
-    p = sub.add_parser("mcp", help="serve the four tools over MCP (stdio or streamable HTTP)",
-                       description="Serve search_sections, get_section, read_lines and search_concepts over MCP.")
-    _add_common(p, json_flag=False)
+    p = sub.add_parser("batch", help="several reads at once: a read_batch request from FILE or stdin",
+                       description="Answer a read_batch request: a JSON object {\"items\": [{\"tool\": …, "
+                       "\"arguments\": {…}}, …]} (or just the list) read from FILE, or from stdin when FILE "
+                       "is omitted or '-'. Prints the MCP tool's JSON answer (one line).")
+    _add_common(p)
+    p.add_argument("file", nargs="?", default="-", help="the request's JSON file ('-' or omitted: stdin)")
+
+    p = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio or streamable HTTP)",
+                       description="Serve search_sections, get_section, read_lines, search_concepts, read_batch and "
+                       "list_sites over MCP, for one site or several.")
+    _add_common(p, json_flag=False, many=True)
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="stdio (default) or streamable HTTP")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1, loopback only)")
     p.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
@@ -101,8 +115,34 @@ def open_site(site: str, timeout: float | None = None) -> Any:
     return Index(source)
 
 
+def _batch_request(source: str) -> Any:
+    """The read_batch arguments in ``source`` (a file, or ``-`` for stdin); a bare list is ``{"items": list}``."""
+    import json
+
+    cap = 1024 * 1024  # 20 items of arguments are a few kB; this only stops a wrong file
+    try:
+        if source == "-":
+            data = sys.stdin.buffer.read(cap + 1)
+        else:
+            with open(source, "rb") as fh:
+                data = fh.read(cap + 1)
+    except OSError as exc:
+        raise OkfError("schema_validation", f"cannot read the batch request {source!r}: {exc.strerror}") from None
+    if len(data) > cap:
+        raise OkfError("resource_limit", f"the batch request is over {cap} bytes; a batch is at most 20 requests",
+                       limit=cap)
+    try:
+        request = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise OkfError("schema_validation", "the batch request is not UTF-8 JSON: give {\"items\": [{\"tool\": …, "
+                       "\"arguments\": {…}}, …]}") from None
+    return {"items": request} if isinstance(request, list) else request
+
+
 def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The MCP tool name and arguments a command line stands for."""
+    if args.command == "batch":
+        return "read_batch", _batch_request(args.file)
     if args.command == "search":
         return "search_sections", {"query": args.query, "limit": args.limit}
     if args.command == "section":
@@ -119,6 +159,8 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             arguments["max_chars"] = args.max_chars
         if args.offset is not None:
             arguments["offset"] = args.offset
+        if args.limit is not None:
+            arguments["limit"] = args.limit
         return "get_section", arguments
     if args.command == "lines":
         return "read_lines", {"path": args.path, "lines": [args.start, args.end]}
@@ -154,6 +196,10 @@ def _render_section(r: dict[str, Any]) -> str:
             out.append(r["url"])
         for s in r["outline"]:
             out.append(f"{'  ' * max(s['level'], 1)}{s['heading'] or '(no heading)'}  {s['locator']}")
+        if r["truncated"]:
+            shown = f"{r['offset'] + 1}-{r['next_offset']}" if r["outline"] else "none"
+            out.append(f"[entries {shown} of {r['total']} ({r['truncation_reason']}); "
+                       f"continue with --offset {r['next_offset']}]")
         return "\n".join(out) + "\n"
     out = [f"{r['path']}:{r['line_start']}-{r['line_end']}  {r['heading'] or '(no heading)'}"]
     if r["breadcrumb"]:
@@ -187,6 +233,10 @@ def _render_concepts(r: dict[str, Any]) -> str:
 
 
 def render_text(index: Any, tool: str, answer: dict[str, Any]) -> str:
+    if tool == "read_batch":  # one JSON answer, with or without --json
+        from .reading import answer_json
+
+        return answer_json(answer) + "\n"
     if tool == "search_sections":
         return _render_search(index, answer)
     if tool == "get_section":
@@ -217,8 +267,25 @@ def _fail(err: OkfError, as_json: bool) -> int:
     if as_json:
         _write(sys.stdout, answer_json(err.envelope) + "\n")
     else:
-        _write(sys.stderr, f"{PROG}: error: {err.code}: {' '.join(err.message.split())}\n")
+        _write(sys.stderr, f"{PROG}: error: {err.code}: {' '.join(err.message.split())}\n" + _choices(err))
     return err.exit_code
+
+
+def _choices(err: OkfError) -> str:
+    """The candidates / suggestions an error names, one per line (text mode shows what it mentions)."""
+    lines = []
+    for key in ("candidates", "suggestions"):
+        items = err.details.get(key) or []
+        if items:
+            lines.append(f"{key}:")
+        for item in items:
+            if isinstance(item, dict):
+                lines.append(f"  {item.get('heading') or '(no heading)'}  {item.get('locator', '')}".rstrip())
+            else:
+                lines.append(f"  {item}")
+        if err.details.get(f"{key}_truncated"):
+            lines.append("  …")
+    return "".join(line + "\n" for line in lines)
 
 
 def _bad_argv(argv: list[str]) -> int | None:
@@ -230,9 +297,45 @@ def _bad_argv(argv: list[str]) -> int | None:
     return None
 
 
+class _Interrupts:
+    """Remembers a SIGINT while a command runs.  An interrupt can come back from a
+    library as an ordinary error (urllib wraps what breaks a socket call, an EINTR
+    surfaces as an OSError …), which would otherwise print ``source_unavailable``:
+    once Ctrl-C was pressed, the answer is ``cancelled`` whatever error follows."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._previous: Any = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _Interrupts:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, self._previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    as_json = "--json" in argv
+    if argv[:1] == ["mcp"]:  # the server keeps Python's own Ctrl-C handling
+        return _main(argv, None)
+    with _Interrupts() as interrupts:
+        return _main(argv, interrupts)
+
+
+def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
+    as_json = "--json" in argv or argv[:1] == ["batch"]  # batch always answers JSON
     try:
         bad = _bad_argv(argv)
         if bad is not None:
@@ -242,6 +345,16 @@ def main(argv: list[str] | None = None) -> int:
         except _UsageError as exc:
             raise OkfError("schema_validation", str(exc)) from None
         if args.command == "mcp":
+            try:
+                import anyio  # noqa: F401 - the MCP SDK's runtime; checked here to name what is missing
+                import mcp  # noqa: F401
+            except ImportError as exc:
+                raise OkfError(
+                    "missing_dependency",
+                    f"okf mcp needs the MCP SDK, which is not installed here ({exc}); install it into this "
+                    f"environment ({sys.executable}) with: pip install 'okf_sphinx[mcp]' (or pip install mcp)",
+                    package="mcp",
+                ) from None
             from .mcp_server import serve
 
             return serve(args.site, transport=args.transport, host=args.host, port=args.port, timeout=args.timeout)
@@ -249,9 +362,17 @@ def main(argv: list[str] | None = None) -> int:
 
         index = open_site(args.site, args.timeout)
         tool, arguments = request_of(args)
-        answer = call_tool(index, tool, arguments)
+        if tool == "read_batch":  # the MCP server's own dispatch, so the bytes are the server's
+            from .sites import Opened, Sites, name_sites
+
+            ((name, _, _),) = name_sites([args.site], lambda _site: index)
+            answer = Sites([(name, Opened(index))]).call(tool, arguments)
+        else:
+            answer = call_tool(index, tool, arguments)
         text = answer_json(answer) + "\n" if args.json else render_text(index, tool, answer)
     except OkfError as err:
+        if interrupts is not None and interrupts.seen:
+            return _fail(OkfError("cancelled", "interrupted; nothing was printed"), as_json)
         return _fail(err, as_json)
     except KeyboardInterrupt:
         return _fail(OkfError("cancelled", "interrupted; nothing was printed"), as_json)

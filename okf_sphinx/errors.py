@@ -28,6 +28,12 @@ EXIT_CODES: dict[str, int] = {
     "section_not_found": 15,
     "page_too_large": 16,
     "source_unavailable": 17,
+    # read_batch (docs/agents.md): the whole call refused, never cut; one item that cannot fit
+    "missing_items": 18,
+    "too_many_items": 19,
+    "item_too_large": 20,
+    # `okf mcp` in an environment without the MCP SDK
+    "missing_dependency": 21,
     # an unexpected failure inside a server: reported as an envelope, never a traceback
     "internal_error": 70,
 }

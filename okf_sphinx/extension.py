@@ -15,6 +15,7 @@ from sphinx.util.display import status_iterator
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
 from .errors import BuildError
+from .llms import on_index_written
 from .search_page import setup_search_page
 from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
@@ -42,6 +43,7 @@ def _site(app: Sphinx) -> Site:
         anchor_ok=functools.cache(lambda exprs: all(tags.eval_condition(e) for e in exprs)),
         search_page=search_page,
         singlehtml=builder.name == "singlehtml",
+        project=str(app.config.project or ""),
     )
 
 
@@ -88,6 +90,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         if gc_was_enabled:
             gc.enable()
     _summary(app, records, files, written, target)
+    on_index_written(app, files)  # llms.txt / llms-full.txt from the same index
 
 
 def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: int, target: Path) -> None:
@@ -112,6 +115,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_search_limits", "default", "", types=[str, dict])
     app.add_config_value("okf_search_output_dir", "_okf", "", types=[str])
     app.add_config_value("okf_search_source_root", None, "", types=[str, type(None)])
+    app.add_config_value("okf_llms_txt", True, "", types=[bool])
+    app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())

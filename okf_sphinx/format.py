@@ -79,6 +79,14 @@ def snapshot_revision(entries: list[dict[str, Any]]) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
+#: The factors :func:`bm25_part` multiplies by, derived from :data:`K1` and :data:`B` (the
+#: manifest's ``k1``/``b``) so the constants live in one place.  ``K1 + 1`` is the double
+#: 2.2 and ``1 - B`` is 0.25 exactly — the literals of the JS runtime's formula.
+_K1_PLUS_1 = K1 + 1
+_ONE_MINUS_B = 1 - B
+
+
 def bm25_part(idf: float, f: int, length: int, avglen: float) -> float:
-    """One term's score in one section, in the fixed operation order every engine uses."""
-    return idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * length / avglen))
+    """One term's score in one section, in the fixed operation order every engine uses:
+    ``idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen))``."""
+    return idf * (f * _K1_PLUS_1) / (f + K1 * (_ONE_MINUS_B + B * length / avglen))

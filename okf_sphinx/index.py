@@ -82,7 +82,10 @@ class Index:
         self._lock = threading.Lock()
         self.manifest = self._load("manifest", self._check_manifest)
         self.snapshot_revision: str = self.manifest["snapshot_revision"]
-        self.sections: int = self.manifest["sections"]
+        #: how many sections are searchable (sids ``0 … N-1``, the BM25 collection); a count,
+        #: not a list — :meth:`concepts` is the list of pages.  ``sections`` is the old name.
+        self.section_count: int = self.manifest["sections"]
+        self.sections: int = self.section_count
         self.sections_all: int = self.manifest["sections_all"]
         self.avglen: float = float(self.manifest["avglen"])
         self.shards: int = self.manifest["shards"]
@@ -181,7 +184,7 @@ class Index:
         sid = -1
         for i in range(0, len(flat), 3):
             sid = flat[i] if i == 0 else sid + flat[i]
-            if (i and flat[i] == 0) or sid >= self.sections or flat[i + 1] == 0:
+            if (i and flat[i] == 0) or sid >= self.section_count or flat[i + 1] == 0:
                 raise corrupt(name, "a posting list is out of order or out of range")
             sids.append(sid)
         return Posting(float(idf), df, tuple(sids), tuple(flat[1::3]), tuple(flat[2::3]))
@@ -286,6 +289,17 @@ class Index:
         from .reading import search_concepts
 
         return search_concepts(self, query, limit)
+
+    def read_batch(self, items: Any, **options: Any) -> dict[str, Any]:
+        """``read_batch``: up to 20 ``{"tool", "arguments"}`` requests (get_section, read_lines,
+        search_sections) answered in one call, each item exactly as its tool answers.
+        ``options`` (``deadline``, ``clock``, ``started``, ``budget``) are those of
+        :func:`okf_sphinx.batch.read_batch`; a test can inject the clock."""
+        from .batch import answer_of, read_batch
+        from .reading import call_tool
+
+        request = {"items": items} if isinstance(items, list) else items
+        return read_batch(answer_of(lambda tool, arguments: call_tool(self, tool, arguments)), request, **options)
 
 
 def open_index(location: str | os.PathLike[str]) -> Index:

@@ -58,6 +58,7 @@ class Site:
     anchor_ok: Callable[[tuple[str, ...]], bool]  # are sections under these `only` exprs rendered?
     search_page: str
     singlehtml: bool = False
+    project: str = ""  # conf.py's ``project``: names the site for agents (list_sites, llms.txt)
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -263,6 +264,7 @@ def build_index(
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
+        "project": site.project,
     }
     return out
 

@@ -45,7 +45,10 @@ class LineMap:
 
     @property
     def total_lines(self) -> int:
-        """Number of physical lines (a final LF does not open an empty extra line)."""
+        """Number of physical lines (a final LF does not open an empty extra line; an
+        empty file has none).  The one line count of every reader and the build."""
+        if not self.text:
+            return 0
         n = len(self.starts)
         if n > 1 and self.starts[-1] == len(self.text):
             return n - 1

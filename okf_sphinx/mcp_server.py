@@ -23,11 +23,12 @@ from importlib import resources
 from typing import Any
 
 from .errors import OkfError
-from .reading import TOOL_ARGUMENTS, answer_json, call_tool
+from .reading import MAX_ANSWER_BYTES, TOOL_ARGUMENTS, answer_json
+from .sites import Opened, Sites, name_sites
 
 log = logging.getLogger("okf_sphinx.mcp")
 
-TOOL_NAMES = tuple(TOOL_ARGUMENTS)
+TOOL_NAMES = (*TOOL_ARGUMENTS, "read_batch", "list_sites")
 
 _COMMON = (
     " Answers come from the source bytes captured when the site was built (not the live tree). "
@@ -58,6 +59,7 @@ DESCRIPTIONS = {
         "(subsections) is included unless include_subsections=false. Paging: at most max_chars characters "
         "(default 20000, clamped to 1-200000) from `offset`; when `truncated` is true, call again with "
         "offset=next_offset (truncation_reason says why: max_chars or the 256000-byte answer budget). "
+        "An outline is paged the same way: at most `limit` entries (1-1000, default 1000) from entry `offset`. "
         "Also returns breadcrumb, subsections, previous/next and the page url." + _COMMON
     ),
     "read_lines": (
@@ -75,11 +77,32 @@ DESCRIPTIONS = {
     ),
 }
 
+DESCRIPTIONS["read_batch"] = (
+    "Several reads in one call: items = 1-20 {tool, arguments} requests, each a get_section, read_lines or "
+    "search_sections call with that tool's own arguments. items[i] of the answer is request i's answer exactly as "
+    "the single tool gives it (its result, or its {\"error\": …} envelope — one item's refusal is not the batch's). "
+    "The whole answer fits in 256000 bytes of JSON: items are kept whole, in order; when the next one does not fit, "
+    "or 10 s have passed, the rest are listed in `unread` (their indexes) with `unread_reason` (byte_budget or "
+    "timeout) — call again with those items. An item that can never fit is item_too_large: read it with its own "
+    "tool. An empty list is missing_items, more than 20 is too_many_items (never cut)." + _COMMON
+)
+DESCRIPTIONS["list_sites"] = (
+    "The documentation sites this server serves: name (the `site` argument of every tool), project title, "
+    "generator, snapshot_revision, number of searchable sections and location (folder or URL). A site that cannot "
+    "be opened yet carries an error instead." + _COMMON
+)
+_MANY = (
+    " This server serves several sites: give `site` (a name from list_sites). search_sections without `site` "
+    "answers per site, side by side (each site's own ranking and total; scores of different sites are not comparable)."
+)
+
 TITLES = {
     "search_sections": "Search documentation sections",
     "get_section": "Read a documentation section",
     "read_lines": "Read source lines",
     "search_concepts": "Find documentation pages",
+    "read_batch": "Read several sections or ranges at once",
+    "list_sites": "List the documentation sites",
 }
 
 
@@ -88,6 +111,40 @@ def contract(tool: str, kind: str) -> dict[str, Any]:
     """The JSON schema ``contracts/<tool>.<kind>.json`` shipped in the package."""
     text = resources.files("okf_sphinx").joinpath("contracts", f"{tool}.{kind}.json").read_text(encoding="utf-8")
     return json.loads(text)
+
+
+#: Tools whose every answer fits in MAX_ANSWER_BYTES of UTF-8 JSON.  They tell clients that
+#: spill long results to a file (Claude Code does above ~25,000 tokens) that the whole answer
+#: may stay in context: a character count never exceeds the byte count it is bounded by.
+BOUNDED_TOOLS = ("get_section", "read_lines", "search_concepts", "read_batch")
+RESULT_SIZE_META = {"anthropic/maxResultSizeChars": MAX_ANSWER_BYTES}
+
+
+def input_schema(tool: str, sites: Sites) -> dict[str, Any]:
+    """The input schema a server declares for ``tool``: the package file plus the ``site``
+    property of ``contracts/site.input.json`` — optional with one site; with several,
+    its enum lists the names and it is required (except by search_sections, which then
+    answers per site, and read_batch, whose items may name their own sites)."""
+    schema = json.loads(json.dumps(contract(tool, "input")))
+    if tool == "list_sites":
+        return schema
+    site = dict(contract("site", "input")["properties"]["site"])
+    if sites.many:
+        site["enum"] = list(sites.names)
+        if tool not in ("search_sections", "read_batch"):
+            schema["required"] = [*schema.get("required", []), "site"]
+    schema["properties"] = {"site": site, **schema["properties"]}
+    return schema
+
+
+def output_schema(tool: str, sites: Sites) -> dict[str, Any]:
+    """The output schema ``tool`` declares; a many-site search_sections is also the per-site shape."""
+    schema = contract(tool, "output")
+    if tool == "search_sections" and sites.many:
+        return {"$schema": schema["$schema"], "type": "object",
+                "oneOf": [{k: v for k, v in schema.items() if k != "$schema"},
+                          {k: v for k, v in contract("search_sections.sites", "output").items() if k != "$schema"}]}
+    return schema
 
 
 def _internal_error(exc: BaseException) -> dict[str, Any]:
@@ -135,10 +192,16 @@ class SiteIndex:
 
 
 def build_server(site: Any) -> Any:
-    """An MCP low-level ``Server`` answering the four tools from ``site`` (a
-    :class:`SiteIndex`, or an opened :class:`~okf_sphinx.index.Index`)."""
-    if not isinstance(site, SiteIndex):
-        site = SiteIndex(site.source.location, index=site)
+    """An MCP low-level ``Server`` answering the tools from ``site``: a
+    :class:`~okf_sphinx.sites.Sites`, a :class:`SiteIndex`, or an opened
+    :class:`~okf_sphinx.index.Index`."""
+    if isinstance(site, Sites):
+        sites = site
+    else:
+        holder = site if isinstance(site, SiteIndex) else Opened(site)
+        sites = Sites([("site", holder)])
+    import time
+
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -149,13 +212,14 @@ def build_server(site: Any) -> Any:
         types.Tool(
             name=name,
             title=TITLES[name],
-            description=DESCRIPTIONS[name],
-            input_schema=contract(name, "input"),
-            output_schema=contract(name, "output"),
+            description=DESCRIPTIONS[name] + (_MANY if sites.many else ""),
+            input_schema=input_schema(name, sites),
+            output_schema=output_schema(name, sites),
             annotations=types.ToolAnnotations(
                 title=TITLES[name], read_only_hint=True, destructive_hint=False,
                 idempotent_hint=True, open_world_hint=False,
             ),
+            meta=RESULT_SIZE_META if name in BOUNDED_TOOLS else None,
         )
         for name in TOOL_NAMES
     ]
@@ -163,9 +227,9 @@ def build_server(site: Any) -> Any:
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
 
-    def run(name: str, arguments: Any) -> tuple[dict[str, Any], bool]:
+    def run(name: str, arguments: Any, started: float) -> tuple[dict[str, Any], bool]:
         try:
-            return call_tool(site.get(), name, arguments), False
+            return sites.call(name, arguments, started=started), False
         except OkfError as err:
             return err.envelope, True
         except Exception as exc:  # a bug: log it here, never send a traceback
@@ -173,7 +237,9 @@ def build_server(site: Any) -> Any:
             return _internal_error(exc), True
 
     async def call(ctx: Any, params: Any) -> Any:
-        answer, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments, abandon_on_cancel=True)
+        started = time.monotonic()  # read_batch's deadline counts the wait for a worker thread too
+        answer, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments, started,
+                                                        abandon_on_cancel=True)
         return types.CallToolResult(
             content=[types.TextContent(text=answer_json(answer))],
             structured_content=answer,
@@ -187,30 +253,37 @@ def build_server(site: Any) -> Any:
         instructions=(
             "Search this Sphinx documentation site with search_sections (AND of exact words, no stemming), then "
             "read exactly what you need with get_section (by locator or concept_id + heading) or read_lines. "
-            "Quote locators and content_sha256 when you cite; find pages by name with search_concepts. "
-            f"Site: {site.location}"
+            "Quote locators and content_sha256 when you cite; find pages by name with search_concepts; "
+            "read several sections at once with read_batch. "
+            + (f"Site: {sites.entries[0][1].location}" if not sites.many else
+               "Sites (the `site` argument): " + ", ".join(f"{n} ({h.location})" for n, h in sites.entries))
         ),
         on_list_tools=list_tools,
         on_call_tool=call,
     )
 
 
-def serve(site: str, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
+def serve(site: str | list[str], transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
           timeout: float | None = None) -> int:
-    """Run ``okf mcp``.  A site that is not built yet (or a URL that does not answer) is
-    served anyway — each call answers the reason until the index exists; any other
-    bad site argument fails at once (OkfError)."""
+    """Run ``okf mcp`` for one site or several (``name=SITE`` names one; see
+    :mod:`okf_sphinx.sites`).  A site that is not built yet (or a URL that does not
+    answer) is served anyway — each call answers the reason until the index exists;
+    any other bad site argument fails at once (OkfError)."""
     from .cli import open_site
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="okf mcp: %(levelname)s: %(message)s")
-    try:
-        holder = SiteIndex(site, timeout, open_site(site, timeout))
-    except OkfError as err:
-        if err.code not in ("index_not_found", "source_unavailable"):
-            raise
-        # not built yet (or the server is down): serve anyway, every call says why until it is there
-        log.warning("%s; serving anyway — tools answer %s until the index exists", err.message, err.code)
-        holder = SiteIndex(site, timeout)
+    entries = []
+    for name, where, opened in name_sites([site] if isinstance(site, str) else list(site),
+                                          lambda s: open_site(s, timeout)):
+        if isinstance(opened, OkfError):
+            if opened.code not in ("index_not_found", "source_unavailable"):
+                raise opened
+            # not built yet (or the server is down): serve anyway, every call says why until it is there
+            log.warning("%s; serving anyway — tools answer %s until the index exists", opened.message, opened.code)
+            entries.append((name, SiteIndex(where, timeout)))
+        else:
+            entries.append((name, SiteIndex(where, timeout, opened)))
+    holder = Sites(entries)
     server = build_server(holder)
     if transport == "stdio":
         import anyio
@@ -227,7 +300,8 @@ def serve(site: str, transport: str = "stdio", host: str = "127.0.0.1", port: in
     if not 0 <= port <= 65535:
         raise OkfError("schema_validation", f"--port must be 0-65535, got {port}")
     app = server.streamable_http_app(host=host)
-    print(f"okf mcp: serving {holder.location} at http://{host}:{port}/mcp (streamable HTTP)",
+    print(f"okf mcp: serving {', '.join(h.location for _, h in holder.entries)} at http://{host}:{port}/mcp "
+          "(streamable HTTP)",
           file=sys.stderr, flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
     return 0

@@ -267,6 +267,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             page_url=lambda docname: urls.get(docname, ""),
             anchor_ok=lambda exprs: True,
             search_page=self.search_page,
+            project=config["site_name"] or "",
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()

@@ -41,6 +41,7 @@ MAX_PATH_COMPONENTS = 64
 MAX_LIST = 50
 MAX_QUERY_CHARS = 512
 MAX_HEADING_QUERY_CHARS = 4096
+MAX_OUTLINE_LIMIT = 1000  # outline entries per answer (get_section's `limit`; also the default)
 
 
 def answer_json(answer: dict[str, Any]) -> str:
@@ -143,6 +144,7 @@ class _Cache:
         self.linemaps: dict[int, LineMap] = {}
         self.path_pages: dict[str, list[int]] | None = None
         self.heading_keys: dict[int, list[set[str]]] = {}
+        self.concept_ids: list[str] | None = None
 
 
 _caches: weakref.WeakKeyDictionary[Any, _Cache] = weakref.WeakKeyDictionary()
@@ -200,20 +202,6 @@ def _linemap(index: Index, n: int) -> LineMap:
 # -- read_lines ----------------------------------------------------------------------
 
 
-def _line_bounds(text: str) -> list[int]:
-    """Start offset of every physical line (LF-separated; a final LF opens no line)."""
-    starts = [0]
-    pos = text.find("\n")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = text.find("\n", pos + 1)
-    if len(starts) > 1 and starts[-1] == len(text):
-        starts.pop()
-    if text == "":
-        return []
-    return starts
-
-
 def _check_lines(lines: Any) -> tuple[int, int]:
     if not isinstance(lines, (list, tuple)) or len(lines) != 2:
         raise OkfError("invalid_line_range", f"lines must be a pair [start, end] of integers, got {lines!r}", field="lines")
@@ -243,9 +231,8 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
     start, end = _check_lines(lines)
     n = _file_number(index, rel)
     entry = index.files()[n]
-    text = _file_text(index, n)
-    starts = _line_bounds(text)
-    total = len(starts)
+    lm = _linemap(index, n)
+    text, starts, total = lm.text, lm.starts, lm.total_lines
     if start > total:
         raise OkfError(
             "range_out_of_bounds",
@@ -257,7 +244,7 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
 
     def content_for(last: int) -> str:
         stop = starts[last] - 1 if last < total else len(text)
-        return text[starts[start - 1] : stop]
+        return text[starts[start - 1] if start > 1 else 0 : stop]  # a BOM stays in line 1: these are the bytes
 
     def build(last: int) -> dict[str, Any]:
         return {
@@ -266,7 +253,8 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
             "locator": make_locator(rel, start, last),
             "content_sha256": entry["sha256"],
             "snapshot_revision": index.snapshot_revision,
-            "range": {"start": start, "end": last, "total_lines": total, "truncated": truncated},
+            "range": {"start": start, "end": last, "total_lines": total, "truncated": truncated,
+                      **({"truncation_reason": "end_of_file"} if truncated else {})},
             "content": content_for(last),
         }
 
@@ -383,9 +371,19 @@ def _starts_with_identifier(key: str, ident: str) -> bool:
 # -- pages and sections ---------------------------------------------------------------------
 
 
+def _concept_ids(index: Index) -> list[str]:
+    """The sorted concept ids (``concepts.js`` order), built once per index."""
+    c = _cache(index)
+    if c.concept_ids is None:
+        ids = [e[0] for e in index.concepts()]
+        with c.lock:
+            c.concept_ids = ids
+    return c.concept_ids
+
+
 def _concept(index: Index, concept_id: str) -> list[Any]:
     concepts = index.concepts()
-    ids = [c[0] for c in concepts]
+    ids = _concept_ids(index)
     i = bisect.bisect_left(ids, concept_id)
     if i < len(ids) and ids[i] == concept_id:
         return concepts[i]
@@ -430,7 +428,7 @@ def _subtree_end(page: dict[str, Any], i: int) -> int:
 def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[str, Any], int] | None:
     """The page and position of the section of ``path`` starting at ``line_start``."""
     concepts = index.concepts()
-    ids = [c[0] for c in concepts]
+    ids = _concept_ids(index)
     stem = posixpath.splitext(path)[0]
     tried: set[int] = set()
 
@@ -552,12 +550,15 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
             + "; ask again with one of the candidates' locators",
             concept_id=page["concept_id"], heading=heading, **_limited(cands, "candidates"),
         )
-    # not found: close headings first, else the page's identifiers
+    # not found: headings holding every asked word first (document order), then close
+    # headings, else the page's identifiers
+    words = [w for w in re.split(r"[^\w]+", " ".join(sorted(wanted))) if w]
+    close: list[int] = [i for i, k in enumerate(keys) if words and any(
+        all(re.search(rf"(?<!\w){re.escape(w)}", x) for w in words) for x in k)]
     by_key: dict[str, list[int]] = {}
     for i, k in enumerate(keys):
         for x in k:
             by_key.setdefault(x, []).append(i)
-    close: list[int] = []
     for q in sorted(wanted):
         for key in difflib.get_close_matches(q, list(by_key), n=MAX_LIST + 1, cutoff=0.6):
             for i in by_key[key]:
@@ -574,37 +575,59 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
     )
 
 
-def _outline(index: Index, concept: list[Any]) -> dict[str, Any]:
+def _outline(index: Index, concept: list[Any], offset: int = 0, limit: int = MAX_OUTLINE_LIMIT) -> dict[str, Any]:
+    """The page's outline, entries ``offset`` … ``offset + limit - 1`` (``parent`` stays an
+    index into the whole outline); cut at ``limit`` or at the byte budget, with ``next_offset``."""
     page = index.page(concept[2])
-    outline = []
-    for s in page["sections"]:
-        outline.append({
-            "heading": s["heading"],
-            "level": s["level"],
-            "locator": make_locator(s["path"], s["line_start"], s["line_end"]),
-            "parent": s.get("parent"),
-        })
-    answer = {
-        "status": "ok",
-        "kind": "outline",
-        "concept_id": concept[0],
-        "title": concept[1],
-        "path": page.get("path", ""),
-        "url": page.get("url", ""),
-        "searchable": concept[3],
-        "snapshot_revision": index.snapshot_revision,
-        "total": len(outline),
-        "outline": outline,
-    }
-    size = answer_size(answer)
-    if size > MAX_ANSWER_BYTES:
+    secs = page["sections"]
+    total = len(secs)
+    offset = min(offset, total)
+
+    def entry(s: dict[str, Any]) -> dict[str, Any]:
+        return {"heading": s["heading"], "level": s["level"],
+                "locator": make_locator(s["path"], s["line_start"], s["line_end"]), "parent": s.get("parent")}
+
+    def build(count: int, reason: str) -> dict[str, Any]:
+        answer: dict[str, Any] = {
+            "status": "ok",
+            "kind": "outline",
+            "concept_id": concept[0],
+            "title": concept[1],
+            "path": page.get("path", ""),
+            "url": page.get("url", ""),
+            "searchable": concept[3],
+            "snapshot_revision": index.snapshot_revision,
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "truncated": offset + count < total,
+        }
+        if answer["truncated"]:
+            answer["next_offset"] = offset + count
+            answer["truncation_reason"] = reason
+        answer["outline"] = [entry(s) for s in secs[offset : offset + count]]
+        return answer
+
+    count = min(limit, total - offset)
+    answer = build(count, "limit")
+    if answer_size(answer) <= MAX_ANSWER_BYTES:
+        return answer
+    lo, hi = 0, count - 1  # the most entries that fit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if answer_size(build(mid, "byte_budget")) <= MAX_ANSWER_BYTES:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo == 0:
+        size = answer_size(build(1, "byte_budget"))
         raise OkfError(
             "page_too_large",
-            f"the outline of {concept[0]!r} is {size} bytes; the limit is {MAX_ANSWER_BYTES}: "
+            f"one outline entry of {concept[0]!r} makes a {size}-byte answer; the limit is {MAX_ANSWER_BYTES}: "
             "search for a heading with search_sections instead",
             size=size, limit=MAX_ANSWER_BYTES,
         )
-    return answer
+    return build(lo, "byte_budget")
 
 
 def get_section(
@@ -615,9 +638,11 @@ def get_section(
     include_subsections: Any = True,
     max_chars: Any = DEFAULT_MAX_CHARS,
     offset: Any = 0,
+    limit: Any = None,
 ) -> dict[str, Any]:
     """``get_section``: one section by ``locator``, or by ``concept_id`` + ``heading``;
-    ``concept_id`` alone gives the page's outline (its heading tree)."""
+    ``concept_id`` alone gives the page's outline (its heading tree), paged by
+    ``offset`` (first entry) and ``limit`` (entries, 1-1000)."""
     if isinstance(locator, str) and len(locator) > 3 * MAX_PATH_BYTES + 64:
         _parse_locator(locator)  # path_too_long before anything else
     locator = _opt_str("locator", locator)
@@ -628,6 +653,11 @@ def get_section(
                        field="include_subsections")
     max_chars = _int_arg("max_chars", max_chars, DEFAULT_MAX_CHARS, 1, MAX_MAX_CHARS)
     offset = _int_arg("offset", offset, 0, 0, 2**53)
+    outline_only = locator is None and concept_id is not None and heading is None
+    if limit is not None and not outline_only:
+        raise OkfError("schema_validation", "limit pages an outline (concept_id alone); a section is paged with "
+                       "max_chars and offset", field="limit")
+    limit = _int_arg("limit", limit, MAX_OUTLINE_LIMIT, 1, MAX_OUTLINE_LIMIT)
     if heading is not None and len(heading) > MAX_HEADING_QUERY_CHARS:
         raise OkfError("schema_validation", f"heading is {len(heading)} characters; the limit is {MAX_HEADING_QUERY_CHARS}",
                        field="heading")
@@ -653,7 +683,7 @@ def get_section(
     elif concept_id is not None:
         concept = _concept(index, concept_id)
         if heading is None:
-            return _outline(index, concept)
+            return _outline(index, concept, offset, limit)
         page = index.page(concept[2])
         i = _match_heading(index, page, concept[2], heading)
     else:
@@ -774,8 +804,10 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
         "snapshot_revision": index.snapshot_revision,
         "total": len(matches),
         "truncated": len(matches) > limit,
-        "concepts": matches[:limit],
     }
+    if answer["truncated"]:
+        answer["truncation_reason"] = "limit"
+    answer["concepts"] = matches[:limit]
     size = answer_size(answer)
     if size > MAX_ANSWER_BYTES:
         raise OkfError("page_too_large", f"the answer is {size} bytes; the limit is {MAX_ANSWER_BYTES}: lower limit",
@@ -788,7 +820,7 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
 #: Tool name → (arguments it takes, arguments it requires).
 TOOL_ARGUMENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "search_sections": (("query", "limit"), ("query",)),
-    "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset"), ()),
+    "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset", "limit"), ()),
     "read_lines": (("path", "lines"), ("lines",)),
     "search_concepts": (("query", "limit"), ("query",)),
 }

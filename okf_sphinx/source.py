@@ -64,7 +64,8 @@ class DiskSource:
                 if st.st_size > MAX_FILE_BYTES:
                     raise OkfError("resource_limit", f"index file {name}.js is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}")
                 with os.fdopen(ffd, "rb", closefd=False) as fh:
-                    return fh.read(MAX_FILE_BYTES + 1)
+                    # the file's own size, not the cap: read(n) allocates n bytes up front (64 MiB per file)
+                    return fh.read(min(st.st_size, MAX_FILE_BYTES) + 1)
             finally:
                 os.close(ffd)
         except OkfError:

@@ -97,7 +97,12 @@ def test_errors_exit_codes_and_envelopes(site, tmp_path, args, code):
     assert plain.returncode == EXIT_CODES[code]
     assert plain.stdout == b""  # never partial output
     message = plain.stderr.decode()
-    assert message.startswith(f"okf: error: {code}: ") and message.count("\n") == 1
+    assert message.startswith(f"okf: error: {code}: ") and message.endswith("\n")
+    first, *more = message.splitlines()
+    # then only the candidates / suggestions the message mentions, one per indented line
+    assert all(line in ("candidates:", "suggestions:") or line.startswith("  ") for line in more)
+    assert bool(more) == bool(json.loads(okf(*argv, "--json").stdout)["error"].get(
+        "candidates", json.loads(okf(*argv, "--json").stdout)["error"].get("suggestions")))
     assert "Traceback" not in message
     js = okf(*argv, "--json")
     assert js.returncode == EXIT_CODES[code]

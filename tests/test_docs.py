@@ -24,9 +24,9 @@ def test_every_config_value_is_documented() -> None:
     from sphinx.application import Sphinx  # noqa: F401 - the registry below needs Sphinx importable
 
     code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "okf_sphinx").glob("*.py"))
-    registered = set(re.findall(r'add_config_value\(\s*"(okf_search_\w+)"', code))
-    assert {"okf_search_exclude", "okf_search_limits", "okf_search_output_dir"} <= registered
-    documented = set(re.findall(r"^## (okf_search_\w+)$", (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8"), re.M))
+    registered = set(re.findall(r'add_config_value\(\s*"(okf_\w+)"', code))
+    assert {"okf_search_exclude", "okf_search_limits", "okf_search_output_dir", "okf_llms_txt"} <= registered
+    documented = set(re.findall(r"^## (okf_\w+)$", (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8"), re.M))
     assert registered == documented
 
 

@@ -61,8 +61,8 @@ def serve_folder(folder: Path) -> Iterator[tuple[str, list[str]]]:
 
 
 @contextlib.contextmanager
-def hanging_server() -> Iterator[str]:
-    """Accepts connections and never answers."""
+def hanging_server(accepted: threading.Event | None = None) -> Iterator[str]:
+    """Accepts connections and never answers (sets ``accepted`` once a client connected)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
@@ -74,6 +74,8 @@ def hanging_server() -> Iterator[str]:
         while not stop.is_set():
             try:
                 held.append(sock.accept()[0])
+                if accepted is not None:
+                    accepted.set()
             except OSError:
                 continue
 
@@ -154,14 +156,45 @@ def test_hanging_server_times_out(site):
 
 
 def test_interrupted_cli_is_cancelled_without_partial_output(site):
-    with hanging_server() as url:
-        p = subprocess.Popen([sys.executable, "-m", "okf_sphinx", "search", url, "--query", "x", "--json"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(1.5)  # it is waiting for the manifest
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
+    """Ctrl-C while the CLI waits for the manifest is ``cancelled`` (exit 7), never the
+    ``source_unavailable`` an interrupted network call could otherwise surface as.  The
+    signal is sent once the server has accepted the connection (not after a sleep), and
+    the HTTP timeout is far away, so a busy machine cannot change the outcome."""
+    accepted = threading.Event()
+    with hanging_server(accepted) as url:
+        p = subprocess.Popen([sys.executable, "-m", "okf_sphinx", "search", url, "--query", "x", "--json",
+                              "--timeout", "600"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            assert accepted.wait(timeout=120), "the CLI never connected"
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     assert p.returncode == 7, err
     assert json.loads(out)["error"]["code"] == "cancelled" and b"Traceback" not in err
+
+
+def test_an_interrupt_wrapped_as_a_source_error_is_still_cancelled(monkeypatch, capsys):
+    """A library that turns the interrupt into an ordinary error (urllib wraps OSError,
+    an EINTR from getaddrinfo is a socket.gaierror …) must not make Ctrl-C look like a
+    network failure: once SIGINT was received, the CLI answers ``cancelled``."""
+    from okf_sphinx import cli
+
+    def interrupted_open(site, timeout=None):
+        os.kill(os.getpid(), signal.SIGINT)  # the handler runs at the next bytecode …
+        try:
+            time.sleep(5)
+        except KeyboardInterrupt as exc:  # … and a library catches and wraps it
+            raise OkfError("source_unavailable", "cannot fetch manifest.js: interrupted") from exc
+        raise AssertionError("SIGINT was not delivered")
+
+    monkeypatch.setattr(cli, "open_site", interrupted_open)
+    code = cli.main(["search", "http://127.0.0.1:9/", "--query", "x", "--json"])
+    out = capsys.readouterr().out
+    assert code == 7 and json.loads(out)["error"]["code"] == "cancelled"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
 
 def test_mcp_over_a_url_site_and_source_unavailable(site):
@@ -207,7 +240,8 @@ def test_streamable_http_transport_on_loopback(site):
                     return tools, hit, bad
 
         tools, hit, bad = anyio.run(go)
-        assert {t.name for t in tools} == {"search_sections", "get_section", "read_lines", "search_concepts"}
+        assert {t.name for t in tools} == {"search_sections", "get_section", "read_lines", "search_concepts",
+                                           "read_batch", "list_sites"}
         assert structured(hit) == open_index(site).search("walrus")
         assert bad.is_error and structured(bad)["error"]["code"] == "invalid_line_range"
         # bound to loopback only

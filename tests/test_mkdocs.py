@@ -65,6 +65,7 @@ def test_example_captures_every_page(site: Path) -> None:
     assert sorted(outline(site)) == sorted(EXPECTED["pages"])
     manifest = index.manifest
     assert manifest["builder"] == "mkdocs" and manifest["search_page"] == "search.html"
+    assert manifest["project"] == "okf MkDocs example"  # the site_name
 
 
 def test_urls_point_at_rendered_ids(site: Path) -> None:

@@ -204,7 +204,7 @@ def test_read_lines_ranges_and_crlf_round_trip(index):
     b = index.read_lines("crlf.rst", [5, 9])["content"]
     assert a.endswith("walrus.\r") and (a + "\n" + b).encode() == data
     t = index.read_lines("crlf.rst", [8, 50])
-    assert t["range"] == {"start": 8, "end": 9, "total_lines": 9, "truncated": True}
+    assert t["range"] == {"start": 8, "end": 9, "total_lines": 9, "truncated": True, "truncation_reason": "end_of_file"}
     assert hashlib.sha256(data).hexdigest() == r["content_sha256"]
 
 
