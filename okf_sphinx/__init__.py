@@ -1,6 +1,7 @@
-"""okf_sphinx: exact, sharded, locator-aware BM25 section search for Sphinx sites.
+"""okf_sphinx: exact, sharded, locator-aware BM25 section search for Sphinx and MkDocs sites.
 
-As a Sphinx extension: ``extensions = ["okf_sphinx"]``.  As a library:
+As a Sphinx extension: ``extensions = ["okf_sphinx"]``; as a MkDocs / ProperDocs
+plugin: ``plugins: [search, okf]`` (:mod:`okf_sphinx.mkdocs_plugin`).  As a library:
 ``okf_sphinx.open_index(site).search("retry policy")``.  Importing this package
 does not import Sphinx: the query path (API, CLI, MCP) stays light.
 """

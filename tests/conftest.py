@@ -29,6 +29,12 @@ def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> 
     root.mkdir(parents=True, exist_ok=True)
     base = 'extensions = ["okf_sphinx", "myst_parser"]\nexclude_patterns = ["_build", "_inc"]\n'
     (root / "conf.py").write_text(base + conf, encoding="utf-8")
+    write_files(root, files)
+    return root
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    """``{relative path: text or exact bytes}`` under ``root`` (text is written as UTF-8, newlines as given)."""
     for name, content in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -36,7 +42,6 @@ def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> 
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8", newline="")
-    return root
 
 
 @pytest.fixture(scope="session")

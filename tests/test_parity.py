@@ -127,19 +127,25 @@ def _valid_json_string(text: str) -> bool:
 def test_api_mcp_cli_node_and_browser_agree(example_html: Path, requests: list[dict[str, Any]]) -> None:
     # argv and the MCP wire cannot carry lone surrogates or NUL: those are API/JS-only cases
     requests = FIXED + [r for r in requests if _valid_json_string(r["query"])]
-    index = okf_sphinx.open_index(example_html)
+    assert_surfaces_agree(example_html, requests, cli_sample=25)
+
+
+def assert_surfaces_agree(site: Path, requests: list[dict[str, Any]], cli_sample: int) -> None:
+    """MCP, Node, Chromium and (for the first ``cli_sample`` requests) the CLI answer each
+    request exactly as the Python API does."""
+    index = okf_sphinx.open_index(site)
     expected = [api_answer(index, r) for r in requests]
 
-    for req, want, got in zip(requests, expected, mcp_answers(example_html, requests)):
+    for req, want, got in zip(requests, expected, mcp_answers(site, requests)):
         assert got == want, ("mcp", req)
-    for req, want, got in zip(requests, expected, run_node(example_html / "_okf", requests)):
+    for req, want, got in zip(requests, expected, run_node(site / "_okf", requests)):
         assert same(got, want) is None, ("node", req, same(got, want))
-    for req, want, got in zip(requests, expected, browser_answers(example_html, requests)):
+    for req, want, got in zip(requests, expected, browser_answers(site, requests)):
         assert same(got, want) is None, ("chromium", req, same(got, want))
     # a process each: a sample, the modes' both kinds, as far as flags can say it (no --mode fuzzy)
-    sample = requests[:25] + [r for r in requests if r.get("mode") == "smart"][:10]
+    sample = requests[:cli_sample] + [r for r in requests if r.get("mode") == "smart"][:10]
     for req in sample:
         if req.get("mode") not in (None, "keyword", "smart") or req.get("prefix") is False:
             continue
-        got = cli_answer(example_html, req)
+        got = cli_answer(site, req)
         assert got == expected[requests.index(req)], ("cli", req)

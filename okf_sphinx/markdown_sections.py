@@ -1,0 +1,382 @@
+"""Sections of a Python-Markdown page (MkDocs), from the exact source bytes.
+
+Python-Markdown has no source positions, so the headings are found by a
+*shadow parse*: every line that could start a heading gets a marker
+(``OKF7H<line>Z``), the marked text goes through the site's own Markdown
+extensions' preprocessors and block parser (the stages that decide what is a
+heading), and every heading element that carries a marker names its source
+line.  Python-Markdown, not CommonMark, decides: ``#hashtag`` at the start of
+a line is a heading, `` # x`` (one leading space) is not, and headings inside
+admonitions, tabs, lists and ``md_in_html`` blocks count.
+
+The rendered page's headings (in document order, from the final HTML) are then
+aligned one to one with the shadow headings; when the two sequences do not
+agree (the markdown was rewritten before rendering, inline raw HTML headings
+...), the sections keep their exact lines but link to the page, never to a
+wrong anchor.  No MkDocs imports: :mod:`okf_sphinx.mkdocs_plugin` drives this.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import os
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .lines import BOM, LineMap, is_blank
+from .sections import MAX_HEADING_BYTES, Section
+
+_MARK_RE = re.compile(r"OKF7H(\d+)(?:F(\d+))?Z")
+_SNIPPET_SYNTAX = re.compile(r"[ \t]*;*-+8<-")
+_PARSER_BREAK = re.compile(r"\r\n|\r|\n")
+_PREFIX = re.compile(r"[ \t>]*")  # indentation and block-quote markers before a line's content
+_SETEXT_UNDER = re.compile(r"[ \t>]*(?:=+|-+)[ \t]*")
+# lines that open a block (fence, admonition, details, tab, pymdownx block): never a setext
+# heading's text, and a marker appended to them would change their meaning
+_BLOCK_OPENER = re.compile(r"[ \t>]*(?:`{3,}|~{3,}|!!!|\?{3}|={3}|/{3})")
+_HTML_OPEN = re.compile(r"<h([1-6])(?=[\s>/])[^>]*>", re.IGNORECASE)
+_HTML_HEADING = re.compile(r"<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
+_ID = re.compile(r"""\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+_HEADERLINK = re.compile(r"""<a\b[^>]*class\s*=\s*["'][^"']*\bheaderlink\b[^"']*["'][^>]*>.*?</a\s*>""", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+_STASH = re.compile("\x02wzxhzdk:(\\d+)\x03")
+
+
+class HeadingError(ValueError):
+    """A heading the index cannot hold (its text is longer than MAX_HEADING_BYTES)."""
+
+
+@dataclass(frozen=True)
+class ShadowHeading:
+    level: int
+    line: int | None  # parser line (1-based, whole file) of its marker; None = from no captured file's lines
+    file: int = 0  # 0 = the page, k = the k-th file pymdownx.snippets included (SnippetCapture.files[k-1])
+
+
+def _mark(line: int, file: int) -> str:
+    return f"OKF7H{line}Z" if not file else f"OKF7H{line}F{file}Z"
+
+
+@dataclass(frozen=True)
+class RenderedHeading:
+    level: int
+    anchor: str
+    text: str
+
+
+def parser_lines(text: str) -> list[str]:
+    """The file as MkDocs and Python-Markdown see it: BOM dropped, CRLF / CR / LF all break."""
+    if text.startswith(BOM):
+        text = text[1:]
+    return _PARSER_BREAK.split(text)
+
+
+def front_matter_lines(lines: list[str], get_data: Any) -> tuple[int, str]:
+    """(number of leading parser lines MkDocs strips as meta data, the markdown it keeps).
+
+    ``get_data`` is MkDocs' own ``mkdocs.utils.meta.get_data`` (YAML front
+    matter or MultiMarkdown meta, then leading blank lines).
+    """
+    doc = "\n".join(lines)
+    markdown, _ = get_data(doc)
+    if not doc.endswith(markdown):  # never happens with MkDocs 1.6; be safe
+        return 0, doc
+    return doc[: len(doc) - len(markdown)].count("\n"), markdown
+
+
+def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None = None) -> dict[int, str]:
+    """0-based index -> marked line, for every line that could start a heading
+    (snippet notation lines are left alone: marking them would break them).
+    The marker names line ``numbers[i]`` (default ``i + 1``); None = leave unmarked."""
+    out: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        if _SNIPPET_SYNTAX.match(line) or (numbers is not None and numbers[i] is None):
+            continue
+        prefix = _PREFIX.match(line).end()  # type: ignore[union-attr]
+        if line.startswith("#", prefix):
+            hashes = prefix
+            while hashes < len(line) and line[hashes] == "#":
+                hashes += 1
+            out[i] = line[:hashes] + _mark(numbers[i] if numbers is not None else i + 1, file) + line[hashes:]
+        elif "<h" in line or "<H" in line:
+            marked = _HTML_OPEN.sub(lambda m: m.group(0) + _mark(numbers[i] if numbers is not None else i + 1, file), line)
+            if marked != line:
+                out[i] = marked
+        if (i not in out and i + 1 < len(lines) and line.strip() and _SETEXT_UNDER.fullmatch(lines[i + 1])
+                and not _BLOCK_OPENER.match(line)):
+            out[i] = line + " " + _mark(numbers[i] if numbers is not None else i + 1, file)
+    return out
+
+
+def _marker(level: int, text: str) -> ShadowHeading:
+    m = _MARK_RE.search(text)
+    if not m:
+        return ShadowHeading(level, None)
+    return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0))
+
+
+def line_numbers(source: list[str], rendered: list[str], first: int) -> tuple[list[int | None], int]:
+    """For Markdown another plugin rewrote: the source parser line each rendered line stands
+    for (None: none), and how many candidate heading lines were left without one.
+
+    Unchanged runs map line for line (a line-for-line rewrite maps entirely); in a
+    changed run, heading-like lines map in order when both sides have the same number
+    of them (``#### <!-- md:setting x -->`` expanded into a heading and several lines);
+    any other rendered line maps to nothing, so a heading there starts no section.
+    """
+    numbers: list[int | None] = [None] * len(rendered)
+    if len(source) == len(rendered):
+        return [first + i + 1 for i in range(len(rendered))], 0
+    unmapped = 0
+    head = 0
+    while head < len(source) and head < len(rendered) and source[head] == rendered[head]:
+        numbers[head] = first + head + 1
+        head += 1
+    tail = 0
+    while tail < len(source) - head and tail < len(rendered) - head and source[-1 - tail] == rendered[-1 - tail]:
+        numbers[len(rendered) - 1 - tail] = first + len(source) - tail
+        tail += 1
+    matcher = difflib.SequenceMatcher(None, source[head : len(source) - tail], rendered[head : len(rendered) - tail])
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        i1, i2, j1, j2 = i1 + head, i2 + head, j1 + head, j2 + head
+        if tag == "equal":
+            for k in range(i2 - i1):
+                numbers[j1 + k] = first + i1 + k + 1
+        elif tag in ("replace", "insert"):
+            new = sorted(candidates(rendered[j1:j2]))
+            old = sorted(candidates(source[i1:i2])) if tag == "replace" else []
+            if new and len(new) == len(old):
+                for a, b in zip(old, new):
+                    numbers[j1 + b] = first + i1 + a + 1
+            else:
+                unmapped += len(new)
+    return numbers, unmapped
+
+
+def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | None] | None = None) -> list[ShadowHeading]:
+    """Headings Python-Markdown finds in ``body``, in document order; ``body[i]`` stands
+    for parser line ``first + i + 1`` of the file (``first``: lines of meta data).
+
+    ``body`` is the page's Markdown after its meta data: the source's own lines, or
+    what another plugin rewrote them into, with ``numbers`` from :func:`line_numbers`.  ``md`` is a
+    ``markdown.Markdown`` built with the site's extensions; only its preprocessors
+    and block parser run (inline patterns, tree processors and serialisation do not
+    decide what is a heading).
+    """
+    marked = candidates(body, 0, numbers if numbers is not None else [first + i + 1 for i in range(len(body))])
+    shadow = [marked.get(i, line) for i, line in enumerate(body)]
+    md.reset()
+    source = "\n".join(shadow).replace("\x02", "").replace("\x03", "")
+    if not source.strip():
+        return []
+    md.lines = source.split("\n")
+    for prep in md.preprocessors:
+        md.lines = prep.run(md.lines)
+    root = md.parser.parseDocument(md.lines).getroot()
+    stash = md.htmlStash.rawHtmlBlocks
+    found: list[ShadowHeading] = []
+
+    def raw(text: str | None) -> None:
+        for m in _STASH.finditer(text or ""):
+            n = int(m.group(1))
+            block = stash[n] if n < len(stash) else ""
+            if isinstance(block, etree.Element):
+                visit(block)
+                continue
+            for h in _HTML_HEADING.finditer(str(block)):
+                found.append(_marker(int(h.group(1)), h.group(3)))
+
+    def visit(el: etree.Element) -> None:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
+            found.append(_marker(int(tag[1]), "".join(el.itertext())))
+        else:
+            raw(el.text)
+        for child in el:
+            visit(child)
+            raw(child.tail)
+
+    visit(root)
+    return found
+
+
+def rendered_headings(page_html: str) -> list[RenderedHeading]:
+    """The headings of a page's rendered HTML, in order: level, id and text (permalink removed)."""
+    out = []
+    for m in _HTML_HEADING.finditer(page_html):
+        idm = _ID.search(m.group(2) or "")
+        anchor = html.unescape(next(g for g in idm.groups() if g is not None)) if idm else ""
+        text = html.unescape(_TAG.sub("", _HEADERLINK.sub("", m.group(3))))
+        out.append(RenderedHeading(int(m.group(1)), anchor, " ".join(text.split())))
+    return out
+
+
+def align(shadow: list[ShadowHeading], rendered: list[RenderedHeading]) -> list[RenderedHeading] | None:
+    """The rendered heading of each shadow heading, or None when the two do not agree."""
+    if len(shadow) != len(rendered) or any(s.level != r.level for s, r in zip(shadow, rendered)):
+        return None
+    return rendered
+
+
+def split_markdown(
+    path: str,
+    lm: LineMap,
+    shadow: list[ShadowHeading],
+    rendered: list[RenderedHeading] | None,
+    file: int = 0,
+) -> list[Section]:
+    """Contract sections of one captured Markdown file (``file`` 0 = the page, k = its k-th
+    snippet): the intro (front matter and meta data included), then one section per
+    heading from this file.  ``rendered`` None = anchors fall back to the page.
+    Parents are left unset: :func:`order_sections` sets them in document order."""
+    heads: list[tuple[int, int, str, str]] = []  # (physical line, level, text, anchor)
+    for i, s in enumerate(shadow):
+        if s.line is None or s.file != file:
+            continue
+        line = lm.physical_line("md", s.line)
+        text, anchor = (rendered[i].text, rendered[i].anchor) if rendered is not None else (_source_heading(lm.line_text(line)), "")
+        if len(text.encode("utf-8")) > MAX_HEADING_BYTES:
+            raise HeadingError(
+                f"heading text at {path}:{line} is {len(text.encode('utf-8'))} bytes; "
+                f"the limit is {MAX_HEADING_BYTES} (shorten the heading)"
+            )
+        heads.append((line, s.level, text, anchor))
+    bounds: list[tuple[int, int, str, str]] = [(1, 0, "", "")]
+    for h in heads:
+        if h[0] == bounds[-1][0]:
+            bounds[-1] = h  # a heading on the intro's line, or two on one line: the later names it
+        else:
+            bounds.append(h)
+    sections: list[Section] = []
+    for i, (line, level, text, anchor) in enumerate(bounds):
+        end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else lm.total_lines
+        if end < line or is_blank(lm.range_text(line, end)):
+            continue
+        sections.append(Section(path, text, level, line, end, anchor, (), None))
+    return sections
+
+
+def order_sections(page: list[Section], included: list[tuple[int, list[Section]]]) -> list[Section]:
+    """The page's sections with each included file's at its point of inclusion (``at``: the
+    physical page line that includes it), in document order, parents set by heading level:
+    a heading's parent is the nearest earlier heading of a lower level, an included
+    file's intro belongs to the heading it is included under."""
+    keyed = [((s.line_start, 0, 0, 0), s) for s in page]
+    keyed += [((at, 1, k, s.line_start), s) for k, (at, sections) in enumerate(included) for s in sections]
+    keyed.sort(key=lambda item: item[0])
+    out: list[Section] = []
+    stack: list[tuple[int, int]] = []  # (level, index in out)
+    for _, s in keyed:
+        if s.level:
+            while stack and stack[-1][0] >= s.level:
+                stack.pop()
+        s.parent = stack[-1][1] if stack else None
+        if s.level:
+            stack.append((s.level, len(out)))
+        out.append(s)
+    return out
+
+
+def _plain_code(src: str = "", language: str = "", options: Any = None, md: Any = None, **kwargs: Any) -> str:
+    return "<pre><code></code></pre>"
+
+
+def skip_highlighting(md: Any) -> None:
+    """Make a shadow ``Markdown`` skip syntax highlighting (the dearest part of a render).
+
+    A highlighted block reaches the block parser as one stash placeholder whatever
+    its HTML, and that HTML holds no raw heading tags, so what is a heading does not
+    change.  Covers pymdownx.superfences' default formatter and fenced_code's
+    CodeHilite hand-off; custom fences keep their own formatters.
+    """
+    for ext in getattr(md, "registeredExtensions", []):
+        for fence in getattr(ext, "superfences", None) or []:
+            formatter = fence.get("formatter")
+            if getattr(formatter, "__name__", "") == "highlight" and type(getattr(formatter, "__self__", None)).__name__ == "SuperFencesBlockPreprocessor":
+                fence["formatter"] = _plain_code
+    if "fenced_code_block" in md.preprocessors:
+        pre = md.preprocessors["fenced_code_block"]
+        if hasattr(pre, "checked_for_deps") and hasattr(pre, "codehilite_conf"):
+            pre.checked_for_deps = True
+            pre.codehilite_conf = {}
+
+
+class SnippetCapture:
+    """Captures the files ``pymdownx.snippets`` includes whole, under their own paths.
+
+    Installed on the shadow ``Markdown`` only: its ``process_snippet_lines`` hook
+    (pymdownx 10.x+) marks the candidate heading lines of each included file, so the
+    shadow parse tells which rendered heading comes from which line of which file.
+    Line ranges, sections (``file.md:name``), URLs and ``auto_append`` files are not
+    captured: their text renders, but belongs to no section of its own.
+    """
+
+    def __init__(self, md: Any) -> None:
+        self.pre = md.preprocessors["snippet"] if "snippet" in md.preprocessors else None
+        self.files: list[str] = []
+        if self.pre is not None and hasattr(self.pre, "process_snippet_lines"):
+            self._original = self.pre.process_snippet_lines
+            self.pre.process_snippet_lines = self._process
+        else:
+            self.pre = None
+
+    def start(self) -> None:
+        self.files = []
+
+    def _process(self, lines: list[str], target: dict[str, Any]) -> list[str]:
+        lines = self._original(lines, target)
+        if target.get("is_url") or target.get("start") or target.get("section") or target.get("path") in (self.pre.auto_append or ()):
+            return lines
+        path = Path(os.path.realpath(target["snippet"])).as_posix()
+        if path in self.files:
+            return lines  # a second inclusion in one page renders, but only the first is captured
+        self.files.append(path)
+        marked = candidates(lines, len(self.files))
+        return [marked.get(i, line) for i, line in enumerate(lines)]
+
+    def inclusion_lines(self, lines: list[str]) -> dict[str, int]:
+        """Resolved path -> first page parser line (1-based) that includes it directly."""
+        pre = self.pre
+        out: dict[str, int] = {}
+        if pre is None:
+            return out
+        pre.bases = None
+        block = False
+        for i, line in enumerate(lines):
+            m = pre.RE_ALL_SNIPPETS.match(line)
+            path = None
+            if m:
+                if m.group("escape"):
+                    continue
+                if m.group("inline_marker"):
+                    path = m.group("snippet")[1:-1].strip()
+                else:
+                    block = not block
+                    continue
+            elif block:
+                m = pre.RE_SNIPPET.match(line)
+                path = m.group("snippet").strip() if m else None
+            target = pre.parse_snippet_target(path) if path else None
+            if target is None or target["start"] or target["section"]:
+                continue
+            found = pre.get_snippet_path(target["path"])
+            if found:
+                out.setdefault(Path(os.path.realpath(found)).as_posix(), i + 1)
+        return out
+
+
+_ATX_TEXT = re.compile(r"[ \t>]*#{1,6}(.*?)(?:[ \t]+#+)?[ \t]*$")
+_ATTR_LIST = re.compile(r"[ \t]*\{:?[^}]*\}[ \t]*$")
+
+
+def _source_heading(line: str) -> str:
+    """A heading's text read from its source line (only when the rendering cannot be aligned)."""
+    m = _ATX_TEXT.fullmatch(line)
+    text = m.group(1) if m else line
+    text = _ATTR_LIST.sub("", text)
+    text = _TAG.sub("", text)
+    return " ".join(text.split())

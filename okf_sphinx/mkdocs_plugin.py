@@ -1,0 +1,403 @@
+"""The MkDocs / ProperDocs plugin: ``plugins: [search, okf]`` writes the okf index.
+
+Registered as ``okf`` under the ``mkdocs.plugins`` and ``properdocs.plugins``
+entry points.  It captures every Markdown page's exact bytes, splits them into
+sections with :mod:`okf_sphinx.markdown_sections` (Python-Markdown's idea of a
+heading, mapped to the rendered ids), and writes the same index as the Sphinx
+extension through :mod:`okf_sphinx.index_writer`, so every reader (CLI, Python
+API, MCP server, browser runtime) works unchanged.  ``mkdocs.*`` imports are
+resolved by ProperDocs to its own modules, so one class serves both.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import gc
+import posixpath
+import shutil
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import markdown as pymarkdown
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
+
+from .errors import BuildError, OkfError
+from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
+from .lines import LineMap
+from .markdown_sections import (
+    HeadingError,
+    SnippetCapture,
+    align,
+    front_matter_lines,
+    line_numbers,
+    order_sections,
+    parser_lines,
+    rendered_headings,
+    shadow_headings,
+    skip_highlighting,
+    split_markdown,
+)
+from .sections import CapturedFile, DocRecord, Section, decode
+
+log = get_plugin_logger(__name__)
+
+HERE = Path(__file__).resolve().parent
+STATIC = HERE / "static"
+TEMPLATES = HERE / "templates"
+MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
+ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
+DEFAULT_EXCLUDE = ["index", "*/index", "log", "*/log"]
+
+
+class _Limits(c.BaseConfigOption):
+    """``"default"``, ``"reference"`` or a mapping of caps (docs/configuration.md)."""
+
+    def __init__(self, default: str) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> dict[str, int]:
+        try:
+            return resolve_limits(value)
+        except ValueError as exc:
+            raise base.ValidationError(str(exc).replace("okf_search_limits", "limits")) from None
+
+
+class _OutputDir(c.Type):
+    """A non-empty relative folder name inside ``site_dir`` (the index is replaced wholesale)."""
+
+    def __init__(self, default: str) -> None:
+        super().__init__(str, default=default)
+
+    def run_validation(self, value: object) -> str:
+        value = super().run_validation(value)
+        path = PurePosixPath(value.replace("\\", "/"))
+        if not value.strip() or path.is_absolute() or value.startswith("~") or any(p in ("..", ".", "") for p in value.replace("\\", "/").strip("/").split("/")):
+            raise base.ValidationError(
+                f"must be a non-empty relative folder inside site_dir without '.' or '..' parts (like '_okf'); got {value!r}"
+            )
+        return path.as_posix()
+
+
+class OkfConfig(base.Config):
+    exclude = c.ListOfItems(c.Type(str), default=list(DEFAULT_EXCLUDE))
+    limits = _Limits(default="default")
+    output_dir = _OutputDir(default="_okf")
+    source_root = c.Optional(c.Type(str))
+    replace_builtin = c.Type(bool, default=True)
+    title = c.Type(str, default="Search")
+    unmatched_headings = c.Choice(("warn", "info"), default="warn")
+
+
+def concept_id(src_uri: str) -> str:
+    """``guide/install.md`` -> ``guide/install`` (the docname-like id of a page)."""
+    path = PurePosixPath(src_uri)
+    return path.with_suffix("").as_posix() if path.suffix else path.as_posix()
+
+
+class OkfPlugin(BasePlugin[OkfConfig]):
+    """Capture sections while MkDocs renders, write the index after the build."""
+
+    def __init__(self) -> None:
+        self._md: Any = None
+        self._records: dict[str, DocRecord] = {}
+        self._markdown: dict[str, str] = {}
+        self._rewritten: list[str] = []
+        self._unaligned: list[str] = []
+        self._skipped: list[str] = []
+        self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
+        self._target: Path | None = None  # the index folder
+
+    # -- configuration -------------------------------------------------------------------
+    def on_config(self, config: Any) -> Any:
+        site = Path(config["site_dir"]).resolve()
+        target = (site / self.config.output_dir).resolve()
+        if target == site or not target.is_relative_to(site):
+            raise PluginError(f"okf: output_dir {self.config.output_dir!r} must be a folder strictly inside site_dir ({site})")
+        self._md = None
+        self._target = target
+        theme = config["theme"]
+        if self.config.replace_builtin:
+            # before the theme's own search.html, after the author's custom_dir (which may override ours)
+            custom = getattr(theme, "custom_dir", None)
+            theme.dirs.insert(1 if custom and theme.dirs and theme.dirs[0] == custom else 0, str(MKDOCS_TEMPLATES))
+        else:
+            theme.dirs.append(str(MKDOCS_TEMPLATES))  # okf-search.html only; the theme's search.html stays
+        theme.dirs.append(str(TEMPLATES))  # okf-search-body.html, shared with the Sphinx page
+        theme.static_templates.add(self.search_page)
+        return config
+
+    @property
+    def search_page(self) -> str:
+        return "search.html" if self.config.replace_builtin else "okf-search.html"
+
+    def _shadow_markdown(self, config: Any) -> tuple[Any, SnippetCapture]:
+        if self._md is None:
+            md = pymarkdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {})
+            skip_highlighting(md)
+            self._md = (md, SnippetCapture(md))
+        return self._md
+
+    # -- per build -----------------------------------------------------------------------
+    def on_pre_build(self, config: Any) -> None:
+        self._records = {}
+        self._markdown = {}
+        self._rewritten = []
+        self._unaligned = []
+        self._skipped = []
+
+    def on_files(self, files: Any, config: Any) -> Any:
+        self._pages = {f.src_uri: f for f in files.documentation_pages()}
+        return files
+
+    @event_priority(-100)  # after every other plugin: the markdown that is really rendered
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        self._markdown[page.file.src_uri] = markdown
+        return markdown
+
+    @event_priority(-100)
+    def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
+        file = page.file
+        if not file.abs_src_path or getattr(file, "generated_by", None):
+            self._skipped.append(file.src_uri)
+            return html
+        path = Path(file.abs_src_path).resolve()
+        captured, data = CapturedFile.read(path)
+        text = decode(data)
+        lines = parser_lines(text)
+        first, source_markdown = front_matter_lines(lines, get_data)
+        md, snippets = self._shadow_markdown(config)
+        try:
+            shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html)
+        except Exception as exc:  # an extension that fails on the marked copy must not fail the build
+            log.warning("could not parse %s a second time with the site's Markdown extensions (%s: %s); "
+                        "it is indexed as one section", file.src_uri, type(exc).__name__, exc)
+            snippets.start()
+            shadow, rendered = [], None
+        lm = LineMap(text)
+        files = [captured]
+        try:
+            page_sections = split_markdown(captured.path, lm, shadow, rendered)
+            included = []
+            at = snippets.inclusion_lines(lines) if snippets.files else {}
+            for k, included_path in enumerate(snippets.files, 1):
+                snippet, snippet_data = CapturedFile.read(Path(included_path))
+                files.append(snippet)
+                line = at.get(included_path)
+                where = lm.physical_line("md", line) if line else lm.total_lines + 1
+                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k)))
+        except HeadingError as exc:
+            raise PluginError(f"okf: {exc}") from None
+        sections = order_sections(page_sections, included)
+        docname = concept_id(file.src_uri)
+        searchable = not self._excluded(docname)
+        self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
+        return html
+
+    def _headings(
+        self, md: Any, snippets: SnippetCapture, uri: str, lines: list[str], first: int, source_markdown: str, html: str
+    ) -> tuple[list[Any], list[Any] | None]:
+        """The shadow parse's headings of a page and the rendered heading of each (None: unmatched)."""
+        snippets.start()
+        rendered_markdown = self._markdown.get(uri, source_markdown)
+        body = lines[first:]
+        numbers = None
+        if rendered_markdown != source_markdown:
+            # rewritten by another plugin or hook (shortcodes, macros): parse what was
+            # rendered, each line standing for the source line it came from
+            numbers, unmapped = line_numbers(body, rendered_markdown.split("\n"), first)
+            body = rendered_markdown.split("\n")
+            if unmapped:
+                self._rewritten.append(f"{uri} ({unmapped})")
+        shadow = shadow_headings(md, body, first, numbers)
+        rendered = align(shadow, rendered_headings(html))
+        if rendered is None:
+            self._unaligned.append(uri)
+            if numbers is not None:  # read the headings from the source instead
+                snippets.start()
+                shadow = shadow_headings(md, lines[first:], first)
+        return shadow, rendered
+
+    @event_priority(-100)
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        return self._hook(output, get_relative_url(".", page.url))
+
+    def on_post_template(self, output_content: str, template_name: str, config: Any) -> str:
+        if template_name == "404.html" or not template_name.endswith(".html"):
+            return output_content  # 404: served from any depth, relative links would break; sitemap.xml ...
+        return self._hook(output_content, posixpath.relpath(".", posixpath.dirname(template_name) or "."))
+
+    def _hook(self, output: str, base_url: str) -> str:
+        """Point the theme's search box at our search page (only when replacing the builtin)."""
+        if not self.config.replace_builtin:
+            return output
+        root = base_url.rstrip("/") + "/"
+        tag = (
+            f'<script src="{root}{ASSETS}/okf-mkdocs.js" data-okf-search="{root}{self.search_page}" defer></script>'
+        )
+        at = output.rfind("</body>")
+        return output[:at] + tag + output[at:] if at >= 0 else output  # not an HTML page: left alone
+
+    def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
+        if template_name == self.search_page:
+            root = context.get("base_url", ".").rstrip("/") + "/"
+            context["okf_title"] = self.config.title
+            context["okf_site_root"] = root
+            context["okf_index_url"] = root + self.config.output_dir + "/"
+            context["okf_assets"] = root + ASSETS + "/"
+        return context
+
+    def on_post_build(self, config: Any) -> None:
+        site_dir = Path(config["site_dir"])
+        target = site_dir / self.config.output_dir
+        self._copy_assets(site_dir)
+        docs_dir = Path(config["docs_dir"]).resolve()
+        records, reused, missing = self._all_records(target, docs_dir)
+        self._report(records, reused, missing)
+        configured = self.config.source_root
+        root = source_root(records, docs_dir, configured)
+        urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
+        site = Site(
+            builder=_generator(),
+            page_url=lambda docname: urls.get(docname, ""),
+            anchor_ok=lambda exprs: True,
+            search_page=self.search_page,
+            project=config["site_name"] or "",
+        )
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            files = build_index(records, root, site, self.config.limits)
+            written = write_index(target, files)
+        except BuildError as exc:
+            remove_index(target)
+            raise PluginError(f"okf: {exc}") from None
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        manifest = files["manifest"]
+        excluded = sum(1 for r in records if not r.searchable)
+        log.info(
+            "indexed %d sections of %d pages (%d captured files); wrote %d bytes to %s/",
+            manifest["sections"], len(records) - excluded, manifest["files"], written, self.config.output_dir,
+        )
+
+    def on_build_error(self, error: Exception) -> None:
+        """A failed build leaves no index behind (an old one would not match the new pages)."""
+        self._records = {}
+        if self._target is not None:
+            remove_index(self._target)
+
+    # -- helpers -------------------------------------------------------------------------
+    def _excluded(self, docname: str) -> bool:
+        return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
+
+    def _copy_assets(self, site_dir: Path) -> None:
+        dest = site_dir / ASSETS
+        dest.mkdir(parents=True, exist_ok=True)
+        for name in ("okf-search.js", "okf-search.css", "okf-mkdocs.js"):
+            shutil.copyfile(STATIC / name, dest / name)
+
+    def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:
+        """This build's records, plus those of pages ``--dirty`` did not render (from the
+        previous index, when their source is unchanged)."""
+        records = dict(self._records)
+        todo = [uri for uri in self._pages if uri not in records and uri not in self._skipped]
+        reused: list[str] = []
+        missing: list[str] = []
+        if todo:
+            sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
+            previous = _previous_records(target, sources)
+            for uri in todo:
+                record = previous.get(concept_id(uri))
+                if record is not None:
+                    record.searchable = not self._excluded(record.docname)
+                    records[uri] = record
+                    reused.append(uri)
+                else:
+                    missing.append(uri)
+        return [records[uri] for uri in sorted(records, key=concept_id)], reused, missing
+
+    def _report(self, records: list[DocRecord], reused: list[str], missing: list[str]) -> None:
+        warn = self.config.unmatched_headings == "warn"
+        say = log.warning if warn else log.info
+        if self._rewritten:
+            say(
+                "%d pages' Markdown was rewritten before rendering (by a plugin or hook, e.g. mkdocs-macros) "
+                "into headings that come from no source line; those headings start no section (their text "
+                "stays in the enclosing section), in: %s%s",
+                len(self._rewritten), _names(self._rewritten),
+                " (set unmatched_headings: info in the okf plugin's config to make this a note)" if warn else "",
+            )
+        if self._unaligned:
+            say(
+                "%d pages render headings okf cannot match with their source (inline HTML headings, headings "
+                "generated by an extension...); their sections link to the page: %s",
+                len(self._unaligned), _names(self._unaligned),
+            )
+        if self._skipped:
+            log.info("%d generated pages have no source file and are not indexed: %s", len(self._skipped), _names(self._skipped))
+        if missing:
+            log.warning(
+                "%d pages were not rendered by this --dirty build and are not in the previous index unchanged; "
+                "they are left out until a full build: %s", len(missing), _names(missing),
+            )
+
+
+def _generator() -> str:
+    """``"mkdocs"``, or ``"properdocs"`` when ProperDocs runs the build (it aliases ``mkdocs``)."""
+    import mkdocs  # noqa: PLC0415
+
+    return "properdocs" if mkdocs.__name__.startswith("properdocs") else "mkdocs"
+
+
+def _names(items: list[str]) -> str:
+    return ", ".join(items[:5]) + (" ..." if len(items) > 5 else "")
+
+
+def _previous_records(target: Path, sources: dict[str, Path]) -> dict[str, DocRecord]:
+    """Records rebuilt from an existing index (for pages a ``--dirty`` build skips), keeping
+    only pages whose every captured file still has the digest the index recorded.
+    ``sources``: concept id -> the page's source file now."""
+    from .index import Index  # noqa: PLC0415 - only --dirty builds read an old index
+    from .source import DiskSource  # noqa: PLC0415
+
+    if not (target / "manifest.js").is_file():
+        return {}
+    out: dict[str, DocRecord] = {}
+    try:
+        index = Index(DiskSource(target))
+        files = {f["path"]: f for f in index.files()}
+        for concept, title, n, searchable, _paths in index.concepts():
+            page = index.page(n)
+            source = sources.get(concept)
+            rel = page["path"]
+            if source is None or not source.as_posix().endswith("/" + rel):
+                continue
+            root = Path(source.as_posix()[: -len(rel) - 1])  # the old index's source root
+            paths = [rel] + sorted({s["path"] for s in page["sections"]} - {rel})
+            captured = []
+            for rel_path in paths:
+                entry = files.get(rel_path)
+                path = root / rel_path
+                if entry is None or not path.is_file():
+                    break
+                now, _ = CapturedFile.read(path.resolve())
+                if now.sha256 != entry["sha256"]:
+                    break
+                captured.append(now)
+            else:
+                sections = [
+                    Section((root / s["path"]).resolve().as_posix(), s["heading"], s["level"], s["line_start"],
+                            s["line_end"], s["anchor"], (), s["parent"])
+                    for s in page["sections"]
+                ]
+                out[concept] = DocRecord(concept, title, searchable, captured, sections)
+    except OkfError:
+        return {}
+    return out

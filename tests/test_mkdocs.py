@@ -1,0 +1,393 @@
+"""The MkDocs / ProperDocs plugin, with real builds of example_mkdocs and small projects."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import okf_sphinx
+from mkdocs_sites import (
+    EXAMPLE_MKDOCS,
+    build_env,
+    built_example,
+    copy_example,
+    declared_entry_points,
+    index_bytes,
+    mkdocs_build,
+    write_mkdocs_project,
+)
+
+EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mkdocs")
+
+
+@pytest.fixture(scope="module")
+def site(base: Path) -> Path:
+    return built_example(base)
+
+
+def outline(site: Path) -> dict[str, Any]:
+    index = okf_sphinx.open_index(site)
+    out = {}
+    for concept_id, title, n, searchable, _paths in index.concepts():
+        page = index.page(n)
+        out[concept_id] = {
+            "title": title, "path": page["path"], "searchable": searchable,
+            "sections": [[s["heading"], s["level"], s["line_start"], s["line_end"], s["anchor"]]
+                         + ([s["path"]] if s["path"] != page["path"] else []) for s in page["sections"]],
+        }
+    return out
+
+
+# -- sections ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("concept", sorted(EXPECTED["pages"]))
+def test_example_sections_match_hand_written_expectations(site: Path, concept: str) -> None:
+    assert outline(site)[concept] == EXPECTED["pages"][concept]
+
+
+def test_example_captures_every_page(site: Path) -> None:
+    index = okf_sphinx.open_index(site)
+    assert [f["path"] for f in index.files()] == sorted(EXPECTED["captured_files"])
+    assert sorted(outline(site)) == sorted(EXPECTED["pages"])
+    manifest = index.manifest
+    assert manifest["builder"] == "mkdocs" and manifest["search_page"] == "search.html"
+    assert manifest["project"] == "okf MkDocs example"  # the site_name
+
+
+def test_urls_point_at_rendered_ids(site: Path) -> None:
+    """Every section URL names a page that exists and an id that page really has."""
+    index = okf_sphinx.open_index(site)
+    for sid in range(index.sections_all):
+        s = index.section(sid)
+        page, _, anchor = s["url"].partition("#")
+        html_file = site / page / "index.html" if page.endswith("/") or not page else site / page
+        html = html_file.read_text(encoding="utf-8")
+        if anchor:
+            assert re.search(rf'<h[1-6][^>]*\bid="{re.escape(anchor)}"', html), (s["url"], s["heading"])
+
+
+def test_hits_read_back_through_read_lines(site: Path) -> None:
+    """Agents: every hit's locator reads back with matching SHA-256 and exact text."""
+    index = okf_sphinx.open_index(site)
+    files = {f["path"]: f for f in index.files()}
+    src = EXAMPLE_MKDOCS
+    for query in ("retry policy", "heading", "text", "tab", "lone", "front matter", "meta", "deprecation"):
+        result = index.search(query, 100)
+        assert result["hits"], query
+        for hit in result["hits"]:
+            read = index.read_lines(hit["path"], [hit["line_start"], hit["line_end"]])
+            assert read["content_sha256"] == hit["content_sha256"] == files[hit["path"]]["sha256"]
+            data = (src / hit["path"]).read_bytes()
+            assert hashlib.sha256(data).hexdigest() == hit["content_sha256"]
+            assert hit["snippet"].replace("\r", "") in read["content"].replace("\r", "")
+            assert read["locator"] == hit["locator"]
+
+
+def test_cli_search_section_and_lines_work_unchanged(site: Path) -> None:
+    def okf(*args: str) -> dict[str, Any]:
+        proc = subprocess.run([sys.executable, "-m", "okf_sphinx", *args, "--json"], capture_output=True, text=True,
+                              env=build_env(), timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    found = okf("search", str(site), "--query", "retry policy")
+    assert found["hits"][0]["locator"] == "docs/retry.md#L1-L5"
+    assert found == okf_sphinx.open_index(site).search("retry policy")
+    section = okf("section", str(site), "docs/retry.md#L6-L13")
+    assert "The retry policy never exceeds the request deadline." in json.dumps(section)
+    lines = okf("lines", str(site), "docs/retry.md", "14", "17")
+    assert lines["content"].startswith("Cache\n-----")
+
+
+def test_properdocs_builds_the_same_index(base: Path, site: Path) -> None:
+    other = built_example(base, tool="properdocs")
+    a, b = index_bytes(site), index_bytes(other)
+    assert sorted(a) == sorted(b)
+    assert {k for k in a if a[k] != b[k]} == {"manifest.js"}
+    ma, mb = okf_sphinx.open_index(site).manifest, okf_sphinx.open_index(other).manifest
+    assert mb["builder"] == "properdocs"
+    assert {**ma, "builder": "x"} == {**mb, "builder": "x"}
+
+
+def test_material_theme_gives_the_same_sections(base: Path, site: Path) -> None:
+    material = built_example(base, theme="material")
+    assert outline(material) == outline(site)
+    assert index_bytes(material) == index_bytes(site)
+
+
+def test_properdocs_with_material_builds_the_same_index(base: Path) -> None:
+    a = index_bytes(built_example(base, theme="material"))
+    b = index_bytes(built_example(base, theme="material", tool="properdocs"))
+    assert {k for k in a if a[k] != b.get(k)} == {"manifest.js"} and sorted(a) == sorted(b)
+
+
+def test_readthedocs_theme_search_page(base: Path) -> None:
+    rtd = built_example(base, theme="readthedocs")
+    page = (rtd / "search.html").read_text(encoding="utf-8")
+    assert 'id="okf-search"' in page and 'data-okf-index="./_okf/"' in page
+    assert "okf-search.js" in page
+    assert outline(rtd) == outline(built_example(base))
+
+
+# -- builds -----------------------------------------------------------------------------
+
+
+def test_builds_are_deterministic(base: Path, site: Path, tmp_path: Path) -> None:
+    project = copy_example(tmp_path / "elsewhere" / "deeper")
+    out = tmp_path / "again"
+    mkdocs_build(project, out)
+    assert index_bytes(out) == index_bytes(site)
+
+
+def test_strict_build_passes_and_our_warnings_fail_it(tmp_path: Path) -> None:
+    project = copy_example(tmp_path / "p")
+    mkdocs_build(project, tmp_path / "ok", "--strict")
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8").replace("unmatched_headings: info", "unmatched_headings: warn")
+    (project / "mkdocs.yml").write_text(config, encoding="utf-8")
+    ok = mkdocs_build(project, tmp_path / "lenient")
+    assert "WARNING" in ok.stderr and "changelog.md (1)" in ok.stderr and "inline-html.md" in ok.stderr
+    assert "release.md" not in ok.stderr
+    strict = mkdocs_build(project, tmp_path / "strict", "--strict", check=False)
+    assert strict.returncode != 0
+    assert "changelog.md" in strict.stderr and "Traceback" not in strict.stderr
+
+
+def test_dirty_rebuild_leaves_a_correct_index(tmp_path: Path) -> None:
+    project = copy_example(tmp_path / "p")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    page = project / "docs" / "retry.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("## Deadline", "## Deadline\n\nNew paragraph.\n\n## Budget"),
+                    encoding="utf-8")
+    dirty = mkdocs_build(project, out, "--dirty")
+    full = tmp_path / "full"
+    mkdocs_build(project, full)
+    assert index_bytes(out) == index_bytes(full)
+    assert "Budget" in [s[0] for s in outline(out)["retry"]["sections"]]
+    assert "not rendered" not in dirty.stderr
+
+
+def test_dirty_rebuild_after_an_unseen_change_still_indexes_every_page(tmp_path: Path) -> None:
+    """A page --dirty skips but whose bytes differ from the old index is not silently reused."""
+    project = copy_example(tmp_path / "p")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    page = project / "docs" / "notes.md"
+    stat = page.stat()
+    page.write_text("Changed without a newer mtime.\n", encoding="utf-8")
+    os.utime(page, (stat.st_atime, stat.st_mtime - 3600))
+    dirty = mkdocs_build(project, out, "--dirty")
+    index = okf_sphinx.open_index(out)
+    assert "notes" not in [c[0] for c in index.concepts()]
+    assert "notes.md" in dirty.stderr
+
+
+def test_serve_style_rebuilds_in_one_process(tmp_path: Path) -> None:
+    """mkdocs serve reloads the config and rebuilds in one process: the index follows every change."""
+    project = copy_example(tmp_path / "p")
+    out = tmp_path / "site"
+    script = f"""
+import sys
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+page = Path("docs/retry.md")
+for n in range(3):
+    if n:
+        page.write_text(page.read_text(encoding="utf-8") + f"\\n## Round {{n}}\\n\\nround{{n}} text\\n", encoding="utf-8")
+    build(load_config("mkdocs.yml", site_dir={str(out)!r}), dirty=n == 2)
+"""
+    proc = subprocess.run([sys.executable, "-c", script], cwd=project, capture_output=True, text=True, env=build_env(), timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    index = okf_sphinx.open_index(out)
+    assert [h["heading"] for h in index.search("round2")["hits"]] == ["Round 2"]
+    assert [index.section(sid)["url"] for sid in range(index.sections_all)
+            if index.section(sid)["heading"] == "Round 1"] == ["retry/#round-1"]
+    full = tmp_path / "full"
+    mkdocs_build(project, full)
+    assert index_bytes(out) == index_bytes(full)
+
+
+def test_failed_limit_leaves_no_index_and_names_the_limit(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\n## B\n\n## C\n\n## D\n"},
+                                   "plugins:\n  - okf:\n      limits: {sections: 2}\n")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0
+    assert "sections" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (out / "_okf").exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("output_dir", "'../outside'", "output_dir"),
+        ("output_dir", "''", "output_dir"),
+        ("output_dir", "/tmp/abs", "output_dir"),
+        ("output_dir", "'.'", "output_dir"),
+        ("limits", "lots", "limits"),
+        ("limits", "{files: -1}", "limits"),
+        ("exclude", "index", "exclude"),
+        ("unmatched_headings", "loud", "unmatched_headings"),
+        ("nonsense", "1", "nonsense"),
+    ],
+)
+def test_invalid_config_is_a_mkdocs_config_error(tmp_path: Path, option: str, value: str, message: str) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n"}, f"plugins:\n  - okf:\n      {option}: {value}\n")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, "--strict", check=False)
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert message in proc.stderr and "okf" in proc.stderr
+    assert not (out / "_okf").exists()
+
+
+def test_output_dir_elsewhere_and_site_search_page_kept(tmp_path: Path) -> None:
+    project = write_mkdocs_project(
+        tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\nalpha text\n"},
+        "plugins:\n  - search\n  - okf:\n      output_dir: data/okf-index\n      replace_builtin: false\n      exclude: []\n",
+    )
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    index = okf_sphinx.open_index(out / "data" / "okf-index")
+    assert index.manifest["search_page"] == "okf-search.html"
+    assert [h["concept_id"] for h in index.search("alpha")["hits"]] == ["a"]
+    page = (out / "okf-search.html").read_text(encoding="utf-8")
+    assert 'data-okf-index="./data/okf-index/"' in page
+    assert "okf-mkdocs.js" not in (out / "a" / "index.html").read_text(encoding="utf-8")
+    assert [c[0] for c in index.concepts() if c[3]] == ["a", "index"]
+
+
+def test_readthedocs_keeps_its_search_page_unless_replaced_and_custom_dir_overrides_ours(tmp_path: Path) -> None:
+    files = {"index.md": "# Home\n", "a.md": "# Alpha\n\nalpha text\n"}
+    kept = write_mkdocs_project(tmp_path / "kept", files, "theme:\n  name: readthedocs\nplugins:\n  - search\n"
+                                "  - okf:\n      replace_builtin: false\n")
+    mkdocs_build(kept, tmp_path / "kept-site")
+    assert 'id="mkdocs-search-results"' in (tmp_path / "kept-site" / "search.html").read_text(encoding="utf-8")
+    assert 'id="okf-search"' in (tmp_path / "kept-site" / "okf-search.html").read_text(encoding="utf-8")
+    custom = write_mkdocs_project(tmp_path / "custom", files, "theme:\n  name: readthedocs\n  custom_dir: overrides\n")
+    (custom / "overrides").mkdir()
+    (custom / "overrides" / "okf-search-body.html").write_text('<p id="author-search">mine</p>\n', encoding="utf-8")
+    mkdocs_build(custom, tmp_path / "custom-site")
+    page = (tmp_path / "custom-site" / "search.html").read_text(encoding="utf-8")
+    assert 'id="author-search"' in page and "okf-search.js" in page
+
+
+def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Path) -> None:
+    """A (contrived, real) Markdown extension that fails on okf's marked copy: the page is one section."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\n## Beta\n\nbeta text\n"},
+                                   "markdown_extensions:\n  - picky_ext\n")
+    (project / "picky_ext.py").write_text(
+        "from markdown.extensions import Extension\nfrom markdown.preprocessors import Preprocessor\n\n"
+        "class Picky(Preprocessor):\n    def run(self, lines):\n"
+        "        if any('OKF7H' in line for line in lines):\n            raise ValueError('unexpected text')\n"
+        "        return lines\n\n"
+        "class PickyExtension(Extension):\n    def extendMarkdown(self, md):\n"
+        "        md.preprocessors.register(Picky(md), 'picky', 40)\n\n"
+        "def makeExtension(**kwargs):\n    return PickyExtension(**kwargs)\n", encoding="utf-8")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out)
+    assert "a.md" in proc.stderr and "ValueError" in proc.stderr and "Traceback" not in proc.stderr
+    assert outline(out)["a"]["sections"] == [["", 0, 1, 5, ""]]
+    assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
+
+
+def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\n## " + "x" * 1100 + "\n"})
+    proc = mkdocs_build(project, tmp_path / "site", check=False)
+    assert proc.returncode != 0
+    assert "index.md:3" in proc.stderr and "1024" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
+    page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
+    assert '<script src="../../assets/okf/okf-mkdocs.js" data-okf-search="../../search.html" defer></script>' in page
+    # only HTML pages: the sitemap and the 404 page (served from any depth) are left alone
+    assert "okf" not in (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "okf-mkdocs.js" not in (site / "404.html").read_text(encoding="utf-8")
+    assert (site / "assets" / "okf" / "okf-search.js").read_bytes() == (
+        Path(okf_sphinx.__file__).parent / "static" / "okf-search.js"
+    ).read_bytes()
+
+
+def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n", "b.md": "# B\n"})
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert (out / "_okf" / "manifest.js").is_file()
+    (project / "docs" / "b.md").write_text("# B\n\n## " + "y" * 1100 + "\n", encoding="utf-8")
+    proc = mkdocs_build(project, out, "--dirty", check=False)
+    assert proc.returncode != 0 and "b.md:3" in proc.stderr
+    assert not (out / "_okf").exists()
+
+
+def test_pyproject_registers_the_plugin_for_both_hosts() -> None:
+    declared = declared_entry_points()
+    assert declared["mkdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
+    assert declared["properdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
+
+
+def test_every_plugin_option_is_documented() -> None:
+    from okf_sphinx.mkdocs_plugin import OkfConfig
+
+    options = {name for name, _ in OkfConfig._schema}
+    assert {"exclude", "limits", "output_dir", "source_root", "replace_builtin", "title"} <= options
+    text = (EXAMPLE_MKDOCS.parent / "docs" / "mkdocs.md").read_text(encoding="utf-8")
+    reference = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"^### (\w+)$", reference, re.M)) == options
+
+
+def test_mkdocs_serve_rebuilds_the_index_it_serves(tmp_path: Path) -> None:
+    """A real ``mkdocs serve``: the index it serves follows an edited page (polled, no timing asserted)."""
+    import socket
+    import time
+
+    project = copy_example(tmp_path / "p")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+                            cwd=project, env=build_env(), stdout=log, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+
+    def served_headings(query: str) -> list[str] | None:
+        try:
+            return [h["heading"] for h in okf_sphinx.open_index(url).search(query)["hits"]]
+        except okf_sphinx.OkfError:
+            return None  # not serving yet, or rebuilding
+
+    def wait_for(query: str, want: list[str]) -> None:
+        deadline = time.monotonic() + 300  # generous: a busy machine is slow, never wrong
+        while time.monotonic() < deadline and proc.poll() is None:
+            if served_headings(query) == want:
+                return
+            time.sleep(0.5)
+        proc.kill()
+        proc.wait(timeout=60)
+        raise AssertionError(f"mkdocs serve never served {want} for {query!r}:\n{(tmp_path / 'serve.log').read_text()}")
+
+    try:
+        wait_for("deadline", ["Deadline"])
+        page = project / "docs" / "retry.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\n## Served later\n\nzebraword text\n", encoding="utf-8")
+        wait_for("zebraword", ["Served later"])
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=60)
+        log.close()
