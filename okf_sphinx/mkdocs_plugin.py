@@ -300,7 +300,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def _copy_assets(self, site_dir: Path) -> None:
         dest = site_dir / ASSETS
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ("okf-search.js", "okf-search.css", "okf-mkdocs.js"):
+        for name in ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js"):
             shutil.copyfile(STATIC / name, dest / name)
 
     def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:
