@@ -80,7 +80,9 @@ class OkfCollector(EnvironmentCollector):
         files = [CapturedFile.read(Path(p)) for p in paths]
         searchable = not excluded(docname, app.config.okf_search_exclude)
         title = page_title(env, doctree, docname)
-        docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir))
+        docs(env)[docname] = split_document(
+            docname, title, searchable, doctree, files, Path(app.srcdir), app.config.source_encoding
+        )
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -14,7 +14,7 @@ from sphinx.util.display import status_iterator
 
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
-from .errors import BuildError
+from .errors import BuildError, NotAnIndexError
 from .search_page import setup_search_page
 from .terms import native
 from .index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
@@ -57,17 +57,57 @@ def _toctree_reachable(app: Sphinx) -> set[str]:
     return seen
 
 
+def output_target(outdir: Path, value: Any) -> Path:
+    """The index folder ``okf_search_output_dir`` names: a non-empty relative path
+    strictly inside the output folder (symbolic links resolved), else ConfigError."""
+    def refuse(why: str) -> ConfigError:
+        return ConfigError(
+            f"okf_search_output_dir = {value!r} {why}; give a relative folder name inside the HTML output, "
+            f"such as '_okf' (the default). Nothing was deleted"
+        )
+
+    if not isinstance(value, str):
+        raise refuse("is not a string")
+    if PurePosixPath(value).is_absolute() or PureWindowsPath(value).is_absolute() or PureWindowsPath(value).drive:
+        raise refuse("is an absolute path")
+    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise refuse("climbs out with '..'")
+    if not parts or not value.strip():
+        raise refuse("names the output folder itself")
+    root = Path(outdir).resolve()
+    target = root.joinpath(*parts)
+    # every existing component is followed: a link must not lead the index (or its removal) elsewhere
+    resolved = target.parent.resolve() / target.name
+    if not resolved.is_relative_to(root) or resolved == root:
+        raise refuse(f"leads outside the output folder {root} through a symbolic link")
+    return target
+
+
+def _check_output_dir(app: Sphinx) -> None:
+    if app.builder is not None and app.builder.name in HTML_BUILDERS:
+        output_target(Path(app.outdir), app.config.okf_search_output_dir)
+
+
+def _discard(target: Path) -> None:
+    """Clean-up after a failed build: remove our stale index, never anything else."""
+    try:
+        remove_index(target)
+    except BuildError as exc:
+        logger.warning("%s", exc)
+
+
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if app.builder is None or app.builder.name not in HTML_BUILDERS:
         return
-    target = Path(app.outdir) / app.config.okf_search_output_dir
+    target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
     if exception is not None:
-        remove_index(target)  # a failed build leaves no stale index behind
+        _discard(target)  # a failed build leaves no stale index behind
         return
     try:
         limits = resolve_limits(app.config.okf_search_limits)
     except ValueError as exc:
-        remove_index(target)
+        _discard(target)
         raise ConfigError(str(exc)) from None
     records = all_records(app.env)
     root = source_root(records, Path(app.srcdir), app.config.okf_search_source_root)
@@ -79,10 +119,11 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        files = build_index(records, root, _site(app), limits, progress)
+        files = build_index(records, root, _site(app), limits, progress, app.config.source_encoding)
         written = write_index(target, files)
     except BuildError as exc:
-        remove_index(target)
+        if not isinstance(exc, NotAnIndexError):
+            _discard(target)
         raise ExtensionError(str(exc)) from None
     finally:
         if gc_was_enabled:
@@ -115,6 +156,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
+    app.connect("builder-inited", _check_output_dir)
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)

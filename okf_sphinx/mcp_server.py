@@ -48,7 +48,8 @@ DESCRIPTIONS = {
         "get_section(locator) or read_lines(path, [line_start, line_end])." + _COMMON
     ),
     "get_section": (
-        "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`), or "
+        "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`; add the "
+        "hit's `concept_id` when several pages include that file, else the answer is `ambiguous_section`), or "
         "`concept_id` + `heading`; `concept_id` alone returns the page's outline (every section with heading, "
         "level, locator, parent). Headings match as hits show them (plain text) or as written in the source "
         "(``code``, *emphasis*, roles), after trimming, collapsing whitespace, unifying dashes and case folding; "
