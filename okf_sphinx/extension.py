@@ -22,7 +22,10 @@ from .index_writer import Site, build_index, remove_index, resolve_limits, sourc
 logger = logging.getLogger(__name__)
 
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
-DEFAULT_EXCLUDE = ["index", "*/index", "log", "*/log"]
+#: Nothing is excluded by default: in Sphinx sites ``index`` documents are content
+#: (SEARCH_CONTRACT.md).  Sites that follow the seed's convention set
+#: ``okf_search_exclude = ["index", "*/index", "log", "*/log"]`` in conf.py.
+DEFAULT_EXCLUDE: list[str] = []
 
 
 def _site(app: Sphinx) -> Site:
@@ -142,7 +145,7 @@ def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: in
     )
     if excluded:
         logger.info(
-            "okf_sphinx: %d pages excluded from search as navigation (%s); "
+            "okf_sphinx: %d pages excluded from search by okf_search_exclude (%s); "
             "set okf_search_exclude = [] in conf.py to include them",
             len(excluded), ", ".join(excluded[:5]) + (" …" if len(excluded) > 5 else ""),
         )
