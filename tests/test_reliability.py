@@ -461,3 +461,12 @@ def test_search_concepts_matches_composed_and_decomposed_forms(tmp_path: Path) -
         got = [c["concept_id"] for c in index.search_concepts(query)["concepts"]]
         assert got == ["a", "b"], (query, got)
     assert [c["concept_id"] for c in index.search_concepts("cre\u0300me")["concepts"]] == ["a"]
+
+
+def test_exclude_patterns_match_the_whole_docname() -> None:
+    from okf_sphinx.collector import excluded
+
+    seed = ["index", "*/index", "log", "*/log"]
+    assert excluded("api/log", seed) and excluded("a/b/log", seed) and excluded("a/b/index", seed)
+    assert not excluded("api/log", ["log"]) and not excluded("catalog", seed) and not excluded("api/login", seed)
+    assert not excluded("index", [])
