@@ -93,6 +93,50 @@ def test_output_dir_that_holds_something_else_is_left_untouched(tmp_path: Path) 
     assert (out / "_static" / "basic.css").exists()
 
 
+def test_a_failed_build_cleans_up_only_its_own_index(tmp_path: Path) -> None:
+    conf = (
+        "okf_search_output_dir = 'mine'\n"
+        "def _boom(app, doctree):\n"
+        "    raise RuntimeError('boom from conf.py')\n"
+        "def setup(app):\n"
+        "    app.connect('doctree-read', _boom)\n"
+    )
+    out = tmp_path / "out"
+    (out / "mine").mkdir(parents=True)
+    (out / "mine" / "notes.txt").write_text("mine\n", encoding="utf-8")
+    src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\nyak\n"}, conf=conf)
+    proc = sphinx_build(src, out, check=False)
+    assert proc.returncode != 0 and "boom from conf.py" in proc.stderr
+    assert (out / "mine" / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_remove_index_removes_only_what_okf_wrote(tmp_path: Path) -> None:
+    from okf_sphinx.errors import NotAnIndexError
+    from okf_sphinx.index_writer import remove_index, write_index
+
+    ours = tmp_path / "ours"
+    write_index(ours, {"manifest": {"format": "okf-sphinx-index"}})
+    remove_index(ours)
+    assert not ours.exists()
+    (tmp_path / "empty").mkdir()
+    remove_index(tmp_path / "empty")
+    assert not (tmp_path / "empty").exists()
+    remove_index(tmp_path / "absent")  # nothing to do
+    victim = tmp_path / "victim"
+    write_index(victim, {"manifest": {"format": "okf-sphinx-index"}})
+    os.symlink(victim, tmp_path / "link")
+    remove_index(tmp_path / "link")  # the link goes, what it points at stays
+    assert not (tmp_path / "link").is_symlink() and (victim / "manifest.js").exists()
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "manifest.js").write_text("var x = 1;\n", encoding="utf-8")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    for path in (foreign, tmp_path / "file"):
+        with pytest.raises(NotAnIndexError):
+            remove_index(path)
+    assert (foreign / "manifest.js").exists() and (tmp_path / "file").exists()
+
+
 def test_nested_output_dir_is_written_and_replaced_by_the_next_build(tmp_path: Path) -> None:
     src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\nyak\n"}, conf="okf_search_output_dir = 'search/./idx'\n")
     out = tmp_path / "out"
