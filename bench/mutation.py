@@ -45,11 +45,12 @@ def _toml_list(items: list[str]) -> str:
 
 
 def prepare(work: Path, modules: list[str], tests: list[str]) -> None:
-    for name in ("okf_sphinx", "tests"):
+    for name in ("okf_sphinx", "tests", "example_site"):
         shutil.copytree(ROOT / name, work / name, ignore=shutil.ignore_patterns("__pycache__", "_build", ".hypothesis"))
     config = (
         "\n[tool.mutmut]\n"
         'source_paths = ["okf_sphinx/"]\n'
+        'also_copy = ["example_site/"]\n'
         f"only_mutate = {_toml_list(modules)}\n"
         f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
         'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:benchmark", "-x", "-q"]\n'
@@ -81,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         prepare(work, args.modules, args.tests)
         run = mutmut(work, "run", "--max-children", str(args.jobs), env=env)
+        if run.returncode != 0:
+            sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
+            return 1
         stats_run = mutmut(work, "export-cicd-stats", env=env)
         stats_file = work / "mutants" / "mutmut-cicd-stats.json"
         if not stats_file.exists():
