@@ -23,6 +23,29 @@ from okf_sphinx.index_writer import DEFAULT_LIMITS, Site, build_index, write_ind
 from okf_sphinx.sections import CapturedFile, DocRecord, Section
 from okf_sphinx.terms import native, terms, validate_limit
 
+CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
+
+
+def check(tool: str, answer: dict) -> None:
+    """The answer (or envelope) against the tool's shipped JSON Schema."""
+    from jsonschema import Draft202012Validator
+
+    name = "error" if "error" in answer else f"{tool}.output"
+    Draft202012Validator(json.loads((CONTRACTS / f"{name}.json").read_text(encoding="utf-8"))).validate(answer)
+
+
+def envelope(fn) -> dict:  # type: ignore[no-untyped-def]
+    """The refusal's wire envelope, checked against contracts/error.json."""
+    with pytest.raises(OkfError) as err:
+        fn()
+    check("", err.value.envelope)
+    return err.value.envelope["error"]
+
+
+def details(fn) -> tuple[str, dict]:  # type: ignore[no-untyped-def]
+    e = envelope(fn)
+    return e["code"], {k: v for k, v in e.items() if k not in ("code", "message")}
+
 
 def code_of(fn) -> str:  # type: ignore[no-untyped-def]
     with pytest.raises(OkfError) as err:
@@ -144,6 +167,19 @@ def test_snippet_rule() -> None:
 # -- query.py on a real index written from hand-made records ---------------------------------
 
 
+RULES = (
+    "Rules\n=====\n\nIntro words.\n\n"                        # 1-5
+    "K1 First rule\n-------------\n\nfirst body\n\n"           # 6-10
+    "K10 Tenth rule\n--------------\n\ntenth body\n\n"         # 11-15
+    "Same\n----\n\none\n\n"                                    # 16-20
+    "Same\n----\n\ntwo\n\n"                                    # 21-25
+    "``code`` and *em*\n-----------------\n\nmarked body\n\n"  # 26-30
+    "Deep\n~~~~\n\ndeep body\n"                                 # 31-34
+)
+BIG_LINES = 2002
+BIG = "Big\n===\n" + "".join("é" * 99 + "\n" for _ in range(BIG_LINES - 2))  # ~400 KB of UTF-8
+
+
 def _section(file: str, heading: str, level: int, start: int, end: int, parent: int | None = None) -> Section:
     return Section(file, heading, level, start, end, heading.lower().replace(" ", "-"), (), parent)
 
@@ -156,17 +192,25 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> okf_sphinx.Index:
         "alpha.rst": "Alpha\n=====\n\nretry policy retry\n\nBeta part\n---------\n\nretry once\n",
         "gamma.md": "# Gamma\n\npolicy only here and retry\n",
         "index.rst": "Home\n====\n\nretry\n",
+        "rules.rst": RULES,
+        "big.rst": BIG,
     }
     records = []
     for name, text in sources.items():
         path = src / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    a, g, i = (CapturedFile.read((src / n).resolve())[0] for n in sources)
+    a, g, i, r, b = (CapturedFile.read((src / n).resolve())[0] for n in sources)
     records.append(DocRecord("alpha", "Alpha", True, [a], [_section(a.path, "Alpha", 1, 1, 5),
                                                           _section(a.path, "Beta part", 2, 6, 9, 0)]))
+    records.append(DocRecord("big", "Big", False, [b], [_section(b.path, "Big", 1, 1, BIG_LINES)]))
     records.append(DocRecord("gamma", "Gamma", True, [g], [_section(g.path, "Gamma", 1, 1, 3)]))
     records.append(DocRecord("index", "Home", False, [i], [_section(i.path, "Home", 1, 1, 4)]))
+    records.append(DocRecord("rules", "Rules", False, [r], [
+        _section(r.path, "Rules", 1, 1, 5), _section(r.path, "K1 First rule", 2, 6, 10, 0),
+        _section(r.path, "K10 Tenth rule", 2, 11, 15, 0), _section(r.path, "Same", 2, 16, 20, 0),
+        _section(r.path, "Same", 2, 21, 25, 0), _section(r.path, "code and em", 2, 26, 30, 0),
+        _section(r.path, "Deep", 3, 31, 34, 5)]))
     site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
     files = build_index(records, PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS))
     write_index(root / "out" / "_okf", files)
@@ -179,7 +223,7 @@ def _idf(n: int, df: int) -> float:
 
 def test_search_scores_are_the_contract_bm25(index: okf_sphinx.Index) -> None:
     r = index.search("retry")
-    # searchable sections: alpha 1-5, alpha 6-9, gamma 1-3 (index is excluded); the range
+    # searchable sections: alpha 1-5, alpha 6-9, gamma 1-3 (index, big, rules are not); the range
     # text holds the heading line, so heading terms count as body (1) and heading (3)
     lengths = {("alpha", 1): 4 + 3 * 1 + 2 * 1, ("alpha", 6): 4 + 3 * 2 + 2 * 1, ("gamma", 1): 6 + 3 + 2}
     freqs = {("alpha", 1): 2, ("alpha", 6): 1, ("gamma", 1): 1}
@@ -235,7 +279,7 @@ def test_response_cap_is_exactly_one_mebibyte(index: okf_sphinx.Index, monkeypat
 
 def test_snapshot_revision_and_files_of_the_written_index(index: okf_sphinx.Index) -> None:
     files = index.files()
-    assert [f["path"] for f in files] == ["alpha.rst", "gamma.md", "index.rst"]
+    assert [f["path"] for f in files] == ["alpha.rst", "big.rst", "gamma.md", "index.rst", "rules.rst"]
     assert index.snapshot_revision == fmt.snapshot_revision(files)
     assert json.loads(json.dumps(index.search("gamma")))["snapshot_revision"] == index.snapshot_revision
 
@@ -317,11 +361,155 @@ def test_read_lines_rules(index: okf_sphinx.Index) -> None:
 def test_search_concepts_rules(index: okf_sphinx.Index) -> None:
     r = index.search_concepts("A")
     assert [c["concept_id"] for c in r["concepts"]] == ["alpha", "gamma"]
+    assert r["status"] == "ok" and r["query"] == "A" and r["snapshot_revision"] == index.snapshot_revision
+    check("search_concepts", r)
     assert r["concepts"][0] == {"concept_id": "alpha", "title": "Alpha", "searchable": True}
     assert [c["concept_id"] for c in index.search_concepts("home")["concepts"]] == ["index"]
     assert index.search_concepts("home")["concepts"][0]["searchable"] is False
     r = index.search_concepts("a", limit=1)
     assert r["total"] == 2 and r["truncated"] is True and len(r["concepts"]) == 1
+    r = index.search_concepts("a", limit=2)
+    assert r["total"] == 2 and r["truncated"] is False
     assert code_of(lambda: index.search_concepts("  ")) == "schema_validation"
     assert code_of(lambda: index.search_concepts("x" * 513)) == "schema_validation"
     assert index.search_concepts("x" * 512)["total"] == 0
+
+
+def test_argument_envelopes_name_the_field_and_numbers(index: okf_sphinx.Index) -> None:
+    rl, sc = index.read_lines, index.search_concepts
+    assert details(lambda: rl("alpha.rst", [0, 1])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [2, 1])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [1])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [1, True])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [10, 12])) == ("range_out_of_bounds", {"path": "alpha.rst", "total_lines": 9})
+    assert details(lambda: rl("alpha.rsx", [1, 1])) == (
+        "not_found", {"field": "path", "path": "alpha.rsx", "suggestions": ["alpha.rst"]})
+    assert details(lambda: sc(5)) == ("schema_validation", {"field": "query"})
+    assert details(lambda: sc("\ud800")) == ("schema_validation", {"field": "query"})
+    assert details(lambda: sc(" ")) == ("schema_validation", {"field": "query"})
+    assert details(lambda: sc("x" * 513)) == ("schema_validation", {"field": "query", "limit": 512, "actual": 513})
+    assert details(lambda: index.get_section(concept_id="alpah")) == (
+        "not_found", {"field": "concept_id", "concept_id": "alpah", "suggestions": ["alpha"]})
+
+
+def test_read_lines_over_the_byte_budget_names_the_largest_end_that_fits(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+
+    assert MAX_ANSWER_BYTES == 256_000
+    code, d = details(lambda: index.read_lines("big.rst", [2, 5000]))
+    assert code == "page_too_large" and d["limit"] == MAX_ANSWER_BYTES and d["path"] == "big.rst"
+    end = d["max_end"]
+    assert answer_size(index.read_lines("big.rst", [2, end])) <= MAX_ANSWER_BYTES
+    code, over = details(lambda: index.read_lines("big.rst", [2, end + 1]))
+    assert code == "page_too_large" and over["max_end"] == end
+    assert over["size"] > MAX_ANSWER_BYTES
+    whole = index.read_lines("big.rst", [1, end])
+    check("read_lines", whole)
+    assert whole["range"] == {"start": 1, "end": end, "total_lines": BIG_LINES, "truncated": False}
+    assert whole["content"] == "Big\n===\n" + "\n".join(["é" * 99] * (end - 2))
+    assert (whole["status"], whole["path"], whole["locator"]) == ("ok", "big.rst", f"big.rst#L1-L{end}")
+    assert whole["content_sha256"] == index.files()[1]["sha256"]
+
+
+def test_get_section_pages_on_the_byte_budget(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+
+    first = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=200_000)
+    check("get_section", first)
+    assert first["truncated"] is True and first["truncation_reason"] == "byte_budget"
+    assert answer_size(first) <= MAX_ANSWER_BYTES
+    n = first["next_offset"]
+    assert n == len(first["content"]) and answer_size({**first, "content": first["content"] + "é"}) > MAX_ANSWER_BYTES - 2
+    parts = [first["content"]]
+    offset = n
+    while True:
+        page = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=200_000, offset=offset)
+        parts.append(page["content"])
+        if not page["truncated"]:
+            break
+        offset = page["next_offset"]
+    assert "".join(parts) == BIG[:-1] and page["content_chars"] == len(BIG) - 1
+    small = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=10, offset=3)
+    assert (small["content"], small["truncated"], small["truncation_reason"], small["next_offset"]) == ("\n===\nééééé", True, "max_chars", 13)
+    assert (small["offset"], small["max_chars"]) == (3, 10)
+    assert index.get_section(locator="alpha.rst#L6-L9", max_chars=0)["max_chars"] == 1  # clamped
+    assert index.get_section(locator="alpha.rst#L6-L9", max_chars=10**9)["max_chars"] == 200_000
+    assert index.get_section(locator="alpha.rst#L6-L9", offset=10**9)["content"] == ""
+
+
+def test_outline_and_section_answers(index: okf_sphinx.Index) -> None:
+    out = index.get_section(concept_id="rules")
+    check("get_section", out)
+    assert (out["status"], out["kind"], out["concept_id"], out["title"], out["path"], out["url"], out["searchable"],
+            out["total"], out["snapshot_revision"]) == ("ok", "outline", "rules", "Rules", "rules.rst", "rules.html", False,
+                                                      7, index.snapshot_revision)
+    assert out["outline"][1] == {"heading": "K1 First rule", "level": 2, "locator": "rules.rst#L6-L10", "parent": 0}
+    assert [o["parent"] for o in out["outline"]] == [None, 0, 0, 0, 0, 0, 5]
+    sec = index.get_section(locator="rules.rst#L26-L30")
+    check("get_section", sec)
+    assert sec["breadcrumb"] == ["Rules"] and sec["heading"] == "code and em" and sec["level"] == 2
+    assert sec["subsections"] == [{"heading": "Deep", "locator": "rules.rst#L31-L34"}]
+    assert sec["previous"] == {"heading": "Same", "locator": "rules.rst#L21-L25"} and sec["next"]["heading"] == "Deep"
+    assert sec["content_locator"] == "rules.rst#L26-L34" and sec["content"].endswith("deep body")
+    assert sec["url"] == "rules.html#code-and-em" and sec["include_subsections"] is True
+    own = index.get_section(locator="rules.rst#L26-L30", include_subsections=False)
+    assert own["content_locator"] == "rules.rst#L26-L30" and own["content"] == "``code`` and *em*\n-----------------\n\nmarked body\n"
+    deep = index.get_section(locator="rules.rst#L31-L34")
+    assert deep["breadcrumb"] == ["Rules", "code and em"] and deep["next"] is None
+    assert index.get_section(locator="rules.rst#L1-L5")["previous"] is None
+    assert index.get_section(locator="rules.rst#L1-L34")["content_chars"] == len(RULES) - 1
+
+
+def test_heading_matching_rules(index: okf_sphinx.Index) -> None:
+    gs = index.get_section
+    assert gs(concept_id="rules", heading="k1 first RULE")["locator"] == "rules.rst#L6-L10"
+    assert gs(concept_id="rules", heading="K1")["locator"] == "rules.rst#L6-L10"  # identifier
+    assert gs(concept_id="rules", heading="K10")["locator"] == "rules.rst#L11-L15"
+    assert gs(concept_id="rules", heading="``code`` and *em*")["locator"] == "rules.rst#L26-L30"  # source form
+    assert gs(concept_id="rules", heading="CODE AND EM")["locator"] == "rules.rst#L26-L30"
+    code, d = details(lambda: gs(concept_id="rules", heading="same"))
+    assert code == "ambiguous_section" and d == {"concept_id": "rules", "heading": "same", "candidates": [
+        {"heading": "Same", "locator": "rules.rst#L16-L20"}, {"heading": "Same", "locator": "rules.rst#L21-L25"}]}
+    code, d = details(lambda: gs(concept_id="rules", heading="K1 First rul"))
+    assert code == "section_not_found" and d["suggestions"][0] == {"heading": "K1 First rule", "locator": "rules.rst#L6-L10"}
+    assert d["concept_id"] == "rules" and d["heading"] == "K1 First rul"
+    code, d = details(lambda: gs(concept_id="rules", heading="zzzzzz qqqq"))
+    assert code == "section_not_found" and [x["heading"] for x in d["suggestions"]] == ["K1 First rule", "K10 Tenth rule"]
+    assert details(lambda: gs(concept_id="rules", heading="First"))[0] == "section_not_found"  # no partial match
+    assert details(lambda: gs(concept_id="rules", heading="K2"))[0] == "section_not_found"
+    assert details(lambda: gs(concept_id="rules", heading=" \t "))[1] == {"field": "heading"}
+    assert details(lambda: gs(concept_id="rules", heading="x" * 4097))[1] == {"field": "heading"}
+    assert gs(concept_id="rules", heading="Rules")["level"] == 1
+
+
+def test_raw_heading_reads_the_title_lines() -> None:
+    from okf_sphinx.lines import LineMap
+    from okf_sphinx.reading import raw_heading
+
+    lm = LineMap(".. _label:\n\nTitle *one*\n===========\n\nbody\n## ATX title ##\n\n(t)=\n# Hash\nSetext\ntwo\n---\n")
+    assert raw_heading(lm, 1, 6) == "Title *one*"
+    assert raw_heading(lm, 7, 8) == "ATX title"
+    assert raw_heading(lm, 9, 10) == "Hash"
+    assert raw_heading(lm, 11, 13) == "Setext two"
+    assert raw_heading(lm, 6, 6) == "body"
+
+
+def test_call_tool_dispatch_and_strictness(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import TOOL_ARGUMENTS, call_tool
+
+    assert list(TOOL_ARGUMENTS) == ["search_sections", "get_section", "read_lines", "search_concepts"]
+    assert call_tool(index, "search_sections", {"query": "retry"}) == index.search("retry")
+    assert call_tool(index, "search_sections", {"query": "retry", "limit": 1}) == index.search("retry", 1)
+    assert call_tool(index, "get_section", {"locator": "alpha.rst#L6-L9"}) == index.get_section(locator="alpha.rst#L6-L9")
+    assert call_tool(index, "read_lines", {"path": "alpha.rst", "lines": [1, 2]}) == index.read_lines("alpha.rst", [1, 2])
+    assert call_tool(index, "search_concepts", {"query": "a", "limit": 1}) == index.search_concepts("a", 1)
+    assert details(lambda: call_tool(index, "nope", {})) == ("schema_validation", {})
+    assert details(lambda: call_tool(index, "read_lines", [])) == ("schema_validation", {})
+    assert details(lambda: call_tool(index, "read_lines", {"path": "a", "lines": [1, 1], "x": 1, "b": 2})) == (
+        "schema_validation", {"field": "b"})
+    assert details(lambda: call_tool(index, "search_concepts", {"query": None})) == ("schema_validation", {"field": "query"})
+    assert details(lambda: call_tool(index, "read_lines", {"lines": [1, 1]})) == ("missing_path", {"field": "path"})
+    assert details(lambda: call_tool(index, "search_sections", {})) == ("schema_validation", {"field": "query"})
+    assert details(lambda: call_tool(index, "search_concepts", {"limit": 3})) == ("schema_validation", {"field": "query"})
+    assert details(lambda: call_tool(index, "get_section", None)) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: call_tool(index, "get_section", {"heading": "x"})) == ("schema_validation", {"field": "heading"})
