@@ -103,10 +103,14 @@ def _discard(target: Path) -> None:
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if app.builder is None or app.builder.name not in HTML_BUILDERS:
         return
-    target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
     if exception is not None:
+        try:
+            target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
+        except ConfigError:
+            return  # an unusable setting names no index of ours: nothing to clean up
         _discard(target)  # a failed build leaves no stale index behind
         return
+    target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
     try:
         limits = resolve_limits(app.config.okf_search_limits)
     except ValueError as exc:
