@@ -513,3 +513,50 @@ def test_call_tool_dispatch_and_strictness(index: okf_sphinx.Index) -> None:
     assert details(lambda: call_tool(index, "search_concepts", {"limit": 3})) == ("schema_validation", {"field": "query"})
     assert details(lambda: call_tool(index, "get_section", None)) == ("schema_validation", {"field": "locator"})
     assert details(lambda: call_tool(index, "get_section", {"heading": "x"})) == ("schema_validation", {"field": "heading"})
+
+
+def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.Index, tmp_path: Path) -> None:
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(Path(index.source.location), site / "_okf")
+    sid = index.search("policy")["hits"][0]
+    n = next(i for i in range(index.sections) if index.section(i)["locator"] == sid["locator"])
+    record = fmt.unwrap(f"s/{n}", (site / "_okf" / "s" / f"{n}.js").read_bytes())
+    record["searchable"] = False
+    (site / "_okf" / "s" / f"{n}.js").write_bytes(fmt.wrap(f"s/{n}", record))
+    assert details(lambda: okf_sphinx.open_index(site).search("policy")) == ("index_corrupt", {})
+
+
+def test_table_driven_normaliser_equals_the_native_one() -> None:
+    from okf_sphinx.terms import Normaliser, unicode_tables
+
+    tables = unicode_tables()
+    own = Normaliser(tables)
+    assert own.native is True and own.unicode_version == tables["unicode_version"]
+    other = Normaliser({**tables, "unicode_version": "0.0.0"})  # another Unicode version: the table path
+    assert other.native is False and other.unicode_version == "0.0.0"
+    for text in ("Straße ΣΊΣΥΦΟΣ ﬁle \u212aelvin İstanbul Ǆ", "Cafe\u0301 x\u0301y 日本語 \U0001d400bc", "plain ascii WORDS_2"):
+        assert other.terms(text) == own.terms(text) == terms(text), text
+        assert other.snippet(text, own.terms(text)[1:2]) == own.snippet(text, own.terms(text)[1:2])
+    assert other.is_word("é") and not other.is_word(" ") and other.has_letter_number("…a") and not other.has_letter_number("…")
+    assert list(other.word_runs("ab, c\u0301d")) == [(0, "ab"), (4, "c\u0301d")]
+
+
+def test_shorten_keeps_messages_readable() -> None:
+    from okf_sphinx.reading import _shorten
+
+    assert _shorten("x" * 200) == "x" * 200
+    assert _shorten("a" * 150 + "b" * 51) == "a" * 100 + "…" + "a" * 49 + "b" * 51
+    assert _shorten("abcdef", keep=4) == "ab…ef"
+
+
+def test_a_wrong_locator_suggests_the_overlapping_sections(tmp_path: Path, index: okf_sphinx.Index) -> None:
+    fresh = okf_sphinx.open_index(Path(index.source.location))
+    code, d = details(lambda: fresh.get_section(locator="alpha.rst#L5-L6"))
+    assert code == "section_not_found" and d["locator"] == "alpha.rst#L5-L6"
+    assert d["suggestions"] == [{"heading": "Alpha", "locator": "alpha.rst#L1-L5"},
+                                {"heading": "Beta part", "locator": "alpha.rst#L6-L9"}]
+    assert details(lambda: fresh.get_section(locator="alpha.rst#L7-L8"))[1]["suggestions"] == [
+        {"heading": "Beta part", "locator": "alpha.rst#L6-L9"}]
+    assert details(lambda: fresh.get_section(locator="alpha.rst#L99-L100"))[1]["suggestions"] == []
