@@ -65,6 +65,18 @@ def mutmut(work: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedP
     return subprocess.run(nice + cmd + list(args), cwd=work, env=env, capture_output=True, text=True)
 
 
+_STRING = re.compile(r"""[rbfuRBFU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
+
+
+def kind(diff: str) -> str:
+    """``"string"`` when a surviving mutant changes only the text of string literals
+    (message wording, case), else ``"logic"`` — the ones a contract test must kill."""
+    old = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+    new = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    same = [_STRING.sub("S", x) for x in old] == [_STRING.sub("S", x) for x in new]
+    return "string" if old and same else "logic"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--modules", nargs="+", default=MODULES)
@@ -72,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants run in parallel (default 2)")
     parser.add_argument("--examples", type=int, default=100, help="Hypothesis examples per property (default 100)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.json")
+    parser.add_argument("--only", nargs="+", default=[], metavar="MUTANT",
+                        help="run only these mutants (e.g. the survivors of an earlier run's report)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy (to inspect mutants with `mutmut show`)")
     args = parser.parse_args(argv)
 
@@ -81,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     try:
         prepare(work, args.modules, args.tests)
-        run = mutmut(work, "run", "--max-children", str(args.jobs), env=env)
+        run = mutmut(work, "run", "--max-children", str(args.jobs), *args.only, env=env)
         if run.returncode != 0:
             sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
             return 1
@@ -92,12 +106,16 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         stats = json.loads(stats_file.read_text(encoding="utf-8"))
         listing = mutmut(work, "results", env=env).stdout
-        survivors = sorted(m.group(1) for m in re.finditer(r"^\s*(\S+): (?:survived|no tests)\s*$", listing, re.M))
+        names = sorted(m.group(1) for m in re.finditer(r"^\s*(\S+): survived\s*$", listing, re.M))
+        survivors = [{"mutant": n, "kind": kind(mutmut(work, "show", n, env=env).stdout)} for n in names]
         if args.keep:
             print(f"scratch copy kept in {work}")
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
+    if args.only:  # mutants not named stay unchecked: count only the named ones
+        stats["total"] = len(args.only)
+        stats["no_tests"] = min(stats["no_tests"], len(args.only))
     judged = stats["killed"] + stats["survived"] + stats["no_tests"] + stats["timeout"] + stats["suspicious"]
     score = (stats["killed"] + stats["timeout"]) / judged if judged else 0.0
     report = {
@@ -107,15 +125,16 @@ def main(argv: list[str] | None = None) -> int:
         "stats": stats,
         "score": round(score, 4),
         "seconds": round(time.monotonic() - started, 1),
-        "survivors": survivors,
+        "survivors_logic": [x["mutant"] for x in survivors if x["kind"] == "logic"],
+        "survivors_string": [x["mutant"] for x in survivors if x["kind"] == "string"],
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(f"mutation score {score:.1%}: {stats['killed']} killed, {stats['timeout']} timed out, "
           f"{stats['survived']} survived, {stats['no_tests']} reached by no selected test, of {stats['total']} "
           f"({report['seconds']} s); report in {args.out}")
-    for name in survivors:
-        print("  survived:", name)
+    for x in survivors:
+        print(f"  survived ({x['kind']}): {x['mutant']}")
     return 0
 
 
