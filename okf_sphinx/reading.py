@@ -337,37 +337,6 @@ def strip_markup(text: str) -> str:
     return text
 
 
-_ADORNMENT = re.compile(r"^\s*([!-/:-@\[-`{-~])\1+\s*$")
-_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)")
-_ATX_CLOSE = re.compile(r"[ \t]+#+[ \t]*$")
-_LABEL = re.compile(r"^\s*(?:\([^)]*\)=|\.\. _[^:]*:.*)\s*$")
-
-
-def raw_heading(lm: LineMap, line_start: int, line_end: int) -> str:
-    """The heading as written in the source: its text line(s) at the top of the section."""
-    last = min(line_end, line_start + 4, lm.total_lines)
-    lines = [lm.line_text(k) for k in range(line_start, last + 1)]
-    picked: list[str] = []
-    for i, line in enumerate(lines):
-        if not line.strip() or _LABEL.match(line):
-            if picked:
-                break
-            continue
-        if _ADORNMENT.match(line):
-            if picked:
-                break
-            continue
-        if _ATX.match(line):
-            if picked:
-                break
-            return _ATX_CLOSE.sub("", _ATX.sub("", line, count=1)).strip()
-        picked.append(line.strip())
-        # a heading continues only when an adornment line follows (setext / RST)
-        if not any(_ADORNMENT.match(x) for x in lines[i + 1 :]):
-            break
-    return " ".join(picked)
-
-
 def _identifier(query: str) -> str | None:
     q = query.strip()
     m = _IDENT_QUERY.match(q)
@@ -524,27 +493,17 @@ def _parse_locator(locator: str) -> tuple[str, int, int]:
 
 
 def _heading_keys(index: Index, page: dict[str, Any], page_no: int) -> list[set[str]]:
+    """Per section: the keys a heading query may equal — the heading Sphinx reports and
+    that heading with inline markup removed.  A query in source form (``foo``, *em*)
+    matches through the same markup removal; nothing else (a body line that merely
+    opens the section, as under front matter's myst_title_to_header) ever matches."""
     c = _cache(index)
     keys = c.heading_keys.get(page_no)
     if keys is not None:
         return keys
-    numbers = _file_numbers(index)
     keys = []
     for s in page["sections"]:
-        if not s["heading"]:
-            keys.append(set())
-            continue
-        k = {norm_heading(s["heading"]), norm_heading(strip_markup(s["heading"]))}
-        n = numbers.get(s["path"])
-        if n is not None:
-            lm = _linemap(index, n)
-            if 1 <= s["line_start"] <= lm.total_lines:
-                raw = raw_heading(lm, s["line_start"], s["line_end"])
-                # the source-markup form counts only when it reduces to the heading Sphinx
-                # reports: the first line of a section whose title is elsewhere (front
-                # matter's myst_title_to_header) is body text, not a heading
-                if raw and norm_heading(strip_markup(raw)) in k:
-                    k.add(norm_heading(raw))
+        k = {norm_heading(s["heading"]), norm_heading(strip_markup(s["heading"]))} if s["heading"] else set()
         k.discard("")
         keys.append(k)
     with c.lock:

@@ -482,18 +482,6 @@ def test_heading_matching_rules(index: okf_sphinx.Index) -> None:
     assert gs(concept_id="rules", heading="Rules")["level"] == 1
 
 
-def test_raw_heading_reads_the_title_lines() -> None:
-    from okf_sphinx.lines import LineMap
-    from okf_sphinx.reading import raw_heading
-
-    lm = LineMap(".. _label:\n\nTitle *one*\n===========\n\nbody\n## ATX title ##\n\n(t)=\n# Hash\nSetext\ntwo\n---\n")
-    assert raw_heading(lm, 1, 6) == "Title *one*"
-    assert raw_heading(lm, 7, 8) == "ATX title"
-    assert raw_heading(lm, 9, 10) == "Hash"
-    assert raw_heading(lm, 11, 13) == "Setext two"
-    assert raw_heading(lm, 6, 6) == "body"
-
-
 def test_call_tool_dispatch_and_strictness(index: okf_sphinx.Index) -> None:
     from okf_sphinx.reading import TOOL_ARGUMENTS, call_tool
 
