@@ -548,3 +548,34 @@ def test_a_wrong_locator_suggests_the_overlapping_sections(tmp_path: Path, index
     assert details(lambda: fresh.get_section(locator="alpha.rst#L7-L8"))[1]["suggestions"] == [
         {"heading": "Beta part", "locator": "alpha.rst#L6-L9"}]
     assert details(lambda: fresh.get_section(locator="alpha.rst#L99-L100"))[1]["suggestions"] == []
+
+
+def test_query_refusals_are_complete_envelopes() -> None:
+    n = native()
+    assert n.query_terms("a") == ["a"] and n.query_terms("é") == ["é"]
+    assert details(lambda: n.query_terms(3)) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("\ud800")) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("")) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("a" * 513)) == ("schema_validation", {"limit": 512, "actual": 513})
+    assert details(lambda: n.query_terms("!?")) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("\u0301")) == ("schema_validation", {})  # a mark alone: no term
+    assert details(lambda: n.query_terms(" ".join(f"w{i}" for i in range(40)))) == (
+        "resource_limit", {"limit": 32, "actual": 40})
+
+
+def test_search_defaults_to_twenty_hits(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    text = "".join(f"S{i:02d}\n===\n\nzebu\n\n" for i in range(25))
+    (src / "many.rst").write_text(text, encoding="utf-8")
+    f = CapturedFile.read((src / "many.rst").resolve())[0]
+    sections = [_section(f.path, f"S{i:02d}", 1, 5 * i + 1, 5 * i + 5) for i in range(25)]
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(tmp_path / "out" / "_okf", build_index([DocRecord("many", "Many", True, [f], sections)],
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+    index = okf_sphinx.open_index(tmp_path / "out")
+    r = index.search("zebu")
+    assert r["total"] == 25 and len(r["hits"]) == 20 and r["truncated"] is True
+    assert [h["heading"] for h in r["hits"]] == [f"S{i:02d}" for i in range(20)]  # equal scores: sid order
+    assert len(index.search_concepts("many")["concepts"]) == 1
+    assert details(lambda: okf_sphinx.open_index(tmp_path / "out").search("zebu", 101)) == ("schema_validation", {})
