@@ -194,13 +194,14 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> okf_sphinx.Index:
         "index.rst": "Home\n====\n\nretry\n",
         "rules.rst": RULES,
         "big.rst": BIG,
+        "tiny.md": "\nx\n",
     }
     records = []
     for name, text in sources.items():
         path = src / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    a, g, i, r, b = (CapturedFile.read((src / n).resolve())[0] for n in sources)
+    a, g, i, r, b, t = (CapturedFile.read((src / n).resolve())[0] for n in sources)
     records.append(DocRecord("alpha", "Alpha", True, [a], [_section(a.path, "Alpha", 1, 1, 5),
                                                           _section(a.path, "Beta part", 2, 6, 9, 0)]))
     records.append(DocRecord("big", "Big", False, [b], [_section(b.path, "Big", 1, 1, BIG_LINES)]))
@@ -211,6 +212,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> okf_sphinx.Index:
         _section(r.path, "K10 Tenth rule", 2, 11, 15, 0), _section(r.path, "Same", 2, 16, 20, 0),
         _section(r.path, "Same", 2, 21, 25, 0), _section(r.path, "code and em", 2, 26, 30, 0),
         _section(r.path, "Deep", 3, 31, 34, 5)]))
+    records.append(DocRecord("tiny", "", False, [t], [_section(t.path, "", 0, 1, 2)]))
     site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
     files = build_index(records, PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS))
     write_index(root / "out" / "_okf", files)
@@ -272,14 +274,12 @@ def test_response_cap_is_exactly_one_mebibyte(index: okf_sphinx.Index, monkeypat
     monkeypatch.setattr(q, "MAX_RESPONSE_BYTES", size)
     assert index.search("retry") == answer
     monkeypatch.setattr(q, "MAX_RESPONSE_BYTES", size - 1)
-    with pytest.raises(OkfError) as err:
-        index.search("retry")
-    assert err.value.code == "resource_limit" and err.value.details == {"limit": size - 1, "actual": size}
+    assert details(lambda: index.search("retry")) == ("resource_limit", {"limit": size - 1, "actual": size})
 
 
 def test_snapshot_revision_and_files_of_the_written_index(index: okf_sphinx.Index) -> None:
     files = index.files()
-    assert [f["path"] for f in files] == ["alpha.rst", "big.rst", "gamma.md", "index.rst", "rules.rst"]
+    assert [f["path"] for f in files] == ["alpha.rst", "big.rst", "gamma.md", "index.rst", "rules.rst", "tiny.md"]
     assert index.snapshot_revision == fmt.snapshot_revision(files)
     assert json.loads(json.dumps(index.search("gamma")))["snapshot_revision"] == index.snapshot_revision
 
@@ -579,3 +579,39 @@ def test_search_defaults_to_twenty_hits(tmp_path: Path) -> None:
     assert [h["heading"] for h in r["hits"]] == [f"S{i:02d}" for i in range(20)]  # equal scores: sid order
     assert len(index.search_concepts("many")["concepts"]) == 1
     assert details(lambda: okf_sphinx.open_index(tmp_path / "out").search("zebu", 101)) == ("schema_validation", {})
+
+
+def test_read_lines_boundaries(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    tiny = index.read_lines("tiny.md", [1, 5])  # a file that starts with a line break
+    assert tiny["range"] == {"start": 1, "end": 2, "total_lines": 2, "truncated": True} and tiny["content"] == "\nx\n"
+    assert index.read_lines("tiny.md", [1, 1])["content"] == ""
+    assert index.read_lines("tiny.md", [2, 2])["content"] == "x\n"
+    last = index.read_lines("alpha.rst", [9, 9])
+    assert last["range"] == {"start": 9, "end": 9, "total_lines": 9, "truncated": False} and last["content"] == "retry once\n"
+    assert index.read_lines("alpha.rst", [1, 9])["range"]["truncated"] is False
+    one = index.read_lines("alpha.rst", [2, 2])
+    size = reading.answer_size(one)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert index.read_lines("alpha.rst", [2, 2]) == one  # exactly at the budget
+    code, d = details(lambda: index.read_lines("alpha.rst", [2, 3]))
+    assert code == "page_too_large" and d["max_end"] == 2 and d["limit"] == size
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    code, d = details(lambda: index.read_lines("alpha.rst", [2, 3]))
+    assert code == "page_too_large" and "max_end" not in d  # not even one line fits
+
+
+def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    out = index.get_section(concept_id="rules")
+    size = reading.answer_size(out)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert index.get_section(concept_id="rules") == out
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    assert details(lambda: index.get_section(concept_id="rules")) == ("page_too_large", {"size": size, "limit": size - 1})
+    monkeypatch.undo()
+    assert details(lambda: index.get_section(concept_id="zzz"))[0] == "not_found"  # sorts after every id
+    assert details(lambda: index.get_section(concept_id="0"))[1]["suggestions"] == []
+    assert index.get_section(concept_id="tiny")["outline"] == [{"heading": "", "level": 0, "locator": "tiny.md#L1-L2", "parent": None}]
