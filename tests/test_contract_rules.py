@@ -615,3 +615,40 @@ def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatc
     assert details(lambda: index.get_section(concept_id="zzz"))[0] == "not_found"  # sorts after every id
     assert details(lambda: index.get_section(concept_id="0"))[1]["suggestions"] == []
     assert index.get_section(concept_id="tiny")["outline"] == [{"heading": "", "level": 0, "locator": "tiny.md#L1-L2", "parent": None}]
+
+
+def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import normalise_path
+
+    rl, gs = index.read_lines, index.get_section
+    assert details(lambda: rl("x" * 4097, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4097})
+    assert details(lambda: rl("é" * 2049, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4098})
+    assert details(lambda: rl("/".join("d" * 65), [1, 1])) == ("path_too_long", {"field": "path", "limit": 64, "actual": 65})
+    assert details(lambda: rl(None, [1, 1])) == ("missing_path", {"field": "path"})
+    assert details(lambda: rl(" ", [1, 1])) == ("missing_path", {"field": "path"})
+    assert details(lambda: rl("a/..", [1, 1])) == ("missing_path", {"field": "path"})
+    assert details(lambda: rl(3, [1, 1])) == ("schema_validation", {"field": "path"})
+    assert details(lambda: rl("\ud800", [1, 1])) == ("schema_validation", {"field": "path"})
+    assert details(lambda: rl("a\x00", [1, 1])) == ("schema_validation", {"field": "path"})
+    assert details(lambda: rl("/abs", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: rl("\\\\server\\x", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: rl("c:/x", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: rl("a/../../x", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: gs(locator="../x#L1-L2")) == ("path_outside_root", {"field": "locator"})
+    assert details(lambda: gs(locator="x" * 13000)) == ("path_too_long", {"field": "locator", "limit": 4096})
+    assert details(lambda: gs(locator="nope.rst#L1-L2")) == (
+        "not_found", {"field": "locator", "path": "nope.rst", "suggestions": ["index.rst"]})
+    assert details(lambda: gs(locator="a%FFb#L1")) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: gs(locator="alpha.rst#Lx")) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: gs(locator=5)) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: gs(concept_id=5)) == ("schema_validation", {"field": "concept_id"})
+    assert details(lambda: gs(concept_id="\ud800")) == ("schema_validation", {"field": "concept_id"})
+    assert details(lambda: gs(concept_id="alpha", heading=5)) == ("schema_validation", {"field": "heading"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", include_subsections=1)) == (
+        "schema_validation", {"field": "include_subsections"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", max_chars=1.5)) == ("schema_validation", {"field": "max_chars"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", offset=True)) == ("schema_validation", {"field": "offset"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", offset="1")) == ("schema_validation", {"field": "offset"})
+    assert gs(locator="alpha.rst#L6-L9", offset=-5)["offset"] == 0
+    assert gs(locator="alpha.rst#L6-L9", max_chars=None)["max_chars"] == 20_000
+    assert normalise_path("./a", field="locator") == "a"
