@@ -652,3 +652,30 @@ def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index)
     assert gs(locator="alpha.rst#L6-L9", offset=-5)["offset"] == 0
     assert gs(locator="alpha.rst#L6-L9", max_chars=None)["max_chars"] == 20_000
     assert normalise_path("./a", field="locator") == "a"
+
+
+def test_unwrap_refusals_name_the_file() -> None:
+    data = fmt.wrap("t/1f", [1])
+    for bad in (b"\xff" + data, data[:-1], data.replace(b"[1]", b"[NaN]")):
+        assert details(lambda: fmt.unwrap("t/1f", bad)) == ("index_corrupt", {"file": "t/1f.js"})
+    assert fmt.canonical_json(["é\u2028"]) == '["é' + "\\" + 'u2028"]'  # é stays UTF-8 (ensure_ascii off)
+    with pytest.raises(ValueError):
+        fmt.canonical_json([math.inf])
+
+
+SNIPPET_CASES = [
+    ("éretry then retry", ["retry"]), ("retryé then retry", ["retry"]), ("retry at the start", ["retry"]),
+    ("ß retry", ["retry"]), ("ßretry xretry retry", ["retry"]), ("Straße and strasse", ["strasse"]),
+    ("x Straße y", ["strasse"]), ("éé ß Straße", ["strasse", "zzz"]), ("ab\u0301 retry", ["retry"]),
+    ("retry\u0301 retry", ["retry"]), ("\u0301retry retry", ["retry"]), ("日本retry retry", ["retry"]),
+    ("é" * 100 + " retry", ["retry"]), ("é" * 100 + " café", ["café"]), ("café" + " x" * 300 + " retry", ["retry"]),
+    ("Kelvin \u212aelvin kelvin", ["kelvin"]), ("a-retry_b", ["retry"]), ("xé retry", ["é"]),
+]
+
+
+@pytest.mark.parametrize(("text", "query"), SNIPPET_CASES)
+def test_snippet_shortcuts_on_fixed_tricky_texts(text: str, query: list[str]) -> None:
+    from test_terms import straightforward_snippet
+
+    for padded in (text, "x " * 50 + text, "w" * 150 + " " + text + " " + "y" * 600):  # the 80-point lead must tell
+        assert native().snippet(padded, query) == straightforward_snippet(padded, query), padded[:40]
