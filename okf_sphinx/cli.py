@@ -14,6 +14,7 @@ Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any, NoReturn
 
@@ -72,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "With --concept and no --heading: the page's outline.")
     _add_common(p)
     p.add_argument("locator", nargs="?", help="a locator from a hit, e.g. usage/install.rst#L8-L14")
-    p.add_argument("--concept", metavar="ID", help="a concept id (docname), e.g. usage/install")
+    p.add_argument("--concept", metavar="ID", help="a concept id (docname), e.g. usage/install; beside a LOCATOR, "
+                   "the page it belongs to (needed when several pages include the file)")
     p.add_argument("--heading", metavar="TEXT", help="the section heading (as hits show it or as written in the source)")
     p.add_argument("--no-subsections", action="store_true", help="only the section's own lines, not its subtree")
     p.add_argument("--max-chars", type=int, default=None, metavar="N", help="characters per answer (default 20000, 1-200000)")
@@ -127,14 +129,12 @@ def open_site(site: str, timeout: float | None = None, cache_mb: int | None = No
     from .index import DEFAULT_CACHE_BYTES, Index
     from .source import UrlSource, open_source
 
+    timeout = check_timeout(timeout)
     if cache_mb is not None and not 0 <= cache_mb <= 1 << 30:
         raise OkfError("schema_validation", f"--cache-mb must be 0 or more (MiB), got {cache_mb}")
     source = open_source(site)
-    if timeout is not None:
-        if not timeout > 0:
-            raise OkfError("schema_validation", f"--timeout must be positive, got {timeout}")
-        if isinstance(source, UrlSource):
-            source.timeout = timeout
+    if timeout is not None and isinstance(source, UrlSource):
+        source.timeout = timeout
     return Index(source, DEFAULT_CACHE_BYTES if cache_mb is None else cache_mb * 1024 * 1024)
 
 
@@ -160,6 +160,29 @@ def _batch_request(source: str) -> Any:
         raise OkfError("schema_validation", "the batch request is not UTF-8 JSON: give {\"items\": [{\"tool\": …, "
                        "\"arguments\": {…}}, …]}") from None
     return {"items": request} if isinstance(request, list) else request
+
+
+MAX_TIMEOUT = 3600.0
+
+
+def check_timeout(timeout: Any) -> float | None:
+    """``--timeout``: None, or a finite number of seconds in (0, MAX_TIMEOUT]."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise OkfError("schema_validation", f"--timeout must be a number of seconds, got {timeout!r}", field="timeout")
+    try:
+        ok = math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT
+    except OverflowError:  # an int too large for a float
+        ok = False
+    if not ok:
+        shown = repr(timeout) if len(repr(timeout)) <= 40 else f"a {len(str(timeout))}-digit number"
+        raise OkfError(
+            "schema_validation",
+            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown}",
+            field="timeout", limit=MAX_TIMEOUT,
+        )
+    return float(timeout)
 
 
 def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -427,6 +450,7 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
             args = build_parser().parse_args(argv)
         except _UsageError as exc:
             raise OkfError("schema_validation", str(exc)) from None
+        check_timeout(args.timeout)
         if args.command == "mcp":
             try:
                 import anyio  # noqa: F401 - the MCP SDK's runtime; checked here to name what is missing

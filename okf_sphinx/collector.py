@@ -89,7 +89,8 @@ class OkfCollector(EnvironmentCollector):
         settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"),
                             inherit_docstrings=getattr(app.config, "autodoc_inherit_docstrings", True))
         hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
-        docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir), hook)
+        docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir), hook,
+                                            app.config.source_encoding)
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []

@@ -78,6 +78,17 @@ class SourceChangedError(BuildError):
         super().__init__(f"okf_sphinx: {path} {why}; run the build again. No search index was written")
 
 
+class NotAnIndexError(BuildError):
+    """The index folder's place holds something this extension did not write."""
+
+    def __init__(self, target: object) -> None:
+        super().__init__(
+            f"okf_sphinx: {target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
+            "left untouched; set okf_search_output_dir to a free folder name in conf.py, or remove it "
+            "yourself. No search index was written"
+        )
+
+
 class BuildLimitError(BuildError):
     """A build-time corpus cap was exceeded (raised inside the Sphinx build)."""
 
@@ -88,5 +99,22 @@ class BuildLimitError(BuildError):
         super().__init__(
             f"okf_sphinx: limit {limit!r} exceeded: {value} > {maximum}; raise it with "
             f"okf_search_limits = {{{limit!r}: N}} in conf.py (or fix the input); "
+            "no search index was written"
+        )
+
+
+class PathLimitError(BuildError):
+    """A captured file's path (relative to the source root) is over a fixed format limit."""
+
+    def __init__(self, path: str, unit: str, value: int, maximum: int) -> None:
+        self.path = path
+        self.unit = unit
+        self.value = value
+        self.maximum = maximum
+        shown = path if len(path) <= 200 else path[:100] + "…" + path[-100:]
+        super().__init__(
+            f"okf_sphinx: the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
+            f"the index format allows at most {maximum} (a fixed limit, not an okf_search_limits key): "
+            "move or rename the file so that its path is shorter; "
             "no search index was written"
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import gc
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -14,7 +14,7 @@ from sphinx.util.display import status_iterator
 
 from . import __version__
 from .collector import OkfCollector, all_records, on_include_read
-from .errors import BuildError
+from .errors import BuildError, NotAnIndexError
 from .llms import on_index_written
 from .search_page import setup_search_page
 from .terms import native
@@ -24,7 +24,10 @@ from .smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 logger = logging.getLogger(__name__)
 
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
-DEFAULT_EXCLUDE = ["index", "*/index", "log", "*/log"]
+#: Nothing is excluded by default: in Sphinx sites ``index`` documents are content
+#: (SEARCH_CONTRACT.md).  Sites that follow the seed's convention set
+#: ``okf_search_exclude = ["index", "*/index", "log", "*/log"]`` in conf.py.
+DEFAULT_EXCLUDE: list[str] = []
 
 
 def _site(app: Sphinx) -> Site:
@@ -64,37 +67,82 @@ def _toctree_reachable(app: Sphinx) -> set[str]:
     return seen
 
 
+def output_target(outdir: Path, value: Any) -> Path:
+    """The index folder ``okf_search_output_dir`` names: a non-empty relative path
+    strictly inside the output folder (symbolic links resolved), else ConfigError."""
+    def refuse(why: str) -> ConfigError:
+        return ConfigError(
+            f"okf_search_output_dir = {value!r} {why}; give a relative folder name inside the HTML output, "
+            f"such as '_okf' (the default). Nothing was deleted"
+        )
+
+    if not isinstance(value, str):
+        raise refuse("is not a string")
+    if PurePosixPath(value).is_absolute() or PureWindowsPath(value).is_absolute() or PureWindowsPath(value).drive:
+        raise refuse("is an absolute path")
+    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise refuse("climbs out with '..'")
+    if not parts or not value.strip():
+        raise refuse("names the output folder itself")
+    root = Path(outdir).resolve()
+    target = root.joinpath(*parts)
+    # every existing component is followed: a link must not lead the index (or its removal) elsewhere
+    resolved = target.parent.resolve() / target.name
+    if not resolved.is_relative_to(root) or resolved == root:
+        raise refuse(f"leads outside the output folder {root} through a symbolic link")
+    return target
+
+
+def _check_output_dir(app: Sphinx) -> None:
+    if app.builder is not None and app.builder.name in HTML_BUILDERS:
+        output_target(Path(app.outdir), app.config.okf_search_output_dir)
+
+
+def _discard(target: Path) -> None:
+    """Clean-up after a failed build: remove our stale index, never anything else."""
+    try:
+        remove_index(target)
+    except BuildError as exc:
+        logger.warning("%s", exc)
+
+
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if app.builder is None or app.builder.name not in HTML_BUILDERS:
         return
-    target = Path(app.outdir) / app.config.okf_search_output_dir
     if exception is not None:
-        remove_index(target)  # a failed build leaves no stale index behind
+        try:
+            target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
+        except ConfigError:
+            return  # an unusable setting names no index of ours: nothing to clean up
+        _discard(target)  # a failed build leaves no stale index behind
         return
+    target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
     try:
         limits = resolve_limits(app.config.okf_search_limits)
     except ValueError as exc:
-        remove_index(target)
+        _discard(target)
         raise ConfigError(str(exc)) from None
     records = all_records(app.env)
     root = source_root(records, Path(app.srcdir), app.config.okf_search_source_root)
     progress = lambda docs: status_iterator(  # noqa: E731
         docs, "indexing sections for okf search... ", "darkgreen", len(docs), app.verbosity, stringify_func=lambda r: r.docname
     )
+    try:
+        site = _site(app)
+    except ValueError as exc:
+        _discard(target)
+        raise ConfigError(str(exc)) from None
     # The index is built from many small containers while Sphinx holds millions of
     # objects: without this, cyclic-GC passes over them cost more than the work itself.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        site = _site(app)
-    except ValueError as exc:
-        remove_index(target)
-        raise ConfigError(str(exc)) from None
-    try:
-        files = build_index(records, root, site, limits, progress)
+        files = build_index(records, root, site, limits, progress, app.config.source_encoding)
         written = write_index(target, files)
     except BuildError as exc:
-        remove_index(target)
+        if not isinstance(exc, NotAnIndexError):
+            _discard(target)
         raise ExtensionError(str(exc)) from None
     finally:
         if gc_was_enabled:
@@ -121,7 +169,7 @@ def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: in
     )
     if excluded:
         logger.info(
-            "okf_sphinx: %d pages excluded from search as navigation (%s); "
+            "okf_sphinx: %d pages excluded from search by okf_search_exclude (%s); "
             "set okf_search_exclude = [] in conf.py to include them",
             len(excluded), ", ".join(excluded[:5]) + (" …" if len(excluded) > 5 else ""),
         )
@@ -139,6 +187,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
+    app.connect("builder-inited", _check_output_dir)
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)

@@ -55,9 +55,14 @@ def unwrap(name: str, data: bytes) -> Any:
             file=f"{name}.js",
         )
     try:
-        return json.loads(text[len(head) : -len(_SUFFIX)])
+        # NaN and Infinity are not JSON: refused here as JSON.parse refuses them in the browser
+        return json.loads(text[len(head) : -len(_SUFFIX)], parse_constant=_not_json)
     except (ValueError, RecursionError):
         raise OkfError("index_corrupt", f"index file {name}.js holds invalid JSON; rebuild the site", file=f"{name}.js") from None
+
+
+def _not_json(literal: str) -> Any:
+    raise ValueError(f"{literal} is not JSON")
 
 
 def fnv1a32(term: str) -> int:

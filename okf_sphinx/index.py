@@ -8,6 +8,7 @@ I/O.  Thread-safe: the MCP server calls it from many tasks at once.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from typing import Any, Callable, TypeVar
@@ -31,6 +32,14 @@ def is_int(v: Any) -> bool:
     """An int that is not a bool (JSON true must never count as 1)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
+
+
+def is_finite(v: int | float) -> bool:
+    """A JSON number that is a finite float (JSON.parse turns 1e999 into Infinity)."""
+    try:
+        return math.isfinite(v)
+    except OverflowError:  # an int too large for a float: Infinity in JavaScript
+        return False
 
 
 def _is_hex64(v: Any) -> bool:
@@ -301,7 +310,7 @@ class Index:
         ints = ("sections", "sections_all", "concepts", "files", "shards")
         if not all(is_int(m.get(k)) and m[k] >= 0 for k in ints) or m["shards"] < 1 or m["sections_all"] < m["sections"]:
             raise corrupt(name, "counts are missing or invalid")
-        if not isinstance(m.get("avglen"), (int, float)) or isinstance(m.get("avglen"), bool) or not m["avglen"] > 0:
+        if not isinstance(m.get("avglen"), (int, float)) or isinstance(m.get("avglen"), bool) or not is_finite(m["avglen"]) or not m["avglen"] > 0:
             raise corrupt(name, "avglen is missing or invalid")
         if not _is_hex64(m.get("snapshot_revision")) or not isinstance(m.get("unicode_version"), str):
             raise corrupt(name, "snapshot_revision or unicode_version is invalid")
@@ -357,7 +366,8 @@ class Index:
             raise corrupt(name, "a shard must be an object")
         for term, entry in shard.items():
             if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], (int, float))
-                    and not isinstance(entry[0], bool) and is_int(entry[1]) and isinstance(entry[2], (list, str))):
+                    and not isinstance(entry[0], bool) and is_finite(entry[0])
+                    and is_int(entry[1]) and isinstance(entry[2], (list, str))):
                 raise corrupt(name, f"the entry of term {term!r} is malformed")
         return shard
 
@@ -455,24 +465,41 @@ class Index:
 
     def file_bytes(self, n: int) -> bytes:
         """The exact captured bytes of file ``n`` of :meth:`files`, checked against its SHA-256."""
-        return self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))
+        return self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))[0]
 
-    def _check_file(self, name: str, n: int, f: Any) -> bytes:
+    def file_text(self, n: int) -> str:
+        """File ``n`` decoded as the build decoded it (its ``encoding``, else UTF-8);
+        undecodable bytes show as U+FFFD, while :meth:`file_bytes` stays exact."""
+        data, encoding = self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))
+        return data.decode(encoding, errors="replace")
+
+    def _check_file(self, name: str, n: int, f: Any) -> tuple[bytes, str]:
         import base64
+        import binascii
         import hashlib
 
         entry = self.files()[n]
         if not isinstance(f, dict) or f.get("path") != entry["path"]:
             raise corrupt(name, "a captured file record is malformed")
+        encoding = f.get("encoding", "utf-8")
+        try:
+            if not isinstance(encoding, str):
+                raise LookupError(encoding)
+            b"".decode(encoding)  # LookupError for an unknown or bytes-to-bytes codec
+        except LookupError:
+            raise corrupt(name, f"a captured file record names an unknown text encoding {encoding!r}") from None
         if isinstance(f.get("text"), str):
             data = f["text"].encode("utf-8", "surrogatepass")
         elif isinstance(f.get("base64"), str):
-            data = base64.b64decode(f["base64"])
+            try:
+                data = base64.b64decode(f["base64"], validate=True)
+            except (binascii.Error, ValueError):
+                raise corrupt(name, "a captured file record holds invalid base64") from None
         else:
             raise corrupt(name, "a captured file record has no content")
         if len(data) != entry["size"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise corrupt(name, f"the bytes of {entry['path']} do not match their SHA-256")
-        return data
+        return data, encoding
 
     # -- the four tools -------------------------------------------------------------
 

@@ -23,9 +23,9 @@ from typing import Any
 
 from . import __version__
 from . import format as fmt
-from .errors import BuildLimitError, SourceChangedError
+from .errors import BuildLimitError, NotAnIndexError, PathLimitError, SourceChangedError
 from .lines import LineMap
-from .sections import CapturedFile, DocRecord, Section, decode
+from .sections import CapturedFile, DocRecord, Section, decode, text_encoding
 from .smart_index import PageSpan, build_smart
 from .terms import terms, unicode_tables
 
@@ -105,6 +105,16 @@ def _relative(path: str, root: PurePosixPath) -> str:
     return PurePosixPath(path).relative_to(root).as_posix()
 
 
+def _check_path(rel: str) -> None:
+    """A captured path must fit the format's fixed path limits (the reading tools' own)."""
+    nbytes = len(rel.encode("utf-8"))
+    parts = len(PurePosixPath(rel).parts)
+    if nbytes > MAX_PATH_BYTES:
+        raise PathLimitError(rel, "bytes in UTF-8", nbytes, MAX_PATH_BYTES)
+    if parts > MAX_PATH_COMPONENTS:
+        raise PathLimitError(rel, "components", parts, MAX_PATH_COMPONENTS)
+
+
 def _captured(records: list[DocRecord]) -> dict[str, CapturedFile]:
     files: dict[str, CapturedFile] = {}
     for record in records:  # docname order: the first reader's bytes win, deterministically
@@ -120,9 +130,7 @@ def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root
     for f in files.values():
         _check("file_bytes", f.size, limits)
         total += f.size
-        rel = _relative(f.path, root)
-        if len(rel.encode("utf-8")) > MAX_PATH_BYTES or len(PurePosixPath(rel).parts) > MAX_PATH_COMPONENTS:
-            raise BuildLimitError("path", len(rel.encode("utf-8")), MAX_PATH_BYTES)
+        _check_path(_relative(f.path, root))
     _check("bytes", total, limits)
     _check("sections", sum(len(r.sections) for r in records), limits)
 
@@ -195,12 +203,15 @@ def build_index(
     site: Site,
     limits: dict[str, int],
     progress: Callable[[list[DocRecord]], Iterable[DocRecord]] = iter,
+    encoding: str = "utf-8",
 ) -> dict[str, Any]:
-    """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop."""
+    """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop;
+    sources are decoded as ``encoding`` (Sphinx's ``source_encoding``)."""
     files = _captured(records)
     _check_limits(records, files, root, limits)
     captured = _read_captured(files)
-    maps = {path: LineMap(decode(data)) for path, data in captured.items()}
+    codec = text_encoding(encoding)
+    maps = {path: LineMap(decode(data, codec)) for path, data in captured.items()}
     out: dict[str, Any] = {}
 
     entries = sorted(
@@ -212,10 +223,7 @@ def build_index(
     by_rel = {_relative(f.path, root): f for f in files.values()}
     for e in entries:
         data = captured[by_rel[e["path"]].path]
-        try:
-            out[f"f/{file_no[e['path']]}"] = {"path": e["path"], "text": data.decode("utf-8")}
-        except UnicodeDecodeError:
-            out[f"f/{file_no[e['path']]}"] = {"path": e["path"], "base64": base64.b64encode(data).decode("ascii")}
+        out[f"f/{file_no[e['path']]}"] = _file_record(e["path"], data, codec)
 
     # sids: searchable sections in (concept_id, line_start, path) order, then the rest
     keyed = [(r, i, s, _relative(s.file, root)) for r in records for i, s in enumerate(r.sections)]
@@ -281,6 +289,21 @@ def build_index(
         **({"objects": len(out["objects"])} if "objects" in out else {}),
     }
     return out
+
+
+def _file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
+    """``f/<n>``: the bytes as UTF-8 text when that is what they are, else base64
+    (with the project's ``encoding`` when it is not UTF-8, so readers decode as Sphinx did)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and (codec == "utf-8" or data.decode(codec, "replace") == text):
+        return {"path": path, "text": text}
+    record = {"path": path, "base64": base64.b64encode(data).decode("ascii")}
+    if codec != "utf-8":
+        record["encoding"] = codec
+    return record
 
 
 def _object_fields(s: Section, full: bool) -> dict[str, Any]:
@@ -373,12 +396,34 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
     return shards
 
 
+def is_index_folder(target: Path) -> bool:
+    """Is ``target`` a folder this extension wrote (an empty one, or one whose
+    ``manifest.js`` has the okfLoad wrapper)?  Links are never followed."""
+    if target.is_symlink() or not target.is_dir():
+        return False
+    manifest = target / "manifest.js"
+    if manifest.is_symlink() or not manifest.is_file():
+        return not any(target.iterdir())
+    with manifest.open("rb") as f:
+        return f.read(len(_MANIFEST_HEAD)) == _MANIFEST_HEAD
+
+
+_MANIFEST_HEAD = fmt.wrap("manifest", None)[: -len(b"null);\n")]
+
+
 def remove_index(target: Path) -> None:
-    """Remove an index folder (stale or partial) without following links."""
+    """Remove an index folder (stale or partial) without following links.
+
+    Only what this extension wrote is removed: a link is unlinked (its target
+    untouched); a file, or a folder that is not an okf_sphinx index, is left as
+    it is and refused with :class:`NotAnIndexError`.
+    """
     if target.is_symlink():
         target.unlink()
-    elif target.exists():
+    elif is_index_folder(target):
         shutil.rmtree(target)
+    elif target.exists():
+        raise NotAnIndexError(target)
 
 
 def write_index(target: Path, files: dict[str, Any]) -> int:
@@ -393,6 +438,8 @@ def write_index(target: Path, files: dict[str, Any]) -> int:
     steps, between which readers wait for the manifest (see DiskSource).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() and not target.is_symlink() and not is_index_folder(target):
+        raise NotAnIndexError(target)  # never swap out (and then delete) a folder okf did not write
     tmp = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target.parent))
     written = 0
     try:

@@ -53,7 +53,8 @@ DESCRIPTIONS = {
         "under (path prefix), meta (page metadata) and kind ('section' or an object kind)." + _COMMON
     ),
     "get_section": (
-        "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`), or "
+        "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`; add the "
+        "hit's `concept_id` when several pages include that file, else the answer is `ambiguous_section`), or "
         "`concept_id` + `heading`, or `object` (a documented function/class/method/option/setting's full name "
         "or dotted tail, e.g. 'Client.fetch': its docstring where it is written, in the .py file); "
         "`concept_id` alone returns the page's outline (every section with heading, "

@@ -44,6 +44,12 @@ MAX_LIST = 50
 MAX_QUERY_CHARS = 512
 MAX_HEADING_QUERY_CHARS = 4096
 MAX_OUTLINE_LIMIT = 1000  # outline entries per answer (get_section's `limit`; also the default)
+MAX_LINE_DIGITS = 16  # 2**53 has 16 digits: a longer line number names no line (and int() refuses 4300+)
+
+
+def _shorten(text: str, keep: int = 200) -> str:
+    """``text`` for an error message: long values cut in the middle."""
+    return text if len(text) <= keep else text[: keep // 2] + "…" + text[-keep // 2 :]
 
 
 def answer_json(answer: dict[str, Any]) -> str:
@@ -158,10 +164,9 @@ def _file_number(index: Index, path: str, field: str = "path") -> int:
 
 
 def _file_text(index: Index, n: int) -> str:
-    data = index.file_bytes(n)
-    # Captured sources are UTF-8 (Sphinx decodes them so); a file that is not is
-    # shown with U+FFFD for the undecodable bytes — its hash still names the bytes.
-    return data.decode("utf-8", errors="replace")
+    # Decoded as the build decoded it (Sphinx's source_encoding); an undecodable
+    # byte shows as U+FFFD — content_sha256 still names the exact bytes.
+    return index.file_text(n)
 
 
 def _linemap(index: Index, n: int) -> LineMap:
@@ -291,37 +296,6 @@ def strip_markup(text: str) -> str:
     return text
 
 
-_ADORNMENT = re.compile(r"^\s*([!-/:-@\[-`{-~])\1+\s*$")
-_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)")
-_ATX_CLOSE = re.compile(r"[ \t]+#+[ \t]*$")
-_LABEL = re.compile(r"^\s*(?:\([^)]*\)=|\.\. _[^:]*:.*)\s*$")
-
-
-def raw_heading(lm: LineMap, line_start: int, line_end: int) -> str:
-    """The heading as written in the source: its text line(s) at the top of the section."""
-    last = min(line_end, line_start + 4, lm.total_lines)
-    lines = [lm.line_text(k) for k in range(line_start, last + 1)]
-    picked: list[str] = []
-    for i, line in enumerate(lines):
-        if not line.strip() or _LABEL.match(line):
-            if picked:
-                break
-            continue
-        if _ADORNMENT.match(line):
-            if picked:
-                break
-            continue
-        if _ATX.match(line):
-            if picked:
-                break
-            return _ATX_CLOSE.sub("", _ATX.sub("", line, count=1)).strip()
-        picked.append(line.strip())
-        # a heading continues only when an adornment line follows (setext / RST)
-        if not any(_ADORNMENT.match(x) for x in lines[i + 1 :]):
-            break
-    return " ".join(picked)
-
-
 def _identifier(query: str) -> str | None:
     q = query.strip()
     m = _IDENT_QUERY.match(q)
@@ -434,6 +408,23 @@ def _path_pages(index: Index) -> dict[str, list[int]]:
     return index.memo("path_pages", compute)
 
 
+def _sections_at(index: Index, path: str, line_start: int) -> list[tuple[dict[str, Any], int]]:
+    """Every (page, position) whose section of ``path`` starts at ``line_start``, in
+    concept-id order: more than one when pages include the same file."""
+    concepts = index.concepts()
+    ids = _concept_ids(index)
+    pages = set(_path_pages(index).get(path, []))
+    stem = posixpath.splitext(path)[0]
+    i = bisect.bisect_left(ids, stem)
+    if i < len(ids) and ids[i] == stem:
+        pages.add(i)
+    out = []
+    for ci in sorted(pages):
+        page = index.page(concepts[ci][2])
+        out.extend((page, k) for k, s in enumerate(page["sections"]) if s["path"] == path and s["line_start"] == line_start)
+    return out
+
+
 _LOCATOR = re.compile(r"^(?P<path>.*)#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?$", re.S)
 
 
@@ -455,33 +446,32 @@ def _parse_locator(locator: str) -> tuple[str, int, int]:
         raise OkfError("schema_validation", f"locator {locator!r} holds percent-escapes that are not UTF-8",
                        field="locator") from None
     path = normalise_path(raw, "locator")
-    start = int(m.group("start"))
-    end = int(m.group("end") or m.group("start"))
+    digits = (m.group("start"), m.group("end") or m.group("start"))
+    if any(len(d.lstrip("0")) > MAX_LINE_DIGITS for d in digits):
+        raise OkfError(
+            "invalid_line_range",
+            f"locator {_shorten(locator)!r} has a line number over {MAX_LINE_DIGITS} digits; "
+            "no captured file has that many lines (locators come from search hits)",
+            field="locator",
+        )
+    start, end = (int(d) for d in digits)
     if start < 1 or end < start:
         raise OkfError("invalid_line_range", f"locator {locator!r} has an invalid line range", field="locator")
     return path, start, end
 
 
 def _heading_keys(index: Index, page: dict[str, Any], page_no: int) -> list[set[str]]:
-    return index.memo(("heading_keys", page_no), lambda: _compute_heading_keys(index, page))
+    """Per section: the keys a heading query may equal — the heading Sphinx reports and
+    that heading with inline markup removed.  A query in source form (``foo``, *em*)
+    matches through the same markup removal; nothing else (a body line that merely
+    opens the section, as under front matter's myst_title_to_header) ever matches."""
+    return index.memo(("heading_keys", page_no), lambda: _compute_heading_keys(page))
 
 
-def _compute_heading_keys(index: Index, page: dict[str, Any]) -> list[set[str]]:
-    numbers = _file_numbers(index)
+def _compute_heading_keys(page: dict[str, Any]) -> list[set[str]]:
     keys = []
     for s in page["sections"]:
-        if not s["heading"]:
-            keys.append(set())
-            continue
-        k = {norm_heading(s["heading"]), norm_heading(strip_markup(s["heading"]))}
-        n = numbers.get(s["path"])
-        if n is not None:
-            lm = _linemap(index, n)
-            if 1 <= s["line_start"] <= lm.total_lines:
-                raw = raw_heading(lm, s["line_start"], s["line_end"])
-                if raw:
-                    k.add(norm_heading(raw))
-                    k.add(norm_heading(strip_markup(raw)))
+        k = {norm_heading(s["heading"]), norm_heading(strip_markup(s["heading"]))} if s["heading"] else set()
         k.discard("")
         keys.append(k)
     return keys
@@ -641,27 +631,40 @@ def get_section(
     object_name = _opt_str("object", object)
     if object_name is not None:
         if locator is not None or concept_id is not None or heading is not None:
-            raise OkfError("schema_validation", "give either object, locator, or concept_id (+ heading), not several",
-                           field="object")
+            raise OkfError("schema_validation", "give either object, locator (+ concept_id), or concept_id (+ heading), "
+                           "not several", field="object")
         page, i = find_object(index, object_name)
     elif locator is not None:
-        if concept_id is not None or heading is not None:
-            raise OkfError("schema_validation", "give either locator, or concept_id (+ heading), not both", field="locator")
+        if heading is not None:
+            raise OkfError("schema_validation", "give either locator (+ concept_id), or concept_id + heading, "
+                           "not both locator and heading", field="locator")
         path, start, end = _parse_locator(locator)
         _file_number(index, path, "locator")
-        found = _page_for_path_line(index, path, start)
-        page, i = found if found else (None, -1)
-        if page is not None:
-            sec = page["sections"][i]
-            if end not in (sec["line_end"], _subtree_end(page, i)):
-                page = None
-        if page is None:
+        if concept_id is not None:
+            _concept(index, concept_id)
+        found = [(p, i) for p, i in _sections_at(index, path, start)
+                 if end in (p["sections"][i]["line_end"], _subtree_end(p, i))
+                 and (concept_id is None or p["concept_id"] == concept_id)]
+        if not found:
             raise OkfError(
                 "section_not_found",
-                f"no section of {path} spans lines {start}-{end}; locators come from search hits, "
+                f"no section of {path} spans lines {start}-{end}"
+                + (f" in {concept_id!r}" if concept_id is not None else "")
+                + "; locators come from search hits, "
                 "get_section outlines or subsections (use read_lines for arbitrary line ranges)",
                 locator=locator, **_limited(_overlapping(index, path, start, end), "suggestions"),
             )
+        if len(found) > 1:
+            # one included file, several including pages: never answer for one of them by chance
+            cands = [{"concept_id": p["concept_id"], **_ref(p, i)} for p, i in found]
+            raise OkfError(
+                "ambiguous_section",
+                f"{len(found)} pages include {path} and have a section at lines {start}-{end} "
+                f"({', '.join(repr(c['concept_id']) for c in cands[:5])}{' …' if len(cands) > 5 else ''}); "
+                "ask again with locator and one candidate's concept_id",
+                locator=locator, **_limited(cands, "candidates"),
+            )
+        page, i = found[0]
     elif concept_id is not None:
         concept = _concept(index, concept_id)
         if heading is None:

@@ -9,6 +9,7 @@ environment.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import hashlib
 import re
@@ -112,6 +113,18 @@ def _is_adornment(line: str | None) -> bool:
     return line is not None and _ADORNMENT.fullmatch(line) is not None
 
 
+def _is_overline(over: str | None, under: str | None, above: str | None) -> bool:
+    """Is ``over`` (the line above a title's text) that title's overline?
+
+    It must be an adornment equal to the underline (docutils' own rule) and must
+    not itself underline the line above it: in ``A\\n---\\nB\\n---`` the first
+    ``---`` is A's underline, so B has no overline.
+    """
+    if over is None or under is None or not _is_adornment(over) or over.rstrip() != under.rstrip():
+        return False
+    return above is None or is_blank(above) or _is_adornment(above)
+
+
 def heading_line(lm: LineMap, title: nodes.title, markdown: bool) -> int:
     """Physical line where the heading of ``title`` starts.
 
@@ -131,7 +144,7 @@ def heading_line(lm: LineMap, title: nodes.title, markdown: bool) -> int:
             return None
         over = lm.parser_line_text(model, line - 2)
         under = lm.parser_line_text(model, line)
-        start = line - 2 if _is_adornment(over) and over is not None and under is not None and over.rstrip() == under.rstrip() else line - 1
+        start = line - 2 if _is_overline(over, under, lm.parser_line_text(model, line - 3)) else line - 1
         return lm.physical_line(model, start)
 
     def md() -> int | None:
@@ -300,15 +313,16 @@ def split_document(
     files: list[tuple[CapturedFile, bytes]],
     srcdir: Path,
     objects: ObjectsHook | None = None,
+    encoding: str = "utf-8",
 ) -> DocRecord:
-    """All sections of one document, in document order.
+    """All sections of one document, in document order (sources decoded as ``encoding``).
 
     ``objects`` (okf_sphinx/objects.py) adds documented objects: markers that
     carve directive blocks out of the document's ranges, sections whose range
     is fixed (docstrings in ``.py`` files, generated objects) and the extra
     captured files those live in.
     """
-    maps = {f.path: LineMap(decode(data)) for f, data in files}
+    maps = {f.path: LineMap(decode(data, encoding)) for f, data in files}
     per_file: dict[str, list[_Marker]] = {}
     markers = _walk(doctree, maps, srcdir, files[0][0].path)
     fixed: list[tuple[_Marker, Section]] = []
@@ -329,9 +343,17 @@ def split_document(
     return DocRecord(docname, title, searchable, [f for f, _ in files] + extra_files, ordered)
 
 
-def decode(data: bytes) -> str:
-    """Captured bytes as text (undecodable bytes kept as surrogate escapes)."""
-    return data.decode("utf-8", "surrogateescape")
+def text_encoding(encoding: str | None) -> str:
+    """The codec name of Sphinx's ``source_encoding`` ("utf-8" for the UTF-8 family:
+    a byte-order mark stays in the text as U+FEFF, see :class:`LineMap`)."""
+    name = codecs.lookup(encoding or "utf-8").name
+    return "utf-8" if name in ("utf-8", "utf-8-sig") else name
+
+
+def decode(data: bytes, encoding: str = "utf-8") -> str:
+    """Captured bytes as the text Sphinx read (``source_encoding``); a byte the
+    encoding cannot decode becomes U+FFFD (Sphinx warns and replaces it too)."""
+    return data.decode(text_encoding(encoding), "replace")
 
 
 def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_Marker, Section]]:

@@ -112,7 +112,8 @@ def test_build_log_summarises_and_says_how_to_include_excluded_pages(tmp_path: P
     import subprocess
     import sys
 
-    src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\nx\n\n.. toctree::\n\n   a\n", "a.rst": "A\n=\n\ny\n"})
+    src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\nx\n\n.. toctree::\n\n   a\n", "a.rst": "A\n=\n\ny\n"},
+                        conf='okf_search_exclude = ["index"]\n')
     proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", str(src), str(tmp_path / "out")],
                           capture_output=True, text=True, check=True)
     assert "okf_sphinx: indexed 1 sections of 1 pages" in proc.stdout

@@ -165,12 +165,12 @@ def test_snapshot_revision_and_content_sha256_from_the_source_bytes(index: okf_s
         assert hit["content_sha256"] == hashlib.sha256((example_src / hit["path"]).read_bytes()).hexdigest()
 
 
-def test_reserved_pages_excluded_by_default_and_includable(tmp_path: Path) -> None:
+def test_reserved_pages_searchable_by_default_and_excludable(tmp_path: Path) -> None:
     files = {"index.rst": "Home\n====\n\nzebra\n\n.. toctree::\n\n   a\n   log\n", "a.rst": "A\n=\n\nzebra\n", "log.md": "# Log\n\nzebra\n"}
-    src = write_project(tmp_path / "src", files)
+    src = write_project(tmp_path / "src", files, conf='okf_search_exclude = ["index", "*/index", "log", "*/log"]\n')
     proc = sphinx_build(src, tmp_path / "out1")
     assert [h["concept_id"] for h in okf_sphinx.open_index(tmp_path / "out1").search("zebra")["hits"]] == ["a"]
-    src2 = write_project(tmp_path / "src2", files, conf="okf_search_exclude = []\n")
+    src2 = write_project(tmp_path / "src2", files)
     sphinx_build(src2, tmp_path / "out2")
     hits = okf_sphinx.open_index(tmp_path / "out2").search("zebra")["hits"]
     assert sorted(h["concept_id"] for h in hits) == ["a", "index", "log"]

@@ -175,7 +175,8 @@ def test_byte_budget_pages_instead_of_cutting(index):
 def test_get_section_argument_errors(index):
     assert err(index.get_section).code == "schema_validation"
     assert err(index.get_section, heading="x").code == "schema_validation"
-    assert err(index.get_section, locator="guide.rst#L6-L10", concept_id="guide").code == "schema_validation"
+    assert err(index.get_section, locator="guide.rst#L6-L10", heading="Retry policy").code == "schema_validation"
+    assert err(index.get_section, locator="guide.rst#L6-L10", concept_id="notes").code == "section_not_found"
     assert err(index.get_section, locator="guide.rst").code == "schema_validation"
     assert err(index.get_section, locator="guide.rst#L6-L99").code == "section_not_found"
     assert err(index.get_section, locator="nope.rst#L1-L2").code == "not_found"

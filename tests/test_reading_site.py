@@ -21,6 +21,7 @@ extensions = ["myst_parser", "okf_sphinx"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "_includes"]
 myst_heading_anchors = 3
+okf_search_exclude = ["index", "*/index", "log", "*/log"]
 """
 
 INDEX = """\

@@ -275,7 +275,7 @@
     if (!m || typeof m !== 'object' || m.format !== 'okf-sphinx-index') fail('index_corrupt', 'manifest.js is not an okf_sphinx index manifest; rebuild the site', { file: 'manifest.js' });
     if (m.format_version !== 1) fail('index_version_unsupported', 'index format_version ' + pyRepr(m.format_version) + ' is not supported by this okf_sphinx (it reads version 1); rebuild the site or upgrade okf_sphinx', { found: m.format_version === undefined ? null : m.format_version, supported: [1] });
     if (!['sections', 'sections_all', 'concepts', 'files', 'shards'].every(function (k) { return isInt(m[k]) && m[k] >= 0; }) || m.shards < 1 || m.sections_all < m.sections) throw corrupt('manifest', 'counts are missing or invalid');
-    if (typeof m.avglen !== 'number' || !(m.avglen > 0)) throw corrupt('manifest', 'avglen is missing or invalid');
+    if (typeof m.avglen !== 'number' || !(m.avglen > 0) || !isFinite(m.avglen)) throw corrupt('manifest', 'avglen is missing or invalid');
     if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
     if (!isHex64(m.index_revision)) throw corrupt('manifest', 'index_revision is missing or invalid');
     return m;
@@ -291,6 +291,10 @@
   }
   function checkShard(name, shard) {
     if (!shard || typeof shard !== 'object' || Array.isArray(shard)) throw corrupt(name, 'a shard must be an object');
+    Object.keys(shard).forEach(function (term) {  // every entry, as index.py does: both refuse the same files
+      var e = shard[term];
+      if (!(Array.isArray(e) && e.length === 3 && typeof e[0] === 'number' && isFinite(e[0]) && isInt(e[1]) && (Array.isArray(e[2]) || typeof e[2] === 'string'))) throw corrupt(name, 'the entry of term ' + pyRepr(term) + ' is malformed');
+    });
     return shard;
   }
   function checkSection(name, s) {
@@ -339,7 +343,6 @@
     return this.load(name, checkShard).then(function (shard) {
       if (!own.call(shard, term)) return null;
       var e = shard[term];
-      if (!(Array.isArray(e) && e.length === 3 && typeof e[0] === 'number' && isInt(e[1]) && (Array.isArray(e[2]) || typeof e[2] === 'string'))) throw corrupt(name, 'the entry of term ' + pyRepr(term) + ' is malformed');
       var flat = typeof e[2] === 'string' ? self.load(e[2], function (n, f) { if (!Array.isArray(f)) throw corrupt(n, 'a posting file must hold an array'); return f; }) : e[2];
       return Promise.resolve(flat).then(function (flat) {
         var n = flat.length / 3, sids = [], fs = [], lens = [], sid = -1;

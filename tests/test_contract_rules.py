@@ -1,0 +1,681 @@
+"""The contract's rules, one by one, on pure functions and a small real index.
+
+The index here is written by the real index writer from hand-made records (no
+Sphinx run), so these tests are fast: they are the test selection of the
+mutation run (bench/mutation.py), and each assertion pins one rule of
+SEARCH_CONTRACT.md / AGENT_TOOLS.md with values worked out by hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path, PurePosixPath
+
+import pytest
+
+import okf_sphinx
+from okf_sphinx import OkfError
+from okf_sphinx import format as fmt
+from okf_sphinx import query as q
+from okf_sphinx.index_writer import DEFAULT_LIMITS, Site, build_index, write_index
+from okf_sphinx.sections import CapturedFile, DocRecord, Section
+from okf_sphinx.terms import native, terms, validate_limit
+
+CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
+
+
+def check(tool: str, answer: dict) -> None:
+    """The answer (or envelope) against the tool's shipped JSON Schema."""
+    from jsonschema import Draft202012Validator
+
+    name = "error" if "error" in answer else f"{tool}.output"
+    Draft202012Validator(json.loads((CONTRACTS / f"{name}.json").read_text(encoding="utf-8"))).validate(answer)
+
+
+def envelope(fn) -> dict:  # type: ignore[no-untyped-def]
+    """The refusal's wire envelope, checked against contracts/error.json."""
+    with pytest.raises(OkfError) as err:
+        fn()
+    check("", err.value.envelope)
+    return err.value.envelope["error"]
+
+
+def details(fn) -> tuple[str, dict]:  # type: ignore[no-untyped-def]
+    e = envelope(fn)
+    return e["code"], {k: v for k, v in e.items() if k not in ("code", "message")}
+
+
+def code_of(fn) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(OkfError) as err:
+        fn()
+    return err.value.code
+
+
+# -- format.py ------------------------------------------------------------------------------
+
+
+def test_locator_escapes_all_but_unreserved_and_sub_delims() -> None:
+    keep = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/$&+,:;=@")
+    for cp in range(0x20, 0x7F):
+        ch = chr(cp)
+        expected = ch if ch in keep else f"%{cp:02X}"
+        assert fmt.locator(f"a{ch}b", 3, 9) == f"a{expected}b#L3-L9", ch
+    assert fmt.locator("dir/é \u2028.md", 1, 1) == "dir/%C3%A9%20%E2%80%A8.md#L1-L1"
+    assert fmt.locator("x", 12, 345) == "x#L12-L345"
+
+
+def test_canonical_json_is_compact_sorted_and_html_safe() -> None:
+    value = {"b": "<a href='x'>&</a>\u2028\u2029", "a": [1, 2.5, None, True], "é": "é"}
+    text = fmt.canonical_json(value)
+    assert text == ('{"a":[1,2.5,null,true],"b":"\\u003ca href=\'x\'\\u003e\\u0026\\u003c/a\\u003e\\u2028\\u2029",'
+                    '"é":"é"}')
+    assert fmt.canonical_json({"b": 1, "a": 2}, sort_keys=False) == '{"b":1,"a":2}'
+    with pytest.raises(ValueError):
+        fmt.canonical_json({"x": math.nan})
+
+
+def test_wrap_and_unwrap_are_exact_inverses_and_strict() -> None:
+    data = fmt.wrap("t/1f", {"k": [1, "<"]})
+    assert data == b'okfLoad("t/1f",{"k":[1,"\\u003c"]});\n'
+    assert fmt.unwrap("t/1f", data) == {"k": [1, "<"]}
+    for bad in (data[:-1], data.replace(b"okfLoad", b"okfLoaf"), b"\xff" + data, data.replace(b"[1", b"[NaN")):
+        assert code_of(lambda: fmt.unwrap("t/1f", bad)) == "index_corrupt"
+    assert code_of(lambda: fmt.unwrap("t/1e", data)) == "index_corrupt"
+    for literal in (b"NaN", b"Infinity", b"-Infinity"):
+        assert code_of(lambda: fmt.unwrap("x", b'okfLoad("x",' + literal + b");\n")) == "index_corrupt"
+    assert fmt.unwrap("x", b'okfLoad("x",1e999);\n') == math.inf  # a number: its range is the reader's check
+
+
+def test_fnv1a32_and_shard_names() -> None:
+    # FNV-1a 32-bit reference vectors
+    assert fmt.fnv1a32("") == 0x811C9DC5
+    assert fmt.fnv1a32("a") == 0xE40C292C
+    assert fmt.fnv1a32("foobar") == 0xBF9CF968
+    h = 0x811C9DC5
+    for byte in (0xC3, 0xA9):  # "é" in UTF-8: the hash is over bytes
+        h = ((h ^ byte) * 0x01000193) % 2**32
+    assert fmt.fnv1a32("é") == h
+    assert fmt.shard_name("foobar", 1) == "t/0"
+    assert fmt.shard_name("foobar", 4096) == f"t/{0xBF9CF968 % 4096:x}"
+    assert fmt.shard_name("a", 16) == f"t/{0xE40C292C % 16:x}"
+
+
+def test_snapshot_revision_follows_the_contract_text() -> None:
+    entries = [{"path": "b&<>.md", "size": 2, "sha256": "b" * 64, "extra": 1},
+               {"sha256": "a" * 64, "size": 10, "path": "a\u2028\u2029.rst"}]
+    payload = ('[{"path":"a\\u2028\\u2029.rst","size":10,"sha256":"' + "a" * 64 + '"},'
+               '{"path":"b\\u0026\\u003c\\u003e.md","size":2,"sha256":"' + "b" * 64 + '"}]')
+    assert fmt.snapshot_revision(entries) == hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    assert fmt.snapshot_revision([]) == hashlib.sha256(b"[]").hexdigest()
+
+
+def test_bm25_part_values_and_operation_order() -> None:
+    assert fmt.bm25_part(1.0, 1, 10, 10.0) == 1.0  # 2.2 / (1 + 1.2)
+    assert fmt.bm25_part(2.0, 2, 20, 10.0) == 2.0 * 4.4 / (2 + 1.2 * (0.25 + 0.75 * 2.0))
+    assert fmt.bm25_part(0.5, 3, 0, 7.0) == 0.5 * 6.6000000000000005 / (3 + 1.2 * 0.25)
+    # the fixed order: idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * length / avglen)), bit for bit
+    for idf, f, n, avg in ((0.1, 1, 3, 7.3), (3.7, 5, 11, 2.9), (1e-3, 9, 1000, 13.1)):
+        assert fmt.bm25_part(idf, f, n, avg) == idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * n / avg))
+    assert (fmt.K1, fmt.B, fmt.WEIGHTS) == (1.2, 0.75, {"body": 1, "heading": 3, "title": 2})
+
+
+# -- terms.py -------------------------------------------------------------------------------
+
+
+def test_terms_rule_by_example() -> None:
+    assert terms("Hello, World_42 x-y") == ["hello", "world", "42", "x", "y"]
+    assert terms("Straße ΣΊΣΥΦΟΣ ﬁle") == ["strasse", "σίσυφοσ", "file"]
+    assert terms("Cafe\u0301 café") == ["café", "café"]  # NFC after casefold
+    assert terms("don't a.b") == ["don", "t", "a", "b"]
+    assert terms("") == [] and terms(" \t.,;") == []
+    assert terms("日本語テキスト") == ["日本語テキスト"]
+    assert terms("x\u0301y") == ["x\u0301y"]  # marks join a run
+
+
+def test_query_terms_validation_and_order() -> None:
+    n = native()
+    assert n.query_terms("Retry retry RETRY policy") == ["retry", "policy"]
+    assert n.query_terms("a" * 512) == ["a" * 512]
+    for bad in (None, 5, "", "a" * 513, "...", "\ud800x", "_"):
+        assert code_of(lambda: n.query_terms(bad)) == "schema_validation", bad
+    assert n.query_terms(" ".join(f"w{i}" for i in range(32)))[-1] == "w31"
+    with pytest.raises(OkfError) as err:
+        n.query_terms(" ".join(f"w{i}" for i in range(33)))
+    assert err.value.code == "resource_limit" and err.value.details == {"limit": 32, "actual": 33}
+    # a term over 4096 code points needs a query over 512: never reachable, the cap still holds
+    assert code_of(lambda: n.query_terms("ﬃ" * 512 + "x")) == "schema_validation"
+
+
+def test_validate_limit() -> None:
+    assert validate_limit(None) == 20 and validate_limit(1) == 1 and validate_limit(100) == 100
+    for bad in (0, 101, -1, True, 1.0, "5"):
+        assert code_of(lambda: validate_limit(bad)) == "schema_validation", bad
+
+
+def test_snippet_rule() -> None:
+    n = native()
+    text = "x" * 100 + " retry " + "y" * 600
+    assert n.snippet(text, ["retry"]) == text[21:533]  # 80 code points before the run, 512 long
+    assert n.snippet("retry now", ["retry"]) == "retry now"
+    assert n.snippet("a" * 600, ["zzz"]) == "a" * 512  # no match: the first 512
+    assert n.snippet("préretry retry", ["retry"]) == "préretry retry"  # a run must be the whole term
+    assert n.snippet("é" * 90 + " Straße", ["strasse"]) == ("é" * 90 + " Straße")[11:]
+
+
+# -- query.py on a real index written from hand-made records ---------------------------------
+
+
+RULES = (
+    "Rules\n=====\n\nIntro words.\n\n"                        # 1-5
+    "K1 First rule\n-------------\n\nfirst body\n\n"           # 6-10
+    "K10 Tenth rule\n--------------\n\ntenth body\n\n"         # 11-15
+    "Same\n----\n\none\n\n"                                    # 16-20
+    "Same\n----\n\ntwo\n\n"                                    # 21-25
+    "``code`` and *em*\n-----------------\n\nmarked body\n\n"  # 26-30
+    "Deep\n~~~~\n\ndeep body\n"                                 # 31-34
+)
+BIG_LINES = 2002
+BIG = "Big\n===\n" + "".join("é" * 99 + "\n" for _ in range(BIG_LINES - 2))  # ~400 KB of UTF-8
+
+
+def _section(file: str, heading: str, level: int, start: int, end: int, parent: int | None = None) -> Section:
+    return Section(file, heading, level, start, end, heading.lower().replace(" ", "-"), (), parent)
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> okf_sphinx.Index:
+    root = tmp_path_factory.mktemp("rules")
+    src = root / "src"
+    sources = {
+        "alpha.rst": "Alpha\n=====\n\nretry policy retry\n\nBeta part\n---------\n\nretry once\n",
+        "gamma.md": "# Gamma\n\npolicy only here and retry\n",
+        "index.rst": "Home\n====\n\nretry\n",
+        "rules.rst": RULES,
+        "big.rst": BIG,
+        "tiny.md": "\nx\n",
+    }
+    records = []
+    for name, text in sources.items():
+        path = src / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    a, g, i, r, b, t = (CapturedFile.read((src / n).resolve())[0] for n in sources)
+    records.append(DocRecord("alpha", "Alpha", True, [a], [_section(a.path, "Alpha", 1, 1, 5),
+                                                          _section(a.path, "Beta part", 2, 6, 9, 0)]))
+    records.append(DocRecord("big", "Big", False, [b], [_section(b.path, "Big", 1, 1, BIG_LINES)]))
+    records.append(DocRecord("gamma", "Gamma", True, [g], [_section(g.path, "Gamma", 1, 1, 3)]))
+    records.append(DocRecord("index", "Home", False, [i], [_section(i.path, "Home", 1, 1, 4)]))
+    records.append(DocRecord("rules", "Rules", False, [r], [
+        _section(r.path, "Rules", 1, 1, 5), _section(r.path, "K1 First rule", 2, 6, 10, 0),
+        _section(r.path, "K10 Tenth rule", 2, 11, 15, 0), _section(r.path, "Same", 2, 16, 20, 0),
+        _section(r.path, "Same", 2, 21, 25, 0), _section(r.path, "code and em", 2, 26, 30, 0),
+        _section(r.path, "Deep", 3, 31, 34, 5)]))
+    records.append(DocRecord("tiny", "", False, [t], [_section(t.path, "", 0, 1, 2)]))
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    files = build_index(records, PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS))
+    write_index(root / "out" / "_okf", files)
+    return okf_sphinx.open_index(root / "out")
+
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def test_search_scores_are_the_contract_bm25(index: okf_sphinx.Index) -> None:
+    r = index.search("retry")
+    # searchable sections: alpha 1-5, alpha 6-9, gamma 1-3 (index, big, rules are not); the range
+    # text holds the heading line, so heading terms count as body (1) and heading (3)
+    lengths = {("alpha", 1): 4 + 3 * 1 + 2 * 1, ("alpha", 6): 4 + 3 * 2 + 2 * 1, ("gamma", 1): 6 + 3 + 2}
+    freqs = {("alpha", 1): 2, ("alpha", 6): 1, ("gamma", 1): 1}
+    avg = sum(lengths.values()) / 3
+    assert index.avglen == avg
+    idf = _idf(3, 3)
+    expected = {k: idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * lengths[k] / avg)) for k, f in freqs.items()}
+    order = sorted(expected, key=lambda k: (-expected[k], k))  # score, then sid: (concept_id, line_start, path)
+    assert [(h["concept_id"], h["line_start"]) for h in r["hits"]] == order
+    assert [h["score"] for h in r["hits"]] == [expected[k] for k in order]
+    assert r["total"] == 3 and r["truncated"] is False and r["terms"] == ["retry"] and r["query"] == "retry"
+
+
+def test_search_and_semantics_sum_order_and_fields(index: okf_sphinx.Index) -> None:
+    r = index.search("policy retry")
+    assert r["terms"] == ["policy", "retry"] and r["total"] == 2
+    assert [(h["concept_id"], h["heading"]) for h in r["hits"]] == [("alpha", "Alpha"), ("gamma", "Gamma")]
+    hit = r["hits"][0]
+    idf_p, idf_r = _idf(3, 2), _idf(3, 3)
+    avg = index.avglen
+    expected = 0.0 + idf_p * (1 * 2.2) / (1 + 1.2 * (0.25 + 0.75 * 9 / avg))
+    expected += idf_r * (2 * 2.2) / (2 + 1.2 * (0.25 + 0.75 * 9 / avg))
+    assert hit["score"] == expected
+    assert list(hit) == ["concept_id", "path", "heading", "locator", "line_start", "line_end", "content_sha256",
+                         "snippet", "score", "matched_terms"]
+    assert hit["locator"] == "alpha.rst#L1-L5" and hit["matched_terms"] == ["policy", "retry"]
+    assert hit["snippet"] == "Alpha\n=====\n\nretry policy retry\n"
+    assert index.search("policy nowhere") == {**index.search("policy nowhere"), "total": 0, "hits": [], "truncated": False}
+    assert index.search("home")["total"] == 0  # an excluded page is never a hit
+
+
+def test_limit_truncates_and_ties_break_by_sid(index: okf_sphinx.Index) -> None:
+    full = index.search("retry", limit=3)
+    assert full["truncated"] is False and len(full["hits"]) == 3
+    for k in (1, 2):
+        r = index.search("retry", limit=k)
+        assert r["total"] == 3 and r["truncated"] is True and r["hits"] == full["hits"][:k]
+    assert q.rank(index, ["retry", "policy"], 5)[0] == 2
+    assert q.rank(index, ["retry", "zzz"], 5) == (0, [])
+
+
+def test_response_cap_is_exactly_one_mebibyte(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert q.MAX_RESPONSE_BYTES == 1048576
+    answer = index.search("retry")
+    size = len(fmt.canonical_json(answer, sort_keys=False).encode("utf-8"))
+    monkeypatch.setattr(q, "MAX_RESPONSE_BYTES", size)
+    assert index.search("retry") == answer
+    monkeypatch.setattr(q, "MAX_RESPONSE_BYTES", size - 1)
+    assert details(lambda: index.search("retry")) == ("resource_limit", {"limit": size - 1, "actual": size})
+
+
+def test_snapshot_revision_and_files_of_the_written_index(index: okf_sphinx.Index) -> None:
+    files = index.files()
+    assert [f["path"] for f in files] == ["alpha.rst", "big.rst", "gamma.md", "index.rst", "rules.rst", "tiny.md"]
+    assert index.snapshot_revision == fmt.snapshot_revision(files)
+    assert json.loads(json.dumps(index.search("gamma")))["snapshot_revision"] == index.snapshot_revision
+
+
+# -- the reading tools' rules ---------------------------------------------------------------------
+
+
+def test_heading_normalisation_rules() -> None:
+    from okf_sphinx.reading import norm_heading, strip_markup
+
+    assert norm_heading("  Retry \t  POLICY ") == "retry policy"
+    assert norm_heading("a \u2013 b\u2014c") == "a - b-c"
+    assert norm_heading("\u201cQuoted\u201d \u2018it\u2019s\u2019") == "\"quoted\" 'it's'"
+    assert norm_heading("Wait\u2026") == "wait..."
+    assert norm_heading("Cafe\u0301") == norm_heading("Caf\u00e9")
+    assert norm_heading("STRASSE") == norm_heading("straße")
+    assert strip_markup("``code`` and *em* and **strong** and :ref:`label <target>`") == "code and em and strong and label"
+    assert strip_markup("`link <https://x>`_ and [md](u) and {py:func}`f`") == "link and md and f"
+    assert strip_markup("snake_case_name and a\\*b") == "snake_case_name and a*b"
+
+
+def test_identifier_rule() -> None:
+    from okf_sphinx.reading import _identifier, _starts_with_identifier
+
+    assert _identifier("K11") == "k11" and _identifier("3.") == "3" and _identifier("A.") == "a"
+    assert _identifier("word") is None and _identifier(".") is None and _identifier("") is None
+    assert _identifier("ABCD1") is None and _identifier("K1234") is None
+    assert _starts_with_identifier("k1. intro", "k1") and _starts_with_identifier("k1", "k1")
+    assert not _starts_with_identifier("k10 intro", "k1")
+
+
+def test_normalise_path_rules() -> None:
+    from okf_sphinx.reading import normalise_path
+
+    assert normalise_path("a/./b/../c.md") == "a/c.md"
+    assert normalise_path("a//b") == "a/b"
+    assert code_of(lambda: normalise_path("../x")) == "path_outside_root"
+    assert code_of(lambda: normalise_path("/etc/passwd")) == "path_outside_root"
+    assert code_of(lambda: normalise_path("C:\\x")) == "path_outside_root"
+    assert code_of(lambda: normalise_path(None)) == "missing_path"
+    assert code_of(lambda: normalise_path("  ")) == "missing_path"
+    assert code_of(lambda: normalise_path("a/..")) == "missing_path"
+    assert code_of(lambda: normalise_path("a\x00b")) == "schema_validation"
+    assert code_of(lambda: normalise_path("x" * 4097)) == "path_too_long"
+    assert normalise_path("é" * 2048) == "é" * 2048  # 4096 bytes: at the limit
+    assert code_of(lambda: normalise_path("é" * 2049)) == "path_too_long"
+    assert normalise_path("/".join(["d"] * 64)) == "/".join(["d"] * 64)
+    assert code_of(lambda: normalise_path("/".join(["d"] * 65))) == "path_too_long"
+
+
+def test_locator_parsing_rules(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import _parse_locator
+
+    assert _parse_locator("alpha.rst#L6-L9") == ("alpha.rst", 6, 9)
+    assert _parse_locator("alpha.rst#L6") == ("alpha.rst", 6, 6)
+    assert _parse_locator("a%20b%C3%A9.rst#L1-L2") == ("a bé.rst", 1, 2)
+    assert code_of(lambda: _parse_locator("alpha.rst#L0-L2")) == "invalid_line_range"
+    assert code_of(lambda: _parse_locator("alpha.rst#L3-L2")) == "invalid_line_range"
+    assert code_of(lambda: _parse_locator("alpha.rst#L" + "9" * 17)) == "invalid_line_range"
+    assert _parse_locator("alpha.rst#L" + "9" * 16) == ("alpha.rst", 10**16 - 1, 10**16 - 1)
+    assert code_of(lambda: _parse_locator("alpha.rst")) == "schema_validation"
+    assert code_of(lambda: _parse_locator("a%FF.rst#L1")) == "schema_validation"
+    assert index.get_section(locator="alpha.rst#L6-L9")["heading"] == "Beta part"
+    assert index.get_section(locator="alpha.rst#L1-L9")["heading"] == "Alpha"  # its subtree's range
+    assert code_of(lambda: index.get_section(locator="alpha.rst#L1-L8")) == "section_not_found"
+
+
+def test_read_lines_rules(index: okf_sphinx.Index) -> None:
+    r = index.read_lines("alpha.rst", [6, 100])
+    assert r["range"] == {"start": 6, "end": 9, "total_lines": 9, "truncated": True}
+    assert r["content"] == "Beta part\n---------\n\nretry once\n" and r["locator"] == "alpha.rst#L6-L9"
+    assert index.read_lines("alpha.rst", [1, 9])["content"].encode("utf-8") == index.file_bytes(0)
+    assert index.read_lines("alpha.rst", [2, 2])["content"] == "====="
+    assert code_of(lambda: index.read_lines("alpha.rst", [10, 10])) == "range_out_of_bounds"
+    for bad in ([0, 1], [2, 1], [True, 2], [1.0, 2], [1], "1-2"):
+        assert code_of(lambda: index.read_lines("alpha.rst", bad)) == "invalid_line_range", bad
+
+
+def test_search_concepts_rules(index: okf_sphinx.Index) -> None:
+    r = index.search_concepts("A")
+    assert [c["concept_id"] for c in r["concepts"]] == ["alpha", "gamma"]
+    assert r["status"] == "ok" and r["query"] == "A" and r["snapshot_revision"] == index.snapshot_revision
+    check("search_concepts", r)
+    assert r["concepts"][0] == {"concept_id": "alpha", "title": "Alpha", "searchable": True}
+    assert [c["concept_id"] for c in index.search_concepts("home")["concepts"]] == ["index"]
+    assert index.search_concepts("home")["concepts"][0]["searchable"] is False
+    r = index.search_concepts("a", limit=1)
+    assert r["total"] == 2 and r["truncated"] is True and len(r["concepts"]) == 1
+    r = index.search_concepts("a", limit=2)
+    assert r["total"] == 2 and r["truncated"] is False
+    assert code_of(lambda: index.search_concepts("  ")) == "schema_validation"
+    assert code_of(lambda: index.search_concepts("x" * 513)) == "schema_validation"
+    assert index.search_concepts("x" * 512)["total"] == 0
+
+
+def test_argument_envelopes_name_the_field_and_numbers(index: okf_sphinx.Index) -> None:
+    rl, sc = index.read_lines, index.search_concepts
+    assert details(lambda: rl("alpha.rst", [0, 1])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [2, 1])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [1])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [1, True])) == ("invalid_line_range", {"field": "lines"})
+    assert details(lambda: rl("alpha.rst", [10, 12])) == ("range_out_of_bounds", {"path": "alpha.rst", "total_lines": 9})
+    assert details(lambda: rl("alpha.rsx", [1, 1])) == (
+        "not_found", {"field": "path", "path": "alpha.rsx", "suggestions": ["alpha.rst"]})
+    assert details(lambda: sc(5)) == ("schema_validation", {"field": "query"})
+    assert details(lambda: sc("\ud800")) == ("schema_validation", {"field": "query"})
+    assert details(lambda: sc(" ")) == ("schema_validation", {"field": "query"})
+    assert details(lambda: sc("x" * 513)) == ("schema_validation", {"field": "query", "limit": 512, "actual": 513})
+    assert details(lambda: index.get_section(concept_id="alpah")) == (
+        "not_found", {"field": "concept_id", "concept_id": "alpah", "suggestions": ["alpha"]})
+
+
+def test_read_lines_over_the_byte_budget_names_the_largest_end_that_fits(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+
+    assert MAX_ANSWER_BYTES == 256_000
+    code, d = details(lambda: index.read_lines("big.rst", [2, 5000]))
+    assert code == "page_too_large" and d["limit"] == MAX_ANSWER_BYTES and d["path"] == "big.rst"
+    end = d["max_end"]
+    assert answer_size(index.read_lines("big.rst", [2, end])) <= MAX_ANSWER_BYTES
+    code, over = details(lambda: index.read_lines("big.rst", [2, end + 1]))
+    assert code == "page_too_large" and over["max_end"] == end
+    assert over["size"] > MAX_ANSWER_BYTES
+    whole = index.read_lines("big.rst", [1, end])
+    check("read_lines", whole)
+    assert whole["range"] == {"start": 1, "end": end, "total_lines": BIG_LINES, "truncated": False}
+    assert whole["content"] == "Big\n===\n" + "\n".join(["é" * 99] * (end - 2))
+    assert (whole["status"], whole["path"], whole["locator"]) == ("ok", "big.rst", f"big.rst#L1-L{end}")
+    assert whole["content_sha256"] == index.files()[1]["sha256"]
+
+
+def test_get_section_pages_on_the_byte_budget(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+
+    first = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=200_000)
+    check("get_section", first)
+    assert first["truncated"] is True and first["truncation_reason"] == "byte_budget"
+    assert answer_size(first) <= MAX_ANSWER_BYTES
+    n = first["next_offset"]
+    assert n == len(first["content"]) and answer_size({**first, "content": first["content"] + "é"}) > MAX_ANSWER_BYTES - 2
+    parts = [first["content"]]
+    offset = n
+    while True:
+        page = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=200_000, offset=offset)
+        parts.append(page["content"])
+        if not page["truncated"]:
+            break
+        offset = page["next_offset"]
+    assert "".join(parts) == BIG[:-1] and page["content_chars"] == len(BIG) - 1
+    small = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=10, offset=3)
+    assert (small["content"], small["truncated"], small["truncation_reason"], small["next_offset"]) == ("\n===\nééééé", True, "max_chars", 13)
+    assert (small["offset"], small["max_chars"]) == (3, 10)
+    assert index.get_section(locator="alpha.rst#L6-L9", max_chars=0)["max_chars"] == 1  # clamped
+    assert index.get_section(locator="alpha.rst#L6-L9", max_chars=10**9)["max_chars"] == 200_000
+    assert index.get_section(locator="alpha.rst#L6-L9", offset=10**9)["content"] == ""
+
+
+def test_outline_and_section_answers(index: okf_sphinx.Index) -> None:
+    out = index.get_section(concept_id="rules")
+    check("get_section", out)
+    assert (out["status"], out["kind"], out["concept_id"], out["title"], out["path"], out["url"], out["searchable"],
+            out["total"], out["snapshot_revision"]) == ("ok", "outline", "rules", "Rules", "rules.rst", "rules.html", False,
+                                                      7, index.snapshot_revision)
+    assert out["outline"][1] == {"heading": "K1 First rule", "level": 2, "locator": "rules.rst#L6-L10", "parent": 0}
+    assert [o["parent"] for o in out["outline"]] == [None, 0, 0, 0, 0, 0, 5]
+    sec = index.get_section(locator="rules.rst#L26-L30")
+    check("get_section", sec)
+    assert sec["breadcrumb"] == ["Rules"] and sec["heading"] == "code and em" and sec["level"] == 2
+    assert sec["subsections"] == [{"heading": "Deep", "locator": "rules.rst#L31-L34"}]
+    assert sec["previous"] == {"heading": "Same", "locator": "rules.rst#L21-L25"} and sec["next"]["heading"] == "Deep"
+    assert sec["content_locator"] == "rules.rst#L26-L34" and sec["content"].endswith("deep body")
+    assert sec["url"] == "rules.html#code-and-em" and sec["include_subsections"] is True
+    own = index.get_section(locator="rules.rst#L26-L30", include_subsections=False)
+    assert own["content_locator"] == "rules.rst#L26-L30" and own["content"] == "``code`` and *em*\n-----------------\n\nmarked body\n"
+    deep = index.get_section(locator="rules.rst#L31-L34")
+    assert deep["breadcrumb"] == ["Rules", "code and em"] and deep["next"] is None
+    assert index.get_section(locator="rules.rst#L1-L5")["previous"] is None
+    assert index.get_section(locator="rules.rst#L1-L34")["content_chars"] == len(RULES) - 1
+
+
+def test_heading_matching_rules(index: okf_sphinx.Index) -> None:
+    gs = index.get_section
+    assert gs(concept_id="rules", heading="k1 first RULE")["locator"] == "rules.rst#L6-L10"
+    assert gs(concept_id="rules", heading="K1")["locator"] == "rules.rst#L6-L10"  # identifier
+    assert gs(concept_id="rules", heading="K10")["locator"] == "rules.rst#L11-L15"
+    assert gs(concept_id="rules", heading="``code`` and *em*")["locator"] == "rules.rst#L26-L30"  # source form
+    assert gs(concept_id="rules", heading="CODE AND EM")["locator"] == "rules.rst#L26-L30"
+    code, d = details(lambda: gs(concept_id="rules", heading="same"))
+    assert code == "ambiguous_section" and d == {"concept_id": "rules", "heading": "same", "candidates": [
+        {"heading": "Same", "locator": "rules.rst#L16-L20"}, {"heading": "Same", "locator": "rules.rst#L21-L25"}]}
+    code, d = details(lambda: gs(concept_id="rules", heading="K1 First rul"))
+    assert code == "section_not_found" and d["suggestions"][0] == {"heading": "K1 First rule", "locator": "rules.rst#L6-L10"}
+    assert d["concept_id"] == "rules" and d["heading"] == "K1 First rul"
+    code, d = details(lambda: gs(concept_id="rules", heading="zzzzzz qqqq"))
+    assert code == "section_not_found" and [x["heading"] for x in d["suggestions"]] == ["K1 First rule", "K10 Tenth rule"]
+    assert details(lambda: gs(concept_id="rules", heading="First"))[0] == "section_not_found"  # no partial match
+    assert details(lambda: gs(concept_id="rules", heading="K2"))[0] == "section_not_found"
+    assert details(lambda: gs(concept_id="rules", heading=" \t "))[1] == {"field": "heading"}
+    assert details(lambda: gs(concept_id="rules", heading="x" * 4097))[1] == {"field": "heading"}
+    assert gs(concept_id="rules", heading="Rules")["level"] == 1
+
+
+def test_call_tool_dispatch_and_strictness(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import TOOL_ARGUMENTS, call_tool
+
+    assert list(TOOL_ARGUMENTS) == ["search_sections", "get_section", "read_lines", "search_concepts"]
+    assert call_tool(index, "search_sections", {"query": "retry"}) == index.search("retry")
+    assert call_tool(index, "search_sections", {"query": "retry", "limit": 1}) == index.search("retry", 1)
+    assert call_tool(index, "get_section", {"locator": "alpha.rst#L6-L9"}) == index.get_section(locator="alpha.rst#L6-L9")
+    assert call_tool(index, "read_lines", {"path": "alpha.rst", "lines": [1, 2]}) == index.read_lines("alpha.rst", [1, 2])
+    assert call_tool(index, "search_concepts", {"query": "a", "limit": 1}) == index.search_concepts("a", 1)
+    assert details(lambda: call_tool(index, "nope", {})) == ("schema_validation", {})
+    assert details(lambda: call_tool(index, "read_lines", [])) == ("schema_validation", {})
+    assert details(lambda: call_tool(index, "read_lines", {"path": "a", "lines": [1, 1], "x": 1, "b": 2})) == (
+        "schema_validation", {"field": "b"})
+    assert details(lambda: call_tool(index, "search_concepts", {"query": None})) == ("schema_validation", {"field": "query"})
+    assert details(lambda: call_tool(index, "read_lines", {"lines": [1, 1]})) == ("missing_path", {"field": "path"})
+    assert details(lambda: call_tool(index, "search_sections", {})) == ("schema_validation", {"field": "query"})
+    assert details(lambda: call_tool(index, "search_concepts", {"limit": 3})) == ("schema_validation", {"field": "query"})
+    assert details(lambda: call_tool(index, "get_section", None)) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: call_tool(index, "get_section", {"heading": "x"})) == ("schema_validation", {"field": "heading"})
+
+
+def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.Index, tmp_path: Path) -> None:
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(Path(index.source.location), site / "_okf")
+    sid = index.search("policy")["hits"][0]
+    n = next(i for i in range(index.sections) if index.section(i)["locator"] == sid["locator"])
+    record = fmt.unwrap(f"s/{n}", (site / "_okf" / "s" / f"{n}.js").read_bytes())
+    record["searchable"] = False
+    (site / "_okf" / "s" / f"{n}.js").write_bytes(fmt.wrap(f"s/{n}", record))
+    assert details(lambda: okf_sphinx.open_index(site).search("policy")) == ("index_corrupt", {})
+
+
+def test_table_driven_normaliser_equals_the_native_one() -> None:
+    from okf_sphinx.terms import Normaliser, unicode_tables
+
+    tables = unicode_tables()
+    own = Normaliser(tables)
+    assert own.native is True and own.unicode_version == tables["unicode_version"]
+    other = Normaliser({**tables, "unicode_version": "0.0.0"})  # another Unicode version: the table path
+    assert other.native is False and other.unicode_version == "0.0.0"
+    for text in ("Straße ΣΊΣΥΦΟΣ ﬁle \u212aelvin İstanbul Ǆ", "Cafe\u0301 x\u0301y 日本語 \U0001d400bc", "plain ascii WORDS_2"):
+        assert other.terms(text) == own.terms(text) == terms(text), text
+        assert other.snippet(text, own.terms(text)[1:2]) == own.snippet(text, own.terms(text)[1:2])
+    assert other.is_word("é") and not other.is_word(" ") and other.has_letter_number("…a") and not other.has_letter_number("…")
+    assert list(other.word_runs("ab, c\u0301d")) == [(0, "ab"), (4, "c\u0301d")]
+
+
+def test_shorten_keeps_messages_readable() -> None:
+    from okf_sphinx.reading import _shorten
+
+    assert _shorten("x" * 200) == "x" * 200
+    assert _shorten("a" * 150 + "b" * 51) == "a" * 100 + "…" + "a" * 49 + "b" * 51
+    assert _shorten("abcdef", keep=4) == "ab…ef"
+
+
+def test_a_wrong_locator_suggests_the_overlapping_sections(tmp_path: Path, index: okf_sphinx.Index) -> None:
+    fresh = okf_sphinx.open_index(Path(index.source.location))
+    code, d = details(lambda: fresh.get_section(locator="alpha.rst#L5-L6"))
+    assert code == "section_not_found" and d["locator"] == "alpha.rst#L5-L6"
+    assert d["suggestions"] == [{"heading": "Alpha", "locator": "alpha.rst#L1-L5"},
+                                {"heading": "Beta part", "locator": "alpha.rst#L6-L9"}]
+    assert details(lambda: fresh.get_section(locator="alpha.rst#L7-L8"))[1]["suggestions"] == [
+        {"heading": "Beta part", "locator": "alpha.rst#L6-L9"}]
+    assert details(lambda: fresh.get_section(locator="alpha.rst#L99-L100"))[1]["suggestions"] == []
+
+
+def test_query_refusals_are_complete_envelopes() -> None:
+    n = native()
+    assert n.query_terms("a") == ["a"] and n.query_terms("é") == ["é"]
+    assert details(lambda: n.query_terms(3)) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("\ud800")) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("")) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("a" * 513)) == ("schema_validation", {"limit": 512, "actual": 513})
+    assert details(lambda: n.query_terms("!?")) == ("schema_validation", {})
+    assert details(lambda: n.query_terms("\u0301")) == ("schema_validation", {})  # a mark alone: no term
+    assert details(lambda: n.query_terms(" ".join(f"w{i}" for i in range(40)))) == (
+        "resource_limit", {"limit": 32, "actual": 40})
+
+
+def test_search_defaults_to_twenty_hits(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    text = "".join(f"S{i:02d}\n===\n\nzebu\n\n" for i in range(25))
+    (src / "many.rst").write_text(text, encoding="utf-8")
+    f = CapturedFile.read((src / "many.rst").resolve())[0]
+    sections = [_section(f.path, f"S{i:02d}", 1, 5 * i + 1, 5 * i + 5) for i in range(25)]
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(tmp_path / "out" / "_okf", build_index([DocRecord("many", "Many", True, [f], sections)],
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+    index = okf_sphinx.open_index(tmp_path / "out")
+    r = index.search("zebu")
+    assert r["total"] == 25 and len(r["hits"]) == 20 and r["truncated"] is True
+    assert [h["heading"] for h in r["hits"]] == [f"S{i:02d}" for i in range(20)]  # equal scores: sid order
+    assert len(index.search_concepts("many")["concepts"]) == 1
+    assert details(lambda: okf_sphinx.open_index(tmp_path / "out").search("zebu", 101)) == ("schema_validation", {})
+
+
+def test_read_lines_boundaries(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    tiny = index.read_lines("tiny.md", [1, 5])  # a file that starts with a line break
+    assert tiny["range"] == {"start": 1, "end": 2, "total_lines": 2, "truncated": True} and tiny["content"] == "\nx\n"
+    assert index.read_lines("tiny.md", [1, 1])["content"] == ""
+    assert index.read_lines("tiny.md", [2, 2])["content"] == "x\n"
+    last = index.read_lines("alpha.rst", [9, 9])
+    assert last["range"] == {"start": 9, "end": 9, "total_lines": 9, "truncated": False} and last["content"] == "retry once\n"
+    assert index.read_lines("alpha.rst", [1, 9])["range"]["truncated"] is False
+    one = index.read_lines("alpha.rst", [2, 2])
+    size = reading.answer_size(one)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert index.read_lines("alpha.rst", [2, 2]) == one  # exactly at the budget
+    code, d = details(lambda: index.read_lines("alpha.rst", [2, 3]))
+    assert code == "page_too_large" and d["max_end"] == 2 and d["limit"] == size
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    code, d = details(lambda: index.read_lines("alpha.rst", [2, 3]))
+    assert code == "page_too_large" and "max_end" not in d  # not even one line fits
+
+
+def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    out = index.get_section(concept_id="rules")
+    size = reading.answer_size(out)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert index.get_section(concept_id="rules") == out
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    assert details(lambda: index.get_section(concept_id="rules")) == ("page_too_large", {"size": size, "limit": size - 1})
+    monkeypatch.undo()
+    assert details(lambda: index.get_section(concept_id="zzz"))[0] == "not_found"  # sorts after every id
+    assert details(lambda: index.get_section(concept_id="0"))[1]["suggestions"] == []
+    assert index.get_section(concept_id="tiny")["outline"] == [{"heading": "", "level": 0, "locator": "tiny.md#L1-L2", "parent": None}]
+
+
+def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import normalise_path
+
+    rl, gs = index.read_lines, index.get_section
+    assert details(lambda: rl("x" * 4097, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4097})
+    assert details(lambda: rl("é" * 2049, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4098})
+    assert details(lambda: rl("/".join("d" * 65), [1, 1])) == ("path_too_long", {"field": "path", "limit": 64, "actual": 65})
+    assert details(lambda: rl(None, [1, 1])) == ("missing_path", {"field": "path"})
+    assert details(lambda: rl(" ", [1, 1])) == ("missing_path", {"field": "path"})
+    assert details(lambda: rl("a/..", [1, 1])) == ("missing_path", {"field": "path"})
+    assert details(lambda: rl(3, [1, 1])) == ("schema_validation", {"field": "path"})
+    assert details(lambda: rl("\ud800", [1, 1])) == ("schema_validation", {"field": "path"})
+    assert details(lambda: rl("a\x00", [1, 1])) == ("schema_validation", {"field": "path"})
+    assert details(lambda: rl("/abs", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: rl("\\\\server\\x", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: rl("c:/x", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: rl("a/../../x", [1, 1])) == ("path_outside_root", {"field": "path"})
+    assert details(lambda: gs(locator="../x#L1-L2")) == ("path_outside_root", {"field": "locator"})
+    assert details(lambda: gs(locator="x" * 13000)) == ("path_too_long", {"field": "locator", "limit": 4096})
+    assert details(lambda: gs(locator="nope.rst#L1-L2")) == (
+        "not_found", {"field": "locator", "path": "nope.rst", "suggestions": ["index.rst"]})
+    assert details(lambda: gs(locator="a%FFb#L1")) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: gs(locator="alpha.rst#Lx")) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: gs(locator=5)) == ("schema_validation", {"field": "locator"})
+    assert details(lambda: gs(concept_id=5)) == ("schema_validation", {"field": "concept_id"})
+    assert details(lambda: gs(concept_id="\ud800")) == ("schema_validation", {"field": "concept_id"})
+    assert details(lambda: gs(concept_id="alpha", heading=5)) == ("schema_validation", {"field": "heading"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", include_subsections=1)) == (
+        "schema_validation", {"field": "include_subsections"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", max_chars=1.5)) == ("schema_validation", {"field": "max_chars"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", offset=True)) == ("schema_validation", {"field": "offset"})
+    assert details(lambda: gs(locator="alpha.rst#L6-L9", offset="1")) == ("schema_validation", {"field": "offset"})
+    assert gs(locator="alpha.rst#L6-L9", offset=-5)["offset"] == 0
+    assert gs(locator="alpha.rst#L6-L9", max_chars=None)["max_chars"] == 20_000
+    assert normalise_path("./a", field="locator") == "a"
+
+
+def test_unwrap_refusals_name_the_file() -> None:
+    data = fmt.wrap("t/1f", [1])
+    for bad in (b"\xff" + data, data[:-1], data.replace(b"[1]", b"[NaN]")):
+        assert details(lambda: fmt.unwrap("t/1f", bad)) == ("index_corrupt", {"file": "t/1f.js"})
+    assert fmt.canonical_json(["é\u2028"]) == '["é' + "\\" + 'u2028"]'  # é stays UTF-8 (ensure_ascii off)
+    with pytest.raises(ValueError):
+        fmt.canonical_json([math.inf])
+
+
+SNIPPET_CASES = [
+    ("éretry then retry", ["retry"]), ("retryé then retry", ["retry"]), ("retry at the start", ["retry"]),
+    ("ß retry", ["retry"]), ("ßretry xretry retry", ["retry"]), ("Straße and strasse", ["strasse"]),
+    ("x Straße y", ["strasse"]), ("éé ß Straße", ["strasse", "zzz"]), ("ab\u0301 retry", ["retry"]),
+    ("retry\u0301 retry", ["retry"]), ("\u0301retry retry", ["retry"]), ("日本retry retry", ["retry"]),
+    ("é" * 100 + " retry", ["retry"]), ("é" * 100 + " café", ["café"]), ("café" + " x" * 300 + " retry", ["retry"]),
+    ("Kelvin \u212aelvin kelvin", ["kelvin"]), ("a-retry_b", ["retry"]), ("xé retry", ["é"]),
+]
+
+
+@pytest.mark.parametrize(("text", "query"), SNIPPET_CASES)
+def test_snippet_shortcuts_on_fixed_tricky_texts(text: str, query: list[str]) -> None:
+    from test_terms import straightforward_snippet
+
+    for padded in (text, "x " * 50 + text, "w" * 150 + " " + text + " " + "y" * 600):  # the 80-point lead must tell
+        assert native().snippet(padded, query) == straightforward_snippet(padded, query), padded[:40]
