@@ -51,7 +51,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
-DEFAULT_EXCLUDE = ["index", "*/index", "log", "*/log"]
+DEFAULT_EXCLUDE: list[str] = []  # as okf_search_exclude: nothing (an index.md page is content)
 
 
 class _Limits(c.BaseConfigOption):

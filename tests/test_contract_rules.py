@@ -349,7 +349,7 @@ def test_locator_parsing_rules(index: okf_sphinx.Index) -> None:
 
 def test_read_lines_rules(index: okf_sphinx.Index) -> None:
     r = index.read_lines("alpha.rst", [6, 100])
-    assert r["range"] == {"start": 6, "end": 9, "total_lines": 9, "truncated": True}
+    assert r["range"] == {"start": 6, "end": 9, "total_lines": 9, "truncated": True, "truncation_reason": "end_of_file"}
     assert r["content"] == "Beta part\n---------\n\nretry once\n" and r["locator"] == "alpha.rst#L6-L9"
     assert index.read_lines("alpha.rst", [1, 9])["content"].encode("utf-8") == index.file_bytes(0)
     assert index.read_lines("alpha.rst", [2, 2])["content"] == "====="
@@ -585,7 +585,8 @@ def test_read_lines_boundaries(index: okf_sphinx.Index, monkeypatch: pytest.Monk
     from okf_sphinx import reading
 
     tiny = index.read_lines("tiny.md", [1, 5])  # a file that starts with a line break
-    assert tiny["range"] == {"start": 1, "end": 2, "total_lines": 2, "truncated": True} and tiny["content"] == "\nx\n"
+    assert tiny["range"] == {"start": 1, "end": 2, "total_lines": 2, "truncated": True,
+                             "truncation_reason": "end_of_file"} and tiny["content"] == "\nx\n"
     assert index.read_lines("tiny.md", [1, 1])["content"] == ""
     assert index.read_lines("tiny.md", [2, 2])["content"] == "x\n"
     last = index.read_lines("alpha.rst", [9, 9])
@@ -610,7 +611,10 @@ def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatc
     monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
     assert index.get_section(concept_id="rules") == out
     monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
-    assert details(lambda: index.get_section(concept_id="rules")) == ("page_too_large", {"size": size, "limit": size - 1})
+    paged = index.get_section(concept_id="rules")  # an outline over the budget is paged, never refused
+    assert paged["truncated"] is True and paged["truncation_reason"] == "byte_budget"
+    assert paged["outline"] == out["outline"][: len(paged["outline"])] and paged["next_offset"] == len(paged["outline"])
+    assert reading.answer_size(paged) <= size - 1
     monkeypatch.undo()
     assert details(lambda: index.get_section(concept_id="zzz"))[0] == "not_found"  # sorts after every id
     assert details(lambda: index.get_section(concept_id="0"))[1]["suggestions"] == []
