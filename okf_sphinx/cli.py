@@ -14,11 +14,11 @@ Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from typing import Any, NoReturn
 
 from .errors import OkfError
+from .sites import check_timeout, open_site
 
 PROG = "okf"
 
@@ -123,21 +123,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def open_site(site: str, timeout: float | None = None, cache_mb: int | None = None) -> Any:
-    """An :class:`~okf_sphinx.index.Index` for a folder or URL, with an optional HTTP
-    timeout and cache bound (MiB)."""
-    from .index import DEFAULT_CACHE_BYTES, Index
-    from .source import UrlSource, open_source
-
-    timeout = check_timeout(timeout)
-    if cache_mb is not None and not 0 <= cache_mb <= 1 << 30:
-        raise OkfError("schema_validation", f"--cache-mb must be 0 or more (MiB), got {cache_mb}")
-    source = open_source(site)
-    if timeout is not None and isinstance(source, UrlSource):
-        source.timeout = timeout
-    return Index(source, DEFAULT_CACHE_BYTES if cache_mb is None else cache_mb * 1024 * 1024)
-
-
 def _batch_request(source: str) -> Any:
     """The read_batch arguments in ``source`` (a file, or ``-`` for stdin); a bare list is ``{"items": list}``."""
     import json
@@ -160,29 +145,6 @@ def _batch_request(source: str) -> Any:
         raise OkfError("schema_validation", "the batch request is not UTF-8 JSON: give {\"items\": [{\"tool\": …, "
                        "\"arguments\": {…}}, …]}") from None
     return {"items": request} if isinstance(request, list) else request
-
-
-MAX_TIMEOUT = 3600.0
-
-
-def check_timeout(timeout: Any) -> float | None:
-    """``--timeout``: None, or a finite number of seconds in (0, MAX_TIMEOUT]."""
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise OkfError("schema_validation", f"--timeout must be a number of seconds, got {timeout!r}", field="timeout")
-    try:
-        ok = math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT
-    except OverflowError:  # an int too large for a float
-        ok = False
-    if not ok:
-        shown = repr(timeout) if len(repr(timeout)) <= 40 else f"a {len(str(timeout))}-digit number"
-        raise OkfError(
-            "schema_validation",
-            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown}",
-            field="timeout", limit=MAX_TIMEOUT,
-        )
-    return float(timeout)
 
 
 def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:

@@ -27,6 +27,11 @@ _SUFFIX = ");\n"
 _HTML_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
+def is_int(v: Any) -> bool:
+    """An int that is not a bool (JSON true must never count as 1)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def canonical_json(value: Any, *, sort_keys: bool = True) -> str:
     """Compact JSON with the HTML-unsafe characters escaped (Go's encoding/json style)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)

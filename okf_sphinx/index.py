@@ -14,6 +14,7 @@ import threading
 from typing import Any, Callable, TypeVar
 
 from . import format as fmt
+from .format import is_int
 from .cache import ByteLRU, footprint
 from .errors import OkfError
 from .source import Source, check_name, open_source
@@ -26,11 +27,6 @@ _HEX64 = frozenset("0123456789abcdef")
 
 def corrupt(name: str, what: str) -> OkfError:
     return OkfError("index_corrupt", f"index file {name}.js is corrupt: {what}; rebuild the site", file=f"{name}.js")
-
-
-def is_int(v: Any) -> bool:
-    """An int that is not a bool (JSON true must never count as 1)."""
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 

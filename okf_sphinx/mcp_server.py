@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import OkfError
 from .reading import MAX_ANSWER_BYTES, TOOL_ARGUMENTS, answer_json
-from .sites import Opened, Sites, name_sites
+from .sites import Opened, Sites, name_sites, open_site
 
 log = logging.getLogger("okf_sphinx.mcp")
 
@@ -191,8 +191,6 @@ class SiteIndex:
         """The current index.  Opening it (which may wait on the network) happens
         outside the lock and once for all callers: concurrent calls share the one
         open in flight and its outcome, instead of queueing to open it in turn."""
-        from .cli import open_site
-
         with self._lock:
             index = self._index
             if index is not None and (self._stamp is None or self._manifest_stamp(index) == self._stamp):
@@ -312,8 +310,6 @@ def serve(site: str | list[str], transport: str = "stdio", host: str = "127.0.0.
     answer) is served anyway — each call answers the reason until the index exists;
     any other bad site argument fails at once (OkfError).  ``cache_mb`` bounds each
     site's caches (MiB)."""
-    from .cli import open_site
-
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="okf mcp: %(levelname)s: %(message)s")
     entries = []
     for name, where, opened in name_sites([site] if isinstance(site, str) else list(site),

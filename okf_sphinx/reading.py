@@ -25,7 +25,7 @@ from .errors import OkfError
 from .object_names import candidate as object_candidate
 from .object_names import find_object
 from .object_names import substring as object_substring
-from .index import is_int as _is_int
+from .format import is_int as _is_int
 from .format import canonical_json
 from .format import locator as make_locator
 from .lines import BOM, LineMap

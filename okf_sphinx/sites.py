@@ -16,6 +16,7 @@ comparable, so they are never merged into one list.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 import urllib.parse
@@ -33,6 +34,47 @@ _SLUG_CHARS = 32
 #: folder names that say where a build is, not what it is (skipped when naming by location)
 _BUILD_DIRS = frozenset({"html", "dirhtml", "singlehtml", "_build", "build", "_okf", "site", "public", "docs", "doc",
                          "documentation", "latest", "stable", "en", "www", ""})
+
+# -- opening one site -------------------------------------------------------------------
+
+
+MAX_TIMEOUT = 3600.0
+
+
+def check_timeout(timeout: Any) -> float | None:
+    """``--timeout``: None, or a finite number of seconds in (0, MAX_TIMEOUT]."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise OkfError("schema_validation", f"--timeout must be a number of seconds, got {timeout!r}", field="timeout")
+    try:
+        ok = math.isfinite(timeout) and 0 < timeout <= MAX_TIMEOUT
+    except OverflowError:  # an int too large for a float
+        ok = False
+    if not ok:
+        shown = repr(timeout) if len(repr(timeout)) <= 40 else f"a {len(str(timeout))}-digit number"
+        raise OkfError(
+            "schema_validation",
+            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown}",
+            field="timeout", limit=MAX_TIMEOUT,
+        )
+    return float(timeout)
+
+
+def open_site(site: str, timeout: float | None = None, cache_mb: int | None = None) -> Any:
+    """An :class:`~okf_sphinx.index.Index` for a folder or URL, with an optional HTTP
+    timeout and cache bound (MiB)."""
+    from .index import DEFAULT_CACHE_BYTES, Index
+    from .source import UrlSource, open_source
+
+    timeout = check_timeout(timeout)
+    if cache_mb is not None and not 0 <= cache_mb <= 1 << 30:
+        raise OkfError("schema_validation", f"--cache-mb must be 0 or more (MiB), got {cache_mb}")
+    source = open_source(site)
+    if timeout is not None and isinstance(source, UrlSource):
+        source.timeout = timeout
+    return Index(source, DEFAULT_CACHE_BYTES if cache_mb is None else cache_mb * 1024 * 1024)
+
 
 #: Tools a site answers (the reading tools and the batch); ``list_sites`` is the server's own.
 SITE_TOOLS = (*TOOL_ARGUMENTS, "read_batch")

@@ -48,7 +48,7 @@ def _corrupt(name: str, what: str) -> OkfError:
 
 def _page_table_check(sections: int) -> Callable[[str, Any], dict[str, Any]]:
     """The page table's check: well-formed rows whose sections tile ``0 … sections - 1``."""
-    from .index import is_int
+    from .format import is_int
 
     def check(name: str, v: Any) -> dict[str, Any]:
         rows = v.get("pages") if isinstance(v, dict) else None
@@ -80,7 +80,7 @@ def _check_groups(name: str, v: Any) -> dict[str, Any]:
 
 
 def _check_dict(name: str, v: Any) -> dict[str, Any]:
-    from .index import is_int
+    from .format import is_int
 
     if not isinstance(v, dict) or not all(
         isinstance(e, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and is_int(x[1]) for x in e)
@@ -91,7 +91,7 @@ def _check_dict(name: str, v: Any) -> dict[str, Any]:
 
 
 def smart_meta(index: Index) -> dict[str, Any]:
-    from .index import is_int
+    from .format import is_int
 
     m = index.manifest.get("smart")
     if m is None:

@@ -258,7 +258,7 @@ def test_invalid_base64_in_a_captured_file_is_index_corrupt(site: Path, b64: str
 
 @pytest.mark.parametrize("timeout", ["inf", "-inf", "1e300", "nan", "-1", "0", "3601", "1" + "0" * 400])
 def test_timeout_must_be_finite_positive_and_bounded(example_html: Path, timeout: str) -> None:
-    from okf_sphinx.cli import open_site
+    from okf_sphinx.sites import open_site
 
     proc = okf("search", str(example_html), "--query", "retry", "--json", f"--timeout={timeout}")
     assert proc.returncode == 2
