@@ -26,7 +26,7 @@ from . import format as fmt
 from .errors import BuildLimitError, SourceChangedError
 from .lines import LineMap
 from .sections import CapturedFile, DocRecord, Section, decode
-from .smart_index import PageSpan, build_smart
+from .smart_index import PageSpan, build_names, build_smart
 from .terms import terms, unicode_tables
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -268,6 +268,9 @@ def build_index(
     spans = _page_spans(searchable, root, site)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
+    names = build_names(out, out.get("objects", []), n_search)
+    if names:  # an index without searchable objects stays what it was
+        smart["name_shards"] = names
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {

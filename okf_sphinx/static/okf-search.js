@@ -302,7 +302,7 @@
     if (!ok) throw corrupt(name, 'a section record is malformed');
     return s;
   }
-  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdn]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name, fresh) -> Promise of the parsed JSON value of _okf/<name>.js (fresh: past any HTTP cache)
