@@ -271,6 +271,44 @@ def test_quoted_phrases(index: okf_sphinx.Index) -> None:
     assert pages(quoted) == ["together"] and "spread" in pages(plain)
 
 
+def _object_rows(index: okf_sphinx.Index) -> list[list]:
+    return [r for r in index.objects() if r[4] < index.sections]
+
+
+def test_object_names_rank_their_object_first(example_html: Path) -> None:
+    """The exact-name boost: a query that is an object's full name, a dotted tail of it or its
+    short name puts an object so named first (its page first, its section the page's first hit)."""
+    index = okf_sphinx.open_index(example_html)
+    rows = _object_rows(index)
+    assert len(rows) > 15 and index.manifest["smart"]["name_shards"] >= 1
+    checked = 0
+    for name, kind, _page, _pos, sid in rows:
+        parts = name.split(".")
+        for q in {name, ".".join(parts[-2:]), parts[-1]}:
+            r = index.search(q, mode="smart", limit=3)
+            top = r["pages"][0]["hits"][0]
+            named = [x for x in rows if x[0].lower() == q.lower() or x[0].lower().endswith("." + q.lower())]
+            assert (top["concept_id"], top["locator"]) in {
+                (index.section(x[4])["concept_id"], index.section(x[4])["locator"]) for x in named}, (q, top)
+            if q == name and sum(x[0] == name for x in rows) == 1:  # a unique full name: exactly its section
+                assert top["locator"] == index.section(sid)["locator"] and top["heading"] == index.section(sid)["heading"], q
+            checked += 1
+    assert checked > 40
+    # case, a call's parentheses and white space at the ends do not matter; keyword mode is untouched
+    base = index.search("CacheStore.put", mode="smart")
+    for q in ("cachestore.PUT", "CacheStore.put()", "  CacheStore.put "):
+        assert index.search(q, mode="smart")["pages"] == base["pages"], q
+    assert base["pages"][0]["hits"][0]["heading"] == "example_pkg.cache.CacheStore.put"
+    # the full name wins over a mere tail: "cache" is the module example_pkg.cache's short name
+    # and a word on many pages; the module's own section comes first
+    r = index.search("example_pkg.cache", mode="smart")
+    assert r["pages"][0]["hits"][0]["heading"].startswith("example_pkg.cache"), r["pages"][0]["hits"][0]
+    # a kind filter keeps only named objects of that kind
+    assert index.search("put", mode="smart", kind="py:method")["pages"][0]["hits"][0]["heading"] == "example_pkg.cache.CacheStore.put"
+    r = index.search("put", mode="smart", kind="c:function")
+    assert all(h["heading"] != "example_pkg.cache.CacheStore.put" for p in r["pages"] for h in p["hits"])
+
+
 def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
     path = site / "_okf" / f"{name}.js"
     path.write_bytes(fmt.wrap(name, change(fmt.unwrap(name, path.read_bytes()))))
@@ -287,7 +325,7 @@ CORRUPTIONS = [
 
 
 @pytest.mark.node
-@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 3))
+@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 4))
 def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path, case: int) -> None:
     import shutil
 
@@ -300,12 +338,13 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
     if case < len(CORRUPTIONS):
         name, change, request, code = CORRUPTIONS[case]
         _rewrite(site, name, change)
-    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers
+    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names
         stem = okf_sphinx.smart.stemmer(index)("retry")
         name, key, request = [
             (fmt.stem_shard_name(stem, m["stem_shards"]), stem, {"query": "retry"}),
             (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),
             (fmt.shard_name("retry.base_delay", m["id_shards"], "x"), "retry.base_delay", {"query": "retry.base_delay"}),
+            (fmt.name_shard_name("put", m["name_shards"]), "put", {"query": "CacheStore.put"}),
         ][case - len(CORRUPTIONS)]
         _rewrite(site, name, lambda v: {**v, key: "broken"})
         code = "index_corrupt"
