@@ -204,7 +204,8 @@ def build_smart(
 
 
 def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int) -> int:
-    """``n/<shard>``: the searchable objects by lower-cased name, grouped by the name's last
+    """``n/<shard>``: the given searchable objects (the index writer passes those with an anchor
+    of their own: a ``:no-index:`` copy is not found by name, as in Sphinx) by lower-cased name, grouped by the name's last
     ``.``-part (``key → [[name, kind, sid], …]`` by sid), so an exact-name query reads one
     file; returns the shard count (0: no searchable object, no files)."""
     keyed: dict[str, list[list[Any]]] = defaultdict(list)

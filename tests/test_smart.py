@@ -352,3 +352,24 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
     answer = python_answer(okf_sphinx.open_index(site), request)
     assert answer["error"]["code"] == code, answer
     assert same(run_node(site / "_okf", [request])[0], answer) is None
+
+
+def test_a_no_index_copy_is_not_named(tmp_path: Path) -> None:
+    """An object documented twice, once with ``:no-index:``: its name finds the indexed one
+    (as Sphinx's object index does), though the copy's page holds the name more often."""
+    pages = {
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   api\n   types\n",
+        "api.rst": "API\n===\n\nMisc text.\n\n.. py:class:: pkg.Widget\n\n   A thing.\n",
+        "types.rst": "Types\n=====\n\nWidget, widget, pkg.Widget and Widget again.\n\n.. py:class:: pkg.Widget\n"
+                     "   :no-index:\n\n   A thing. Widget Widget Widget pkg.Widget.\n",
+    }
+    src = write_project(tmp_path / "src", pages)
+    sphinx_build(src, tmp_path / "html")
+    index = okf_sphinx.open_index(tmp_path / "html")
+    assert sum(r[0] == "pkg.Widget" for r in index.objects()) == 2  # both are object sections
+    for q in ("pkg.Widget", "Widget"):
+        assert pages_of(index.search(q, mode="smart"))[:2] == ["api", "types"], q
+
+
+def pages_of(answer: dict) -> list[str]:
+    return [p["concept_id"] for p in answer["pages"]]
