@@ -129,9 +129,10 @@ def ascii_lower(text: str) -> str:
 
 def object_name_query(query: str) -> str | None:
     """The object name a whole query may be (smart mode's exact-name boost): the query
-    without ASCII white space at its ends and a trailing ``()``, ASCII-lower-cased;
-    ``None`` when nothing is left."""
-    q = ascii_lower(query.strip(" \t\n\r\f\v"))
+    without ASCII white space at its ends and a trailing ``()``, as written (engines
+    compare it ASCII-lower-cased, and as written for the case tiers); ``None`` when
+    nothing is left."""
+    q = query.strip(" \t\n\r\f\v")
     if q.endswith("()"):
         q = q[:-2]
     return q or None

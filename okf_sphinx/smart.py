@@ -141,16 +141,18 @@ def _check_names(name: str, v: Any) -> dict[str, Any]:
 
 
 #: Tiers of the exact-name boost: the query is an object's full name, or a dotted tail of it
-#: (its short name included); every other section is :data:`UNNAMED`.
-FULL_NAME, TAIL_NAME, UNNAMED = 0, 1, 2
+#: (its short name included), each as written before ignoring ASCII case; every other section
+#: is :data:`UNNAMED`.
+FULL_NAME, FULL_NAME_ANY_CASE, TAIL_NAME, TAIL_NAME_ANY_CASE, UNNAMED = 0, 1, 2, 3, 4
 
 
 def named(index: Index, query: str, kinds: list[str] | None) -> dict[int, int]:
     """``sid → tier`` of the searchable objects (of ``kinds``) the whole query names (``n/<shard>``)."""
     shards = smart_meta(index).get("name_shards", 0)
-    q = fmt.object_name_query(query)
-    if not shards or q is None:
+    written = fmt.object_name_query(query)
+    if not shards or written is None:
         return {}
+    q = fmt.ascii_lower(written)
     shard = index._load(fmt.name_shard_name(fmt.name_key(q), shards), _check_names)
     out: dict[int, int] = {}
     for name, kind, sid in shard.get(fmt.name_key(q), []):
@@ -158,10 +160,11 @@ def named(index: Index, query: str, kinds: list[str] | None) -> dict[int, int]:
             continue
         if sid >= index.sections:
             raise _corrupt("manifest", "an object-name shard refers to a section past the searchable ones")
-        if name == q:
-            out[sid] = FULL_NAME
-        elif name.endswith("." + q):
-            out[sid] = TAIL_NAME
+        lowered = fmt.ascii_lower(name)
+        if lowered == q:
+            out[sid] = FULL_NAME if name == written else FULL_NAME_ANY_CASE
+        elif lowered.endswith("." + q):
+            out[sid] = TAIL_NAME if name.endswith("." + written) else TAIL_NAME_ANY_CASE
     return out
 
 

@@ -211,8 +211,7 @@ def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int
     keyed: dict[str, list[list[Any]]] = defaultdict(list)
     for name, kind, _page, _pos, sid in sorted(objects, key=lambda r: r[4]):
         if sid < sections:
-            lowered = fmt.ascii_lower(name)
-            keyed[fmt.name_key(lowered)].append([lowered, kind, sid])
+            keyed[fmt.name_key(fmt.ascii_lower(name))].append([name, kind, sid])
     if not keyed:
         return 0
     size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())

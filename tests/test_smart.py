@@ -359,7 +359,8 @@ def test_a_no_index_copy_is_not_named(tmp_path: Path) -> None:
     (as Sphinx's object index does), though the copy's page holds the name more often."""
     pages = {
         "index.rst": "Home\n====\n\n.. toctree::\n\n   api\n   types\n",
-        "api.rst": "API\n===\n\nMisc text.\n\n.. py:class:: pkg.Widget\n\n   A thing.\n",
+        "api.rst": "API\n===\n\nMisc text.\n\n.. py:class:: pkg.Widget\n\n   A thing.\n\n"
+                   ".. py:function:: pkg.command()\n\n   Make a command.\n\n.. py:class:: pkg.Command\n\n   A command.\n",
         "types.rst": "Types\n=====\n\nWidget, widget, pkg.Widget and Widget again.\n\n.. py:class:: pkg.Widget\n"
                      "   :no-index:\n\n   A thing. Widget Widget Widget pkg.Widget.\n",
     }
@@ -369,6 +370,11 @@ def test_a_no_index_copy_is_not_named(tmp_path: Path) -> None:
     assert sum(r[0] == "pkg.Widget" for r in index.objects()) == 2  # both are object sections
     for q in ("pkg.Widget", "Widget"):
         assert pages_of(index.search(q, mode="smart"))[:2] == ["api", "types"], q
+    # names that differ only in case: the one as written first, full names before tails
+    for q, first in (("Command", "pkg.Command"), ("command", "pkg.command"), ("pkg.command", "pkg.command"),
+                     ("pkg.Command()", "pkg.Command")):
+        hits = index.search(q, mode="smart")["pages"][0]["hits"]
+        assert [h["heading"] for h in hits[:2]] == [first, ({"pkg.Command", "pkg.command"} - {first}).pop()], q
 
 
 def pages_of(answer: dict) -> list[str]:

@@ -610,10 +610,10 @@
     return m;
   };
   // the exact-name boost (smart.py named, format.py object_name_query): sid -> tier
-  var FULL_NAME = 0, TAIL_NAME = 1, UNNAMED = 2;
+  var FULL_NAME = 0, FULL_NAME_ANY_CASE = 1, TAIL_NAME = 2, TAIL_NAME_ANY_CASE = 3, UNNAMED = 4;
   function asciiLower(s) { return s.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }); }
   function objectNameQuery(query) {
-    var q = asciiLower(query.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, ''));
+    var q = query.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, '');
     if (q.slice(-2) === '()') q = q.slice(0, -2);
     return q || null;
   }
@@ -625,16 +625,18 @@
     return v;
   }
   Engine.prototype.named = function (query, kinds) {
-    var shards = this.smartMeta().name_shards, q = objectNameQuery(query), sections = this.manifest.sections;
-    if (!shards || q === null) return Promise.resolve(new Map());
-    var key = nameKey(q);
+    var shards = this.smartMeta().name_shards, written = objectNameQuery(query), sections = this.manifest.sections;
+    if (!shards || written === null) return Promise.resolve(new Map());
+    var q = asciiLower(written), key = nameKey(q);
+    function endsWith(s, tail) { return s.length > tail.length && s.slice(-tail.length - 1) === '.' + tail; }
     return this.load('n/' + (fnv1a32(key) % shards).toString(16), checkNames).then(function (shard) {
       var out = new Map();
       (own.call(shard, key) ? shard[key] : []).forEach(function (e) {
         if (kinds !== null && kinds.indexOf(e[1]) < 0) return;
         if (e[2] >= sections) throw corrupt('manifest', 'an object-name shard refers to a section past the searchable ones');
-        if (e[0] === q) out.set(e[2], FULL_NAME);
-        else if (e[0].length > q.length && e[0].slice(-q.length - 1) === '.' + q) out.set(e[2], TAIL_NAME);
+        var lowered = asciiLower(e[0]);
+        if (lowered === q) out.set(e[2], e[0] === written ? FULL_NAME : FULL_NAME_ANY_CASE);
+        else if (endsWith(lowered, q)) out.set(e[2], endsWith(e[0], written) ? TAIL_NAME : TAIL_NAME_ANY_CASE);
       });
       return out;
     });
