@@ -150,7 +150,9 @@ def test_schemas(index: okf_sphinx.Index) -> None:
     combined = Draft202012Validator(contract("search_sections", "output"))
     today = subprocess.run(["git", "-C", str(ROOT), "show", "main:okf_sphinx/contracts/search_sections.output.json"],
                            capture_output=True, text=True)
-    keyword_schema = json.loads(today.stdout) if today.returncode == 0 else contract("search_sections", "output")["$defs"]["keyword"]
+    keyword_schema = json.loads(today.stdout) if today.returncode == 0 else {}
+    if "oneOf" in keyword_schema or not keyword_schema:  # main already holds the combined schema: its keyword part
+        keyword_schema = contract("search_sections", "output")["$defs"]["keyword"]
     for q in ("walrus narwhal", "the", "walrus narwhel", "walrsu", "instal"):
         kw = index.search(q)
         Draft202012Validator(keyword_schema).validate(kw)  # today's schema still validates keyword answers
