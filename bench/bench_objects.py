@@ -1,5 +1,5 @@
 """Object-name and docstring-phrase queries over real autodoc-heavy projects, okf_sphinx
-keyword mode next to Sphinx's built-in search, and what the API content adds to the index.
+keyword and smart modes next to Sphinx's built-in search, and what the API content adds to the index.
 
 Usage: ``python bench/bench_objects.py [--work DIR] [--json FILE]``
 
@@ -192,6 +192,7 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
         queries = [q for q, _ in items]
         sphinx = run_sphinx(site, queries)
         row = {"queries": len(items), "okf": {"page_first": 0, "section_top3": 0},
+               "okf_smart": {"page_first": 0, "section_top3": 0},
                "sphinx": {"page_first": 0, "section_top3": 0}, "misses": []}
         for (q, o), sres in zip(items, sphinx):
             hits = index.search(q, limit=10)["hits"]
@@ -199,6 +200,10 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
             okf_sec = any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in hits[:3])
             sph_page = bool(sres) and sres[0][0] == o["page"]
             sph_sec = any(r[0] == o["page"] and r[1].lstrip("#") == o["anchor"] for r in sres[:3])
+            pages = index.search(q, limit=10, mode="smart")["pages"]
+            shits = [h for p in pages for h in p["hits"]]
+            row["okf_smart"]["page_first"] += bool(pages) and pages[0]["concept_id"] == o["page"]
+            row["okf_smart"]["section_top3"] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
             row["okf"]["page_first"] += okf_page
             row["okf"]["section_top3"] += okf_sec
             row["sphinx"]["page_first"] += sph_page
@@ -253,12 +258,14 @@ def main() -> None:
               f"(+{w['captured_py_files']} .py), index bytes {wo['index_bytes']:,} -> {w['index_bytes']:,} "
               f"(x{w['index_bytes'] / wo['index_bytes']:.2f}); clean build {wo['build_seconds']:.1f} s -> "
               f"{w['build_seconds']:.1f} s (one run each, shared machine)")
-        print(f"  {'queries':<18}{'n':>5}  {'okf page 1st':>13} {'okf sec top3':>13}  {'sphinx page 1st':>16} {'sphinx sec top3':>16}")
+        print(f"  {'queries':<18}{'n':>5}  {'okf page 1st':>13} {'okf sec top3':>13}  {'smart page 1st':>15} {'smart sec top3':>15}"
+              f"  {'sphinx page 1st':>16} {'sphinx sec top3':>16}")
         for form, row in r["quality"].items():
             if not isinstance(row, dict):
                 continue
             n = row["queries"] or 1
             print(f"  {form:<18}{row['queries']:>5}  {row['okf']['page_first'] / n:>13.1%} {row['okf']['section_top3'] / n:>13.1%}"
+                  f"  {row['okf_smart']['page_first'] / n:>15.1%} {row['okf_smart']['section_top3'] / n:>15.1%}"
                   f"  {row['sphinx']['page_first'] / n:>16.1%} {row['sphinx']['section_top3'] / n:>16.1%}")
 
 

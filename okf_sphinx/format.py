@@ -125,6 +125,34 @@ def dict_shard_name(key: str, shards: int) -> str:
     return f"d/{fnv1a32(key) % shards:x}"
 
 
+def name_shard_name(key: str, shards: int) -> str:
+    return f"n/{fnv1a32(key) % shards:x}"
+
+
+_ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with ASCII letters lower-cased only (every engine lower-cases the same way)."""
+    return text.translate(_ASCII_UPPER)
+
+
+def object_name_query(query: str) -> str | None:
+    """The object name a whole query may be (smart mode's exact-name boost): the query
+    without ASCII white space at its ends and a trailing ``()``, as written (engines
+    compare it ASCII-lower-cased, and as written for the case tiers); ``None`` when
+    nothing is left."""
+    q = query.strip(" \t\n\r\f\v")
+    if q.endswith("()"):
+        q = q[:-2]
+    return q or None
+
+
+def name_key(name: str) -> str:
+    """The name-table group of a lower-cased object name: its last ``.``-separated part."""
+    return name.rsplit(".", 1)[-1]
+
+
 def idf(n: int, df: int) -> float:
     """BM25's idf, computed by the build only (engines read the stored float)."""
     import math

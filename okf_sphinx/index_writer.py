@@ -26,7 +26,7 @@ from . import format as fmt
 from .errors import BuildLimitError, NotAnIndexError, PathLimitError, SourceChangedError
 from .lines import LineMap
 from .sections import CapturedFile, DocRecord, Section, decode, text_encoding
-from .smart_index import PageSpan, build_smart
+from .smart_index import PageSpan, build_names, build_smart
 from .terms import terms, unicode_tables
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -276,6 +276,10 @@ def build_index(
     spans = _page_spans(searchable, root, site)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
+    anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
+    names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search)
+    if names:  # an index without searchable objects stays what it was
+        smart["name_shards"] = names
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {

@@ -101,6 +101,7 @@ def smart_meta(index: Index) -> dict[str, Any]:
         )
     if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 1 for k in ("stem_shards", "dict_shards", "id_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
+            and (m.get("name_shards") is None or (is_int(m["name_shards"]) and m["name_shards"] >= 1))
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
             and isinstance(m.get("pavglen"), (int, float)) and not isinstance(m.get("pavglen"), bool) and m["pavglen"] > 0):
         raise _corrupt("manifest", "the smart block is missing or invalid")
@@ -125,6 +126,46 @@ def group(index: Index, stem: str) -> list[Any] | None:
 def dictionary(index: Index, key: str) -> list[list[Any]]:
     shard = index._load(fmt.dict_shard_name(key, smart_meta(index)["dict_shards"]), _check_dict)
     return shard.get(key, [])
+
+
+def _check_names(name: str, v: Any) -> dict[str, Any]:
+    from .index import is_int
+
+    if not isinstance(v, dict) or not all(
+        isinstance(e, list) and all(isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and isinstance(x[1], str)
+                                    and is_int(x[2]) and x[2] >= 0 for x in e)
+        for e in v.values()
+    ):
+        raise _corrupt(name, "an object-name shard is malformed")
+    return v
+
+
+#: Tiers of the exact-name boost: the query is an object's full name, or a dotted tail of it
+#: (its short name included), each as written before ignoring ASCII case; every other section
+#: is :data:`UNNAMED`.
+FULL_NAME, FULL_NAME_ANY_CASE, TAIL_NAME, TAIL_NAME_ANY_CASE, UNNAMED = 0, 1, 2, 3, 4
+
+
+def named(index: Index, query: str, kinds: list[str] | None) -> dict[int, int]:
+    """``sid → tier`` of the searchable objects (of ``kinds``) the whole query names (``n/<shard>``)."""
+    shards = smart_meta(index).get("name_shards", 0)
+    written = fmt.object_name_query(query)
+    if not shards or written is None:
+        return {}
+    q = fmt.ascii_lower(written)
+    shard = index._load(fmt.name_shard_name(fmt.name_key(q), shards), _check_names)
+    out: dict[int, int] = {}
+    for name, kind, sid in shard.get(fmt.name_key(q), []):
+        if kinds is not None and kind not in kinds:
+            continue
+        if sid >= index.sections:
+            raise _corrupt("manifest", "an object-name shard refers to a section past the searchable ones")
+        lowered = fmt.ascii_lower(name)
+        if lowered == q:
+            out[sid] = FULL_NAME if name == written else FULL_NAME_ANY_CASE
+        elif lowered.endswith("." + q):
+            out[sid] = TAIL_NAME if name.endswith("." + written) else TAIL_NAME_ANY_CASE
+    return out
 
 
 def osa_distance(a: str, b: str, cap: int) -> int:
@@ -310,6 +351,16 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         page_ok is None or page_ok(bisect.bisect_right(firsts, sid) - 1))
     pv = [(_phrase_sections(index, ph, keep), [ev[words.index(t)] for t in ph]) for ph in quoted]
 
+    # the objects the whole query names, and each page's best tier (they rank first)
+    names = {sid: t for sid, t in named(index, query, kinds).items() if page_ok is None
+             or page_ok(bisect.bisect_right(firsts, sid) - 1)}
+    tier: dict[int, int] = {}
+    by_page_named: dict[int, list[int]] = {}
+    for sid in sorted(names):
+        page = bisect.bisect_right(firsts, sid) - 1
+        tier[page] = min(tier.get(page, UNNAMED), names[sid])
+        by_page_named.setdefault(page, []).append(sid)
+
     # pages: how many words each holds; when some page holds all, only those
     count: dict[int, int] = {}
     for e in ev:
@@ -324,6 +375,9 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     full = any(count[page] == needed for page in candidates)
     if full:
         candidates = [page for page in candidates if count[page] == needed]
+    candidates += [page for page in sorted(tier) if page not in candidates]  # named pages always
+    for page in tier:
+        count.setdefault(page, 0)
     # Every candidate's page part, and a bound on its score from each word's best section there:
     # IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum.
     # Pages are scored exactly in bound order until no bound can reach the limit-th score.
@@ -345,20 +399,21 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             if page in phrase_pages[k]:
                 for e in pw:
                     top += e["page_best"][page]
-        bounds.append((-count[page], -((part + top) * rows[page][3]), page, part))
+        bounds.append((tier.get(page, UNNAMED), -count[page], -((part + top) * rows[page][3]), page, part))
     bounds.sort()
-    ranked: list[tuple[int, float, int]] = []
+    ranked: list[tuple[int, int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
-    single = ev[0] if len(ev) == 1 and not iv and not pv else None  # one word: its cached best section per page
-    for neg_count, neg_bound, page, part in bounds:
-        if len(ranked) >= limit and (neg_count, neg_bound) > ranked[limit - 1][:2]:
+    # one word and no named object: its cached best section per page
+    single = ev[0] if len(ev) == 1 and not iv and not pv and not tier else None
+    for page_tier, neg_count, neg_bound, page, part in bounds:
+        if len(ranked) >= limit and (page_tier, neg_count, neg_bound) > ranked[limit - 1][:3]:
             break  # neither this page nor any after it can reach the shown pages
         if single is not None:
             best = single["page_best"][page]
         else:
-            scored[page] = secs = _section_scores(ev, iv, pv, page)
+            scored[page] = secs = _section_scores(ev, iv, pv, page, by_page_named.get(page, ()))
             best = max(x for x, _sid in secs)
-        ranked.append((neg_count, -((part + best) * rows[page][3]), page))
+        ranked.append((page_tier, neg_count, -((part + best) * rows[page][3]), page))
         if len(ranked) > limit:
             ranked.sort()
             del ranked[limit:]
@@ -367,9 +422,11 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     ranked.sort()
     total = len(candidates)
     shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]]
-                   + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, phrase_pages) if page not in pages_k], not full,
-                   found, ev, scored[page] if page in scored else _section_scores(ev, iv, pv, page), words)
-             for _m, neg, page in ranked[:limit]]
+                   + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, phrase_pages) if page not in pages_k],
+                   not full or count[page] < needed, found, ev,
+                   scored[page] if page in scored else _section_scores(ev, iv, pv, page, by_page_named.get(page, ())),
+                   words, names)
+             for _t, _m, neg, page in ranked[:limit]]
     result = {
         "query": query,
         "mode": "smart",
@@ -394,12 +451,13 @@ def _posting(index: Index, term: str) -> Any:
 
 
 
-def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], page: int) -> list[tuple[float, int]]:
-    """``(score, sid)`` of the page's sections that hold a word: the words' BM25 parts in
-    query order, then the identifiers', then for each quoted phrase the section holds its
-    words' parts once more."""
+def _section_scores(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], page: int,
+                    named_sids: Any = ()) -> list[tuple[float, int]]:
+    """``(score, sid)`` of the page's sections that hold a word or are a named object: the
+    words' BM25 parts in query order, then the identifiers', then for each quoted phrase
+    the section holds its words' parts once more."""
     out = []
-    for sid in sorted({sid for e in ev for sid in e["by_page"].get(page, ())}):
+    for sid in sorted({sid for e in ev for sid in e["by_page"].get(page, ())} | set(named_sids)):
         score = 0.0
         for e in ev:
             v = e["sec"].get(sid)
@@ -457,16 +515,16 @@ def _compute_evidence(postings: list[tuple[Any, float]], sidf: float, pidf: floa
 
 
 def _page(index: Index, row: list[Any], score: float, missing: list[str], partial: bool, found: list[Any],
-          ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str]) -> dict[str, Any]:
-    best = sorted((-x, sid) for x, sid in secs)[:HITS_PER_PAGE]
+          ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str], names: dict[int, int]) -> dict[str, Any]:
+    best = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)[:HITS_PER_PAGE]
     hits = []
-    for neg, sid in best:
+    for _t, neg, sid in best:
         present = [i for i, e in enumerate(ev) if sid in e["acc"]]
         forms = [t for i in present for t, _w in found[i][0] if _holds(index, t, sid)]
         h = hit(index, sid, -neg, forms)
         h["matched_terms"] = [words[i] for i in present]
         hits.append(h)
-    top = index.section(best[0][1])
+    top = index.section(best[0][2])
     return {
         "concept_id": top["concept_id"],
         "title": top["title"],

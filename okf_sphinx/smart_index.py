@@ -26,6 +26,7 @@ from typing import Any
 from . import format as fmt
 from .errors import BuildError
 
+NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
 GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
 DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
 MAX_SHARDS = 4096
@@ -200,3 +201,24 @@ def build_smart(
         "stem_shards": g_shards,
         "dict_shards": d_shards,
     }
+
+
+def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int) -> int:
+    """``n/<shard>``: the given searchable objects (the index writer passes those with an anchor
+    of their own: a ``:no-index:`` copy is not found by name, as in Sphinx) by lower-cased name, grouped by the name's last
+    ``.``-part (``key → [[name, kind, sid], …]`` by sid), so an exact-name query reads one
+    file; returns the shard count (0: no searchable object, no files)."""
+    keyed: dict[str, list[list[Any]]] = defaultdict(list)
+    for name, kind, _page, _pos, sid in sorted(objects, key=lambda r: r[4]):
+        if sid < sections:
+            keyed[fmt.name_key(fmt.ascii_lower(name))].append([name, kind, sid])
+    if not keyed:
+        return 0
+    size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())
+    shards = _shard_count(size, NAME_TARGET_BYTES)
+    files: dict[str, dict[str, Any]] = defaultdict(dict)
+    for key in sorted(keyed):
+        files[fmt.name_shard_name(key, shards)][key] = keyed[key]
+    for k in range(shards):
+        out[f"n/{k:x}"] = files.get(f"n/{k:x}", {})
+    return shards

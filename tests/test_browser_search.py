@@ -282,8 +282,11 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     forms = [t for w in result["terms"] for t, _w in smart.variants(index, w, stem, False)[0]]
     shards = {fmt.shard_name(t, index.shards) for t in forms}
     groups = {fmt.stem_shard_name(stem(t), index.manifest["smart"]["stem_shards"]) for t in result["terms"]}
+    # the object-name shard of the whole query (the exact-name boost; a site with objects)
+    name_shard = fmt.name_shard_name(fmt.name_key(fmt.object_name_query("retry policy")), index.manifest["smart"]["name_shards"])
+    assert name_shard in okf
     # smart mode: the page table, one stem-group shard per word, the forms' postings, the sections shown
-    assert okf - shards - groups - {"manifest", "smart"} == {n for n in okf if n.startswith("s/")}
+    assert okf - shards - groups - {"manifest", "smart", name_shard} == {n for n in okf if n.startswith("s/")}
     assert len([n for n in okf if n.startswith("s/")]) == len(result["hits"])
     assert "unicode" not in okf and "/searchindex.js" not in loaded
     assert "/_static/okf-search.js" in loaded

@@ -331,6 +331,21 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
         if rng.random() < 0.3:
             req["limit"] = rng.choice([1, 2, 3, 10, 100])
         out.append(req)
+    objects = site / "_okf" / "objects.js"
+    names = [r[0] for r in fmt.unwrap("objects", objects.read_bytes())] if objects.exists() else []
+    for _ in range(n // 10 if names else 0):  # object names: full, a dotted tail, the short name (the exact-name boost)
+        parts = rng.choice(names).split(".")
+        q = ".".join(parts[rng.randrange(len(parts)):])
+        q = rng.choice([q, q.upper(), q + "()", " " + q + " "])
+        req = {"query": q, "mode": "smart"}
+        r = rng.random()
+        if r < 0.15:
+            req["kind"] = rng.choice(kinds)
+        elif r < 0.3:
+            req["under"] = rng.choice(unders)
+        elif r < 0.4:
+            req["limit"] = 1
+        out.append(req)
     out += [
         {"query": "retry", "mode": "smart", "prefix": 1}, {"query": "retry", "mode": "smart", "prefix": None},
         {"query": "retry", "mode": "smart", "prefix": "true"}, {"query": "retry", "mode": "smart", "under": "x"},

@@ -275,6 +275,44 @@ def test_quoted_phrases(index: okf_sphinx.Index) -> None:
     assert pages(quoted) == ["together"] and "spread" in pages(plain)
 
 
+def _object_rows(index: okf_sphinx.Index) -> list[list]:
+    return [r for r in index.objects() if r[4] < index.sections]
+
+
+def test_object_names_rank_their_object_first(example_html: Path) -> None:
+    """The exact-name boost: a query that is an object's full name, a dotted tail of it or its
+    short name puts an object so named first (its page first, its section the page's first hit)."""
+    index = okf_sphinx.open_index(example_html)
+    rows = _object_rows(index)
+    assert len(rows) > 15 and index.manifest["smart"]["name_shards"] >= 1
+    checked = 0
+    for name, kind, _page, _pos, sid in rows:
+        parts = name.split(".")
+        for q in {name, ".".join(parts[-2:]), parts[-1]}:
+            r = index.search(q, mode="smart", limit=3)
+            top = r["pages"][0]["hits"][0]
+            named = [x for x in rows if x[0].lower() == q.lower() or x[0].lower().endswith("." + q.lower())]
+            assert (top["concept_id"], top["locator"]) in {
+                (index.section(x[4])["concept_id"], index.section(x[4])["locator"]) for x in named}, (q, top)
+            if q == name and sum(x[0] == name for x in rows) == 1:  # a unique full name: exactly its section
+                assert top["locator"] == index.section(sid)["locator"] and top["heading"] == index.section(sid)["heading"], q
+            checked += 1
+    assert checked > 40
+    # case, a call's parentheses and white space at the ends do not matter; keyword mode is untouched
+    base = index.search("CacheStore.put", mode="smart")
+    for q in ("cachestore.PUT", "CacheStore.put()", "  CacheStore.put "):
+        assert index.search(q, mode="smart")["pages"] == base["pages"], q
+    assert base["pages"][0]["hits"][0]["heading"] == "example_pkg.cache.CacheStore.put"
+    # the full name wins over a mere tail: "cache" is the module example_pkg.cache's short name
+    # and a word on many pages; the module's own section comes first
+    r = index.search("example_pkg.cache", mode="smart")
+    assert r["pages"][0]["hits"][0]["heading"].startswith("example_pkg.cache"), r["pages"][0]["hits"][0]
+    # a kind filter keeps only named objects of that kind
+    assert index.search("put", mode="smart", kind="py:method")["pages"][0]["hits"][0]["heading"] == "example_pkg.cache.CacheStore.put"
+    r = index.search("put", mode="smart", kind="c:function")
+    assert all(h["heading"] != "example_pkg.cache.CacheStore.put" for p in r["pages"] for h in p["hits"])
+
+
 def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
     path = site / "_okf" / f"{name}.js"
     path.write_bytes(fmt.wrap(name, change(fmt.unwrap(name, path.read_bytes()))))
@@ -291,7 +329,7 @@ CORRUPTIONS = [
 
 
 @pytest.mark.node
-@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 3))
+@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 4))
 def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path, case: int) -> None:
     import shutil
 
@@ -304,12 +342,13 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
     if case < len(CORRUPTIONS):
         name, change, request, code = CORRUPTIONS[case]
         _rewrite(site, name, change)
-    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers
+    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names
         stem = okf_sphinx.smart.stemmer(index)("retry")
         name, key, request = [
             (fmt.stem_shard_name(stem, m["stem_shards"]), stem, {"query": "retry"}),
             (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),
             (fmt.shard_name("retry.base_delay", m["id_shards"], "x"), "retry.base_delay", {"query": "retry.base_delay"}),
+            (fmt.name_shard_name("put", m["name_shards"]), "put", {"query": "CacheStore.put"}),
         ][case - len(CORRUPTIONS)]
         _rewrite(site, name, lambda v: {**v, key: "broken"})
         code = "index_corrupt"
@@ -317,3 +356,30 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
     answer = python_answer(okf_sphinx.open_index(site), request)
     assert answer["error"]["code"] == code, answer
     assert same(run_node(site / "_okf", [request])[0], answer) is None
+
+
+def test_a_no_index_copy_is_not_named(tmp_path: Path) -> None:
+    """An object documented twice, once with ``:no-index:``: its name finds the indexed one
+    (as Sphinx's object index does), though the copy's page holds the name more often."""
+    pages = {
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   api\n   types\n",
+        "api.rst": "API\n===\n\nMisc text.\n\n.. py:class:: pkg.Widget\n\n   A thing.\n\n"
+                   ".. py:function:: pkg.command()\n\n   Make a command.\n\n.. py:class:: pkg.Command\n\n   A command.\n",
+        "types.rst": "Types\n=====\n\nWidget, widget, pkg.Widget and Widget again.\n\n.. py:class:: pkg.Widget\n"
+                     "   :no-index:\n\n   A thing. Widget Widget Widget pkg.Widget.\n",
+    }
+    src = write_project(tmp_path / "src", pages)
+    sphinx_build(src, tmp_path / "html")
+    index = okf_sphinx.open_index(tmp_path / "html")
+    assert sum(r[0] == "pkg.Widget" for r in index.objects()) == 2  # both are object sections
+    for q in ("pkg.Widget", "Widget"):
+        assert pages_of(index.search(q, mode="smart"))[:2] == ["api", "types"], q
+    # names that differ only in case: the one as written first, full names before tails
+    for q, first in (("Command", "pkg.Command"), ("command", "pkg.command"), ("pkg.command", "pkg.command"),
+                     ("pkg.Command()", "pkg.Command")):
+        hits = index.search(q, mode="smart")["pages"][0]["hits"]
+        assert [h["heading"] for h in hits[:2]] == [first, ({"pkg.Command", "pkg.command"} - {first}).pop()], q
+
+
+def pages_of(answer: dict) -> list[str]:
+    return [p["concept_id"] for p in answer["pages"]]

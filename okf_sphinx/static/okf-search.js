@@ -306,7 +306,7 @@
     if (!ok) throw corrupt(name, 'a section record is malformed');
     return s;
   }
-  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gd]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdn]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name, fresh) -> Promise of the parsed JSON value of _okf/<name>.js (fresh: past any HTTP cache)
@@ -606,10 +606,43 @@
     var m = this.manifest.smart;
     if (m === undefined || m === null) fail('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
     var ok = typeof m === 'object' && !Array.isArray(m) && ['stem_shards', 'dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
+      && (m.name_shards === undefined || (isInt(m.name_shards) && m.name_shards >= 1))
       && isInt(m.pages) && m.pages >= 0 && typeof m.language === 'string' && typeof m.stemmer === 'boolean'
       && typeof m.stemmer_version === 'string' && isNum(m.pavglen) && m.pavglen > 0;
     if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
     return m;
+  };
+  // the exact-name boost (smart.py named, format.py object_name_query): sid -> tier
+  var FULL_NAME = 0, FULL_NAME_ANY_CASE = 1, TAIL_NAME = 2, TAIL_NAME_ANY_CASE = 3, UNNAMED = 4;
+  function asciiLower(s) { return s.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }); }
+  function objectNameQuery(query) {
+    var q = query.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, '');
+    if (q.slice(-2) === '()') q = q.slice(0, -2);
+    return q || null;
+  }
+  function nameKey(name) { return name.slice(name.lastIndexOf('.') + 1); }
+  function checkNames(name, v) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
+      return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 3 && typeof x[0] === 'string' && typeof x[1] === 'string' && isInt(x[2]) && x[2] >= 0; });
+    })) throw corrupt(name, 'an object-name shard is malformed');
+    return v;
+  }
+  Engine.prototype.named = function (query, kinds) {
+    var shards = this.smartMeta().name_shards, written = objectNameQuery(query), sections = this.manifest.sections;
+    if (!shards || written === null) return Promise.resolve(new Map());
+    var q = asciiLower(written), key = nameKey(q);
+    function endsWith(s, tail) { return s.length > tail.length && s.slice(-tail.length - 1) === '.' + tail; }
+    return this.load('n/' + (fnv1a32(key) % shards).toString(16), checkNames).then(function (shard) {
+      var out = new Map();
+      (own.call(shard, key) ? shard[key] : []).forEach(function (e) {
+        if (kinds !== null && kinds.indexOf(e[1]) < 0) return;
+        if (e[2] >= sections) throw corrupt('manifest', 'an object-name shard refers to a section past the searchable ones');
+        var lowered = asciiLower(e[0]);
+        if (lowered === q) out.set(e[2], e[0] === written ? FULL_NAME : FULL_NAME_ANY_CASE);
+        else if (endsWith(lowered, q)) out.set(e[2], endsWith(e[0], written) ? TAIL_NAME : TAIL_NAME_ANY_CASE);
+      });
+      return out;
+    });
   };
   Engine.prototype.stemmer = function () {
     var m = this.smartMeta();
@@ -681,7 +714,7 @@
   };
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
-    var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null;
+    var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null, names;
     return Promise.resolve().then(function () {
       checkQuery(query);
       return self.manifest || self.open();
@@ -707,7 +740,8 @@
       return Promise.all([
         Promise.all(forms.map(function (fs) { return Promise.all(fs.map(function (x) { return self.posting(x[0]); })); })),
         Promise.all(idents.map(function (i) { return self.posting(i, 'x', self.smartMeta().id_shards); })),
-        idents
+        idents,
+        self.named(query, filters[2])
       ]);
     }).then(function (got) {
       var postings = got[0], rows = table.rows, firsts = table.firsts;
@@ -718,6 +752,8 @@
       idPostings = [];
       got[1].forEach(function (P, k) { if (P) idPostings.push([got[2][k], P]); });
       pageFilter = filters[0] !== null || filters[1] !== null ? function (page) { return pageOk(rows[page], page, filters[0], filters[1], metas); } : null;
+      names = new Map();
+      got[3].forEach(function (t, sid) { if (pageFilter === null || pageFilter(pageOf(firsts, sid))) names.set(sid, t); });
       if (filters[2] === null) return [postings, null];
       // a section-level filter: page sums change, so nothing cached applies (smart.py search)
       var seen = new Set();
@@ -755,27 +791,40 @@
       var candidates = Array.from(count.keys()).filter(function (page) { return pageFilter === null || pageFilter(page); });
       var full = candidates.some(function (page) { return count.get(page) === units; });
       if (full) candidates = candidates.filter(function (page) { return count.get(page) === units; });
-      var scored = new Map(), single = ev.length === 1 && !iv.length && !pv.length ? ev[0] : null;
+      // the objects the whole query names: each page's best tier, its named sections (they rank first)
+      var tier = new Map(), namedOf = new Map();
+      Array.from(names.keys()).sort(function (x, y) { return x - y; }).forEach(function (sid) {
+        var page = pageOf(table.firsts, sid), t = names.get(sid);
+        if (!tier.has(page) || t < tier.get(page)) tier.set(page, t);
+        if (!namedOf.has(page)) namedOf.set(page, []);
+        namedOf.get(page).push(sid);
+      });
+      Array.from(tier.keys()).sort(function (x, y) { return x - y; }).forEach(function (page) {
+        if (candidates.indexOf(page) < 0) candidates.push(page);
+        if (!count.has(page)) count.set(page, 0);
+      });
+      var scored = new Map(), single = ev.length === 1 && !iv.length && !pv.length && !tier.size ? ev[0] : null;
       var ranked = candidates.map(function (page) {
         var best, score = 0.0;
         if (single !== null) best = single.pageBest.get(page);
         else {
-          var secs = sectionScores(ev, iv, pv, page);
+          var secs = sectionScores(ev, iv, pv, page, namedOf.get(page) || []);
           scored.set(page, secs);
           best = secs[0][0];
           for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
         }
         ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) score += v; });
         iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) score += v; });
-        return [count.get(page), (score + best) * rows[page][3], page];
+        return [count.get(page), (score + best) * rows[page][3], page, tier.has(page) ? tier.get(page) : UNNAMED];
       });
-      ranked.sort(function (x, y) { return x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
+      ranked.sort(function (x, y) { return x[3] !== y[3] ? x[3] - y[3] : x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
       var shown = ranked.slice(0, lim).map(function (r) {
-        var top = (scored.get(r[2]) || sectionScores(ev, iv, pv, r[2])).slice();
-        top.sort(function (x, y) { return x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
+        var top = (scored.get(r[2]) || sectionScores(ev, iv, pv, r[2], namedOf.get(r[2]) || [])).slice();
+        var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : UNNAMED; };
+        top.sort(function (x, y) { var a = tierOf(x[1]), b = tierOf(y[1]); return a !== b ? a - b : x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
         var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); });
         quoted.forEach(function (ph, k) { if (!phrasePages[k].has(r[2])) missing.push('"' + ph.join(' ') + '"'); });
-        return { rank: r, row: rows[r[2]], missing: missing, top: top.slice(0, HITS_PER_PAGE) };
+        return { rank: r, row: rows[r[2]], missing: missing, top: top.slice(0, HITS_PER_PAGE), partial: !full || count.get(r[2]) < units };
       });
       return Promise.all([
         Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),
@@ -799,7 +848,7 @@
           var top = secs[n][0];
           return {
             concept_id: top.concept_id, title: top.title, path: p.row[4], url: top.url.split('#')[0],
-            score: p.rank[1], partial: !full, missing_terms: p.missing, hits: hits
+            score: p.rank[1], partial: p.partial, missing_terms: p.missing, hits: hits
           };
         });
       })).then(function (pages) {
@@ -815,8 +864,8 @@
     });
   };
   // [score, sid] of the page's sections that hold a word (smart.py _section_scores)
-  function sectionScores(ev, iv, pv, page) {
-    var set = new Set();
+  function sectionScores(ev, iv, pv, page, namedSids) {
+    var set = new Set(namedSids);
     ev.forEach(function (e) { (e.byPage.get(page) || []).forEach(function (sid) { set.add(sid); }); });
     return Array.from(set).sort(function (x, y) { return x - y; }).map(function (sid) {
       var score = 0.0;
