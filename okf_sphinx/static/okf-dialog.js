@@ -44,9 +44,8 @@
     input.setAttribute('spellcheck', 'false');
     input.placeholder = 'Search the documentation';
     row.appendChild(input);
-    var close = el('button', 'okf-dialog-close', 'Esc');
+    var close = el('button', 'okf-dialog-close', 'Close');
     close.type = 'button';
-    close.setAttribute('aria-label', 'Close search');
     close.addEventListener('click', function () { dialog.close(); });
     row.appendChild(close);
     box.appendChild(row);
