@@ -105,7 +105,7 @@
     else if (ev.key === 'Escape') { ev.preventDefault(); dialog.close(); }
     else if (ev.key === 'Enter') {
       ev.preventDefault();
-      var href = active >= 0 && opts[active] ? opts[active].href : (input.value.trim() ? more.href : null);
+      var href = active >= 0 && opts[active] ? opts[active].href : (input.value.trim() ? searchUrl(input.value) : null);
       if (!href) return;
       if (ev.ctrlKey || ev.metaKey) win.open(href, '_blank', 'noopener');
       else { dialog.close(); win.location.href = href; }
@@ -113,6 +113,7 @@
   }
 
   function say(text) { status.textContent = text; }
+  function searchUrl(q) { return new URL(searchPage, siteRoot).href + '?q=' + encodeURIComponent(q); }
 
   function render(q, result, norm, stem) {
     list.textContent = '';
@@ -172,7 +173,7 @@
     if (sugg.firstChild) list.parentNode.insertBefore(sugg, list);
     say(msg);
     input.setAttribute('aria-expanded', n ? 'true' : 'false');
-    more.href = new URL(searchPage, siteRoot).href + '?q=' + encodeURIComponent(q);
+    more.href = searchUrl(q);
     more.hidden = !result.total;
   }
 
