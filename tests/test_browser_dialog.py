@@ -285,3 +285,42 @@ def test_dialog_can_be_turned_off(browser: Any, tmp_path: Path) -> None:
     page.keyboard.press("Control+k")
     assert page.evaluate("!document.querySelector('dialog.okf-dialog')")
     page.close()
+
+
+def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path]) -> None:
+    """The answer to "retry" is held back until the answer to "retry policy" is shown; then released."""
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    page.evaluate("""() => {
+        const eng = OkfSearch.engine(), real = eng.search.bind(eng), norm = eng.normaliser.bind(eng);
+        window.okfHeld = [];
+        window.okfSettled = [];  // queries whose answer the dialog has handled (a macrotask after it)
+        eng.normaliser = q => norm(q).then(n => { setTimeout(() => window.okfSettled.push(q), 0); return n; });
+        eng.search = (q, opts) => q === 'retry'
+            ? new Promise(resolve => window.okfHeld.push(() => resolve(real(q, opts))))
+            : real(q, opts);
+    }""")
+    _open_by_key(page, "Control+k")
+    page.keyboard.type("retry")
+    page.wait_for_function("() => window.okfHeld.length === 1")  # "retry" was asked for and is pending
+    _type(page, " policy")
+    want = _expected(site_dir, base, "retry policy")
+    assert [g["label"] for g in _shown(page)] == [w["label"] for w in want]
+    page.evaluate("() => window.okfHeld.forEach(f => f())")
+    page.wait_for_function("() => window.okfSettled.includes('retry')")  # the old answer arrived, and was dropped
+    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    assert page.get_attribute("dialog.okf-dialog", "data-okf-query") == "retry policy"
+    page.close()
+
+
+def test_read_the_docs_addons_keep_slash(browser: Any, site: tuple[str, Path]) -> None:
+    """With Read the Docs' search element on the page, "/" is left to it; Ctrl+K still opens ours."""
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    page.evaluate("() => document.body.appendChild(document.createElement('readthedocs-search'))")
+    page.keyboard.press("/")
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    _open_by_key(page, "Control+k")
+    page.close()

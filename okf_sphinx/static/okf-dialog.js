@@ -241,7 +241,8 @@
       if (dialog && dialog.open) dialog.close(); else open(null, undefined);
     } else if (k === '/' && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !typing(ev.target) && !(dialog && dialog.open)) {
       // Read the Docs' addons search answers "/" on its own: never stack two dialogs
-      if (doc.querySelector('readthedocs-search')) return;
+      // (and Sphinx's own "/" shortcut, which focuses the theme's box, must not open ours either)
+      if (doc.querySelector('readthedocs-search')) { quiet = true; setTimeout(function () { quiet = false; }, 0); return; }
       ev.preventDefault();
       ev.stopImmediatePropagation();
       open(null, undefined);
