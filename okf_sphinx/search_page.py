@@ -30,6 +30,8 @@ HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 RUNTIME = "okf-search.js"
 STEMMER = "okf-stemmer.js"
 STYLES = "okf-search.css"
+DIALOG = "okf-dialog.js"
+DIALOG_STYLES = "okf-dialog.css"
 TEMPLATE = "okf-search.html"
 BODY_TEMPLATE = "okf-search-body.html"
 
@@ -70,8 +72,24 @@ def _collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
     return [("okf-search", {}, TEMPLATE)]
 
 
+def _add_assets(app: Sphinx, search_page: bool) -> None:
+    """The runtime on this page (added during html-page-context: this page only), and the dialog."""
+    if search_page:
+        app.add_css_file(STYLES)
+    if app.config.okf_search_dialog:
+        app.add_css_file(DIALOG_STYLES)
+    if search_page or app.config.okf_search_dialog:
+        app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
+        app.add_js_file(RUNTIME, loading_method="defer")
+    if app.config.okf_search_dialog:
+        app.add_js_file(DIALOG, loading_method="defer", **{"data-okf-search-page": app.okf_search_page})  # type: ignore[attr-defined]
+
+
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> str | None:
-    if not _enabled(app) or pagename != page_name(app):
+    if not _enabled(app):
+        return None
+    if pagename != page_name(app):
+        _add_assets(app, False)
         return None
     builder = app.builder
     root = context.get("content_root") or _content_root(builder.get_target_uri(pagename))
@@ -85,10 +103,7 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["body"] = builder.templates.render(BODY_TEMPLATE, context)
     context["display_toc"] = False
     context["toc"] = ""
-    # added during html-page-context, so only this page gets them
-    app.add_css_file(STYLES)
-    app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
-    app.add_js_file(RUNTIME, loading_method="defer")
+    _add_assets(app, True)
     return TEMPLATE
 
 
@@ -102,6 +117,7 @@ def setup_search_page(app: Sphinx) -> None:
     app.add_config_value("okf_search_replace_builtin", True, "html", types=[bool])
     app.add_config_value("okf_search_title", "Search", "html", types=[str])
     app.add_config_value("okf_search_page_mode", "smart", "html", types=[str])
+    app.add_config_value("okf_search_dialog", True, "html", types=[bool])
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _builder_inited)
     app.connect("html-collect-pages", _collect_pages)

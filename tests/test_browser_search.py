@@ -115,13 +115,20 @@ def _submit(page: Any, query: str) -> None:
     _wait_done(page)
 
 
+def _search_from_theme_box(page: Any, box: Any, query: str) -> None:
+    """The theme's box opens the dialog (okf-dialog.js); Enter there, with no result chosen, opens the search page."""
+    box.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    page.keyboard.type(query)
+    page.keyboard.press("Enter")
+
+
 def test_theme_search_box_leads_to_results(browser: Any, site: tuple[str, Path]) -> None:
     base, site_dir = site
     page = browser.new_page()
     page.goto(base + "guide/installation.html")
     box = page.locator('form[action$="search.html"] input[name="q"]').first
-    box.fill("retry policy")
-    box.press("Enter")
+    _search_from_theme_box(page, box, "retry policy")
     page.wait_for_url("**/search.html?q=retry*")
     _wait_done(page)
     result, hrefs = _expected(site_dir, "retry policy")
@@ -307,12 +314,8 @@ def test_themes(browser: Any, example_src: Path, tmp_path: Path, theme: str) -> 
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(out.as_uri() + "/guide/installation.html")
-    box = page.locator('form[action$="search.html"] input[name="q"]')
-    if not box.first.is_visible():  # pydata: the search box is a dialog opened with Ctrl+K
-        page.keyboard.press("Control+k")
-    visible = box.locator("visible=true").first
-    visible.fill("retry policy")
-    visible.press("Enter")
+    box = page.locator('form[action$="search.html"] input[name="q"], .search-button__button')
+    _search_from_theme_box(page, box.locator("visible=true").first, "retry policy")
     page.wait_for_url("**/search.html?q=retry*")
     _wait_done(page)
     _, hrefs = _expected(out, "retry policy")
@@ -360,7 +363,9 @@ def test_keep_builtin_search_page(browser: Any, tmp_path: Path) -> None:
     out = tmp_path / "html"
     sphinx_build(src, out)
     assert "searchtools.js" in (out / "search.html").read_text(encoding="utf-8")
-    assert "okf-search.js" not in (out / "usage.html").read_text(encoding="utf-8")
+    usage = (out / "usage.html").read_text(encoding="utf-8")
+    assert "okf-search.css" not in usage  # the search page's assets stay on it; other pages get the dialog only
+    assert "okf-dialog.js" in usage
     assert '"search_page":"okf-search.html"' in (out / "_okf" / "manifest.js").read_text(encoding="utf-8")
     page = browser.new_page()
     page.goto(out.as_uri() + "/okf-search.html?q=retry")

@@ -1026,6 +1026,29 @@
   };
   api.search = function (query, limit, opts) { return api.engine().search(query, limit, opts); };
 
+  // snippet text as a <p class=okf-snippet> (text nodes only) with the runs whose terms are query
+  // terms (or, with stem, their word forms) wrapped in <mark>; used by the search page and the dialog
+  function highlight(norm, text, terms, stem) {
+    var p = doc.createElement('p'), wanted = {}, at = 0;
+    p.className = 'okf-snippet';
+    terms.forEach(function (t) { wanted[t] = 1; if (stem) wanted['\u0000' + stem(t)] = 1; });
+    function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))); }
+    function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
+    norm.runs(text).forEach(function (r) {
+      if (!norm.terms(r[2]).some(want)) return;
+      var end = r[1] + r[2].length;  // without the tables, skip runs glued to unknown letters
+      var b = r[1] - 1;
+      if (b > 0 && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
+      if (!norm.t && (odd(end) || odd(b))) return;
+      if (r[1] > at) p.appendChild(doc.createTextNode(text.slice(at, r[1])));
+      var m = doc.createElement('mark'); m.textContent = r[2]; p.appendChild(m);
+      at = r[1] + r[2].length;
+    });
+    if (at < text.length) p.appendChild(doc.createTextNode(text.slice(at)));
+    return p;
+  }
+  api.highlight = highlight;
+
   // -- the search page -----------------------------------------------------------------------
   var PAGE = 10;
   function initPage() {
@@ -1047,25 +1070,7 @@
       status.textContent = text;
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
-    // snippet text with the runs whose terms are query terms wrapped in <mark>
-    function highlighted(norm, text, terms, stem) {
-      var p = el('p', 'okf-snippet'), wanted = {}, at = 0;
-      terms.forEach(function (t) { wanted[t] = 1; if (stem) wanted['\u0000' + stem(t)] = 1; });
-      function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))); }
-      function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
-      norm.runs(text).forEach(function (r) {
-        if (!norm.terms(r[2]).some(want)) return;
-        var end = r[1] + r[2].length;  // without the tables, skip runs glued to unknown letters
-        var b = r[1] - 1;
-        if (b > 0 && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
-        if (!norm.t && (odd(end) || odd(b))) return;
-        if (r[1] > at) p.appendChild(doc.createTextNode(text.slice(at, r[1])));
-        p.appendChild(el('mark', null, r[2]));
-        at = r[1] + r[2].length;
-      });
-      if (at < text.length) p.appendChild(doc.createTextNode(text.slice(at)));
-      return p;
-    }
+    function highlighted(norm, text, terms, stem) { return highlight(norm, text, terms, stem); }
     // one section row (keyword hits; smart hits inside their page)
     function hitItem(h, result, norm, stem, pageTitle) {
       // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)

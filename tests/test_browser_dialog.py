@@ -1,0 +1,326 @@
+"""The search-as-you-type dialog (okf-dialog.js) in a real browser (Playwright driving Debian's Chromium).
+
+example_site is built with real Sphinx and opened over http://127.0.0.1 and file://; the dialog's
+answers are compared with the Python API's smart answer (prefix on the last word).  Accessibility is
+checked with axe-core (npm), injected into the page with the dialog open.  No timing is asserted:
+the tests wait for the dialog's data-okf-state / data-okf-query.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
+from conftest import sphinx_build, write_project  # noqa: E402
+from okf_js import require_node  # noqa: E402
+from test_browser_search import THEMES, browser, http_root, site  # noqa: E402,F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+
+AXE_DIR = Path(__file__).resolve().parent / "js"
+AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _axe_source() -> str:
+    """axe-core's axe.min.js, installed with npm into tests/js/node_modules (gitignored) if missing."""
+    if not AXE.exists():
+        require_node()
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("npm is needed to install axe-core for the accessibility test")
+        proc = subprocess.run([npm, "install", "--no-save", "--no-package-lock", "--prefix", str(AXE_DIR), "axe-core"],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0 and AXE.exists(), proc.stdout + proc.stderr
+    return AXE.read_text(encoding="utf-8")
+
+
+def _type(page: Any, text: str) -> None:
+    """Type into the dialog one key at a time and wait for the answer to the whole text."""
+    page.keyboard.type(text)
+    page.wait_for_function(
+        "q => { const d = document.querySelector('dialog.okf-dialog');"
+        " return d && d.getAttribute('data-okf-state') === 'done' && d.getAttribute('data-okf-query') === q; }",
+        arg=page.input_value("#okf-dialog-q"),
+    )
+
+
+def _shown(page: Any) -> list[dict[str, Any]]:
+    return page.eval_on_selector_all(
+        ".okf-dialog-list [role=group]",
+        """gs => gs.map(g => ({
+            label: g.getAttribute('aria-label'),
+            options: Array.from(g.querySelectorAll('[role=option]')).map(o => ({
+                href: o.href, id: o.id, selected: o.getAttribute('aria-selected'),
+                kind: (o.querySelector('.okf-kind') || {}).textContent || null,
+                marks: Array.from(o.querySelectorAll('mark')).map(m => m.textContent)}))}))""",
+    )
+
+
+def _expected(site_dir: Path, base: str, query: str) -> list[dict[str, Any]]:
+    from okf_sphinx import open_index
+
+    index = open_index(site_dir)
+    result = index.search(query, 8, mode="smart", prefix=True)
+    urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
+    root = base if base.startswith("http") else base
+    return [{"label": p["title"] or p["concept_id"],
+             "hrefs": [urllib.parse.urljoin(root, urls[(h["path"], h["line_start"])]) for h in p["hits"][:3]
+                       if urls[(h["path"], h["line_start"])]]}
+            for p in result["pages"]]
+
+
+def _open_by_key(page: Any, key: str) -> None:
+    page.keyboard.press(key)
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
+
+
+def test_typing_matches_python_smart_answer(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "guide/installation.html")
+    _open_by_key(page, "Control+k")
+    combo = page.locator("#okf-dialog-q")
+    assert combo.get_attribute("role") == "combobox"
+    assert combo.get_attribute("aria-expanded") == "false"
+    # every prefix of the query, one keystroke at a time: the shown answer is the last one's
+    typed = ""
+    for chunk in ("ret", "ry", " pol"):
+        _type(page, chunk)
+        typed += chunk
+        want = _expected(site_dir, base, typed)
+        got = _shown(page)
+        assert [g["label"] for g in got] == [w["label"] for w in want], typed
+        assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want], typed
+    assert combo.get_attribute("aria-expanded") == "true"
+    assert combo.get_attribute("aria-controls") == "okf-dialog-list"
+    assert page.get_attribute("#okf-dialog-list", "role") == "listbox"
+    status = page.inner_text("#okf-dialog-status")
+    assert "match" in status and page.get_attribute("#okf-dialog-status", "aria-live") == "polite"
+    marks = [m for g in _shown(page) for o in g["options"] for m in o["marks"]]
+    assert marks  # matched words are highlighted
+    assert errors == []
+    page.close()
+
+
+def test_arrow_enter_lands_on_section(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "/")
+    _type(page, "retry policy")
+    want = [h for w in _expected(site_dir, base, "retry policy") for h in w["hrefs"]]
+    assert len(want) >= 2
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    opts = [o for g in _shown(page) for o in g["options"]]
+    assert [o["selected"] for o in opts[:2]] == ["false", "true"]
+    assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[1]["id"]
+    page.keyboard.press("ArrowUp")
+    assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[0]["id"]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(want[1])
+    frag = urllib.parse.urlsplit(page.url).fragment
+    assert frag and page.evaluate("id => !!document.getElementById(id)", urllib.parse.unquote(frag))
+    page.close()
+
+
+def test_ctrl_enter_opens_new_tab(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "retry policy")
+    first = _expected(site_dir, base, "retry policy")[0]["hrefs"][0]
+    page.keyboard.press("ArrowDown")
+    with context.expect_page() as info:
+        page.keyboard.press("Control+Enter")
+    new = info.value
+    new.wait_for_load_state()
+    assert new.url == first
+    assert page.url == base + "index.html"  # this tab stays
+    context.close()
+
+
+def test_escape_and_backdrop_restore_focus(browser: Any, site: tuple[str, Path]) -> None:
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    # focus a link, open with "/", Esc: focus is back on the link
+    page.evaluate("() => { const a = document.querySelector('a[href]'); a.id = a.id || 'okf-test-link'; a.focus(); }")
+    before = page.evaluate("document.activeElement.id")
+    _open_by_key(page, "/")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.id") == before
+    # a click outside (on the backdrop) closes it too
+    _open_by_key(page, "Control+k")
+    page.mouse.click(5, 5)
+    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.id") == before
+    page.close()
+
+
+def test_slash_is_typed_in_other_fields(browser: Any, site: tuple[str, Path]) -> None:
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    page.evaluate("() => { const t = document.createElement('textarea'); t.id = 'other'; document.body.prepend(t); }")
+    page.focus("#other")
+    page.keyboard.type("a/b")
+    assert page.input_value("#other") == "a/b"
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    page.close()
+
+
+def test_theme_search_box_opens_dialog(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "guide/installation.html")
+    box = page.locator('form[action$="search.html"] input[name="q"]').first
+    box.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
+    _type(page, "install")
+    assert [g["label"] for g in _shown(page)] == [w["label"] for w in _expected(site_dir, base, "install")]
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
+    # focus is back on the theme's box, and that does not reopen the dialog
+    assert page.evaluate("document.activeElement.name") == "q"
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    page.close()
+
+
+def test_xss_pages_stay_inert(browser: Any, site: tuple[str, Path]) -> None:
+    base, _ = site
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    for query in ("script alert", "onerror", "escaping script friends"):
+        page.fill("#okf-dialog-q", "")
+        _type(page, query)
+        assert _shown(page), query
+        tags = page.eval_on_selector_all(".okf-dialog-list *", "els => [...new Set(els.map(e => e.tagName))]")
+        assert set(tags) <= {"DIV", "A", "SPAN", "P", "MARK"}, tags
+    page.fill("#okf-dialog-q", "")
+    _type(page, "script alert")
+    assert "<script>alert(1)</script>" in page.inner_text(".okf-dialog-list")
+    page.wait_for_timeout(200)  # give any injected handler a chance to (not) fire
+    assert dialogs == []
+    page.close()
+
+
+def test_partial_match_and_suggestion(browser: Any, site: tuple[str, Path]) -> None:
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "retry polcy zz")
+    assert page.inner_text(".okf-dialog-missing").startswith("Missing: ")
+    assert "polcy" in page.inner_text(".okf-dialog-missing")
+    suggest = page.inner_text(".okf-dialog-suggest")
+    assert "Did you mean" in suggest and "policy" in suggest
+    page.close()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_themes_open_and_axe(browser: Any, example_src: Path, tmp_path: Path, theme: str) -> None:
+    out = tmp_path / "html"
+    sphinx_build(example_src, out, "-D", f"html_theme={theme}", "-d", str(tmp_path / "doctrees"))
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(out.as_uri() + "/guide/installation.html")
+    if theme == "pydata_sphinx_theme":
+        # its own Ctrl+K dialog is taken over: ours opens, its dialog stays closed
+        page.keyboard.press("Control+k")
+        page.wait_for_selector("dialog.okf-dialog[open]")
+        assert page.evaluate("!document.querySelector('#pst-search-dialog[open]')")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
+        page.locator(".search-button__button").locator("visible=true").first.click()
+    else:
+        page.locator('form[action$="search.html"] input[name="q"]').locator("visible=true").first.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    assert page.evaluate("document.querySelectorAll('dialog[open]').length") == 1
+    _type(page, "retry pol")
+    assert _shown(page)
+    page.keyboard.press("ArrowDown")
+    page.add_script_tag(content=_axe_source())
+    result = page.evaluate("""() => axe.run(document.querySelector('dialog.okf-dialog'),
+        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
+        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
+    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    assert bad == [], bad
+    assert errors == []
+    page.close()
+
+
+def test_dialog_can_be_turned_off(browser: Any, tmp_path: Path) -> None:
+    files = {"index.rst": "Home\n====\n\n.. toctree::\n\n   usage\n", "usage.rst": "Usage\n=====\n\nRetry the request.\n"}
+    src = write_project(tmp_path / "src", files, conf="okf_search_dialog = False\n")
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    html = (out / "usage.html").read_text(encoding="utf-8")
+    assert "okf-dialog.js" not in html and "okf-search.js" not in html
+    on = write_project(tmp_path / "on", files)
+    sphinx_build(on, tmp_path / "on-html")
+    assert "okf-dialog.js" in (tmp_path / "on-html" / "usage.html").read_text(encoding="utf-8")
+    page = browser.new_page()
+    page.goto((out / "usage.html").as_uri())
+    page.keyboard.press("Control+k")
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog')")
+    page.close()
+
+
+def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path]) -> None:
+    """The answer to "retry" is held back until the answer to "retry policy" is shown; then released."""
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    page.evaluate("""() => {
+        const eng = OkfSearch.engine(), real = eng.search.bind(eng), norm = eng.normaliser.bind(eng);
+        window.okfHeld = [];
+        window.okfSettled = [];  // queries whose answer the dialog has handled (a macrotask after it)
+        eng.normaliser = q => norm(q).then(n => { setTimeout(() => window.okfSettled.push(q), 0); return n; });
+        eng.search = (q, opts) => q === 'retry'
+            ? new Promise(resolve => window.okfHeld.push(() => resolve(real(q, opts))))
+            : real(q, opts);
+    }""")
+    _open_by_key(page, "Control+k")
+    page.keyboard.type("retry")
+    page.wait_for_function("() => window.okfHeld.length === 1")  # "retry" was asked for and is pending
+    _type(page, " policy")
+    want = _expected(site_dir, base, "retry policy")
+    assert [g["label"] for g in _shown(page)] == [w["label"] for w in want]
+    page.evaluate("() => window.okfHeld.forEach(f => f())")
+    page.wait_for_function("() => window.okfSettled.includes('retry')")  # the old answer arrived, and was dropped
+    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    assert page.get_attribute("dialog.okf-dialog", "data-okf-query") == "retry policy"
+    page.close()
+
+
+def test_read_the_docs_addons_keep_slash(browser: Any, site: tuple[str, Path]) -> None:
+    """With Read the Docs' search element on the page, "/" is left to it; Ctrl+K still opens ours."""
+    base, _ = site
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    page.evaluate("() => document.body.appendChild(document.createElement('readthedocs-search'))")
+    page.keyboard.press("/")
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    _open_by_key(page, "Control+k")
+    page.close()
