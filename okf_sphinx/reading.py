@@ -17,6 +17,7 @@ import difflib
 import posixpath
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
@@ -61,6 +62,19 @@ def answer_json(answer: dict[str, Any]) -> str:
 
 def answer_size(answer: dict[str, Any]) -> int:
     return len(answer_json(answer).encode("utf-8"))
+
+
+def _most_that_fit(build: Callable[[int, str], dict[str, Any]], most: int) -> int:
+    """The largest ``n`` in ``0 … most`` whose ``build(n, "byte_budget")`` answer fits in
+    MAX_ANSWER_BYTES (0 when only ``n = 0``, or none, fits): answers grow with ``n``."""
+    lo, hi = 0, most
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if answer_size(build(mid, "byte_budget")) <= MAX_ANSWER_BYTES:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 # -- argument checks ---------------------------------------------------------------
@@ -576,13 +590,7 @@ def _outline(index: Index, concept: list[Any], offset: int = 0, limit: int = MAX
     answer = build(count, "limit")
     if answer_size(answer) <= MAX_ANSWER_BYTES:
         return answer
-    lo, hi = 0, count - 1  # the most entries that fit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if answer_size(build(mid, "byte_budget")) <= MAX_ANSWER_BYTES:
-            lo = mid
-        else:
-            hi = mid - 1
+    lo = _most_that_fit(build, count - 1)  # the most entries that fit
     if lo == 0:
         size = answer_size(build(1, "byte_budget"))
         raise OkfError(
@@ -748,13 +756,7 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
     answer = build(count, "max_chars")
     if answer_size(answer) <= MAX_ANSWER_BYTES:
         return answer
-    lo, hi = 0, count - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if answer_size(build(mid, "byte_budget")) <= MAX_ANSWER_BYTES:
-            lo = mid
-        else:
-            hi = mid - 1
+    lo = _most_that_fit(build, count - 1)
     if lo == 0:
         size = answer_size(build(0, "byte_budget"))
         raise OkfError(
