@@ -37,3 +37,17 @@ autodoc_typehints = "none"
 def setup(app):
     # a custom object type, as Django's docs declare ``setting``: std:setting objects
     app.add_object_type("setting", "setting", "pair: %s; setting")
+    # `.. confval::` is a built-in std object type from Sphinx 7.4 on; on older
+    # releases the example declares it the same way, so reference.rst reads alike.
+    import sphinx
+
+    if sphinx.version_info < (7, 4):
+        from docutils.parsers.rst import directives
+
+        app.add_object_type("confval", "confval", objname="configuration value",
+                            indextemplate="pair: %s; configuration value")
+        generic = app.registry.domain_directives["std"]["confval"]
+        options = {**generic.option_spec, "type": directives.unchanged, "default": directives.unchanged}
+        app.add_directive_to_domain("std", "confval", type("ConfVal", (generic,), {"option_spec": options}),
+                                    override=True)
+

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sphinx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -80,6 +81,8 @@ def test_metrics_and_page_mapping() -> None:
     assert m == {"mrr@10": (1 + 0.5 + 0.1) / 4, "p@1": 0.25, "found@10": 0.75}
 
 
+@pytest.mark.skipif(sphinx.version_info < (7, 3), reason="the harness drives Search._parseQuery, new in Sphinx 7.3 "
+                    "(the benchmark runs on the newest Sphinx; older releases are covered by the rest of the suite)")
 def test_sphinx_search_runs_in_node(site: tuple[Path, Path]) -> None:
     require_node()
     html, _doctrees = site
