@@ -175,22 +175,15 @@ def build_smart(
     n = len(freqs)
     size = sum(len(g) + 48 + sum(len(t) + 3 for t in ts) for g, ts in members.items())
     g_shards = _shard_count(size, GROUP_TARGET_BYTES)
-    groups: dict[str, dict[str, Any]] = defaultdict(dict)
-    for g in sorted(members):
-        groups[fmt.stem_shard_name(g, g_shards)][g] = [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), members[g]]
-    for k in range(g_shards):
-        out[f"g/{k:x}"] = groups.get(f"g/{k:x}", {})
+    _write_shards(out, "g", g_shards, fmt.stem_shard_name,
+                  {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()})
 
     keyed: dict[str, list[list[Any]]] = defaultdict(list)
     for term in sorted(df, key=lambda t: (-df[t], t)):
         keyed[fmt.dict_key(term)].append([term, df[term]])
     size = sum(len(t) + 12 for t in df)
     d_shards = _shard_count(size, DICT_TARGET_BYTES)
-    dicts: dict[str, dict[str, Any]] = defaultdict(dict)
-    for key in sorted(keyed):
-        dicts[fmt.dict_shard_name(key, d_shards)][key] = keyed[key]
-    for k in range(d_shards):
-        out[f"d/{k:x}"] = dicts.get(f"d/{k:x}", {})
+    _write_shards(out, "d", d_shards, fmt.dict_shard_name, keyed)
 
     return {
         "language": language or "en",
@@ -201,6 +194,16 @@ def build_smart(
         "stem_shards": g_shards,
         "dict_shards": d_shards,
     }
+
+
+def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Callable[[str, int], str],
+                  entries: dict[str, Any]) -> None:
+    """``<folder>/<k>`` for every ``k < shards`` (empty ones too: a reader never meets a
+    missing shard), each holding the entries whose key ``shard_name`` puts there."""
+    files: dict[str, dict[str, Any]] = {f"{folder}/{k:x}": {} for k in range(shards)}
+    for key in sorted(entries):
+        files[shard_name(key, shards)][key] = entries[key]
+    out.update(files)
 
 
 def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int) -> int:
@@ -216,9 +219,5 @@ def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int
         return 0
     size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())
     shards = _shard_count(size, NAME_TARGET_BYTES)
-    files: dict[str, dict[str, Any]] = defaultdict(dict)
-    for key in sorted(keyed):
-        files[fmt.name_shard_name(key, shards)][key] = keyed[key]
-    for k in range(shards):
-        out[f"n/{k:x}"] = files.get(f"n/{k:x}", {})
+    _write_shards(out, "n", shards, fmt.name_shard_name, keyed)
     return shards
