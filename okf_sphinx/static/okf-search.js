@@ -468,17 +468,25 @@
       });
     });
   };
-  Engine.prototype.keyword = function (query, limit, opts) {
-    var self = this, terms, norm, lim, ranked;
+  // What both modes do first, in this order (index.py / query.py): check the query, open
+  // the index, pick the tables, split the query into terms, check the limit.
+  Engine.prototype.prepare = function (query, limit) {
+    var self = this;
     return Promise.resolve().then(function () {
       checkQuery(query);
       return self.manifest || self.open();
     }).then(function () {
       return isAscii(query) ? ASCII : self.tables();
     }).then(function (n) {
-      norm = n;
-      terms = queryTerms(norm, query);
-      lim = checkLimit(limit);
+      return { norm: n, terms: queryTerms(n, query), lim: checkLimit(limit) };
+    });
+  };
+  Engine.prototype.keyword = function (query, limit, opts) {
+    var self = this, terms, norm, lim, ranked;
+    return this.prepare(query, limit).then(function (q) {
+      norm = q.norm;
+      terms = q.terms;
+      lim = q.lim;
       return Promise.all(terms.map(function (t) { return self.posting(t); }));
     }).then(function (postings) {
       ranked = postings.every(Boolean) ? rank(postings, self.manifest.avglen) : [];
@@ -715,15 +723,10 @@
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
     var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null, names;
-    return Promise.resolve().then(function () {
-      checkQuery(query);
-      return self.manifest || self.open();
-    }).then(function () {
-      return isAscii(query) ? ASCII : self.tables();
-    }).then(function (n) {
-      norm = n;
-      words = queryTerms(norm, query);
-      lim = checkLimit(limit);
+    return this.prepare(query, limit).then(function (q) {
+      norm = q.norm;
+      words = q.terms;
+      lim = q.lim;
       if (typeof prefix !== 'boolean') fail('schema_validation', 'prefix must be true or false, got ' + pyRepr(prefix), { field: 'prefix' });
       filters = checkFilters(options.under, options.meta, options.kind);
       self.smartMeta();
