@@ -8,6 +8,8 @@ the tests wait for the dialog's data-okf-state / data-okf-query.
 
 from __future__ import annotations
 
+import json
+
 import os
 import shutil
 import subprocess
@@ -163,13 +165,11 @@ def test_escape_and_backdrop_restore_focus(browser: Any, site: tuple[str, Path])
     before = page.evaluate("document.activeElement.id")
     _open_by_key(page, "/")
     page.keyboard.press("Escape")
-    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
-    assert page.evaluate("document.activeElement.id") == before
+    _wait_closed_with_focus_on(page, "document.activeElement.id === " + json.dumps(before))
     # a click outside (on the backdrop) closes it too
     _open_by_key(page, "Control+k")
     page.mouse.click(5, 5)
-    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
-    assert page.evaluate("document.activeElement.id") == before
+    _wait_closed_with_focus_on(page, "document.activeElement.id === " + json.dumps(before))
     page.close()
 
 
@@ -185,6 +185,14 @@ def test_slash_is_typed_in_other_fields(browser: Any, site: tuple[str, Path]) ->
     page.close()
 
 
+def _wait_closed_with_focus_on(page: Any, condition: str) -> None:
+    """Wait until the dialog is closed and its ``close`` event has put focus back (the
+    event fires after ``open`` is removed, as a task of its own): then ``condition``
+    must hold; a timeout fails the test."""
+    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
+    page.wait_for_function(condition, timeout=10_000)
+
+
 def test_theme_search_box_opens_dialog(browser: Any, site: tuple[str, Path]) -> None:
     base, site_dir = site
     page = browser.new_page()
@@ -196,9 +204,8 @@ def test_theme_search_box_opens_dialog(browser: Any, site: tuple[str, Path]) -> 
     _type(page, "install")
     assert [g["label"] for g in _shown(page)] == [w["label"] for w in _expected(site_dir, base, "install")]
     page.keyboard.press("Escape")
-    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
     # focus is back on the theme's box, and that does not reopen the dialog
-    assert page.evaluate("document.activeElement.name") == "q"
+    _wait_closed_with_focus_on(page, "document.activeElement.name === 'q'")
     assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
     page.close()
 
