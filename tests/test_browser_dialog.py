@@ -60,7 +60,9 @@ def _shown(page: Any) -> list[dict[str, Any]]:
         """gs => gs.map(g => ({
             label: g.getAttribute('aria-label'),
             options: Array.from(g.querySelectorAll('[role=option]')).map(o => ({
-                href: o.href, id: o.id, selected: o.getAttribute('aria-selected'),
+                href: (u => { u.searchParams.delete('okf-hl'); return u.href; })(new URL(o.href)),
+                landing: new URL(o.href).searchParams.get('okf-hl'),
+                id: o.id, selected: o.getAttribute('aria-selected'),
                 kind: (o.querySelector('.okf-kind') || {}).textContent || null,
                 marks: Array.from(o.querySelectorAll('mark')).map(m => m.textContent)}))}))""",
     )
@@ -77,6 +79,18 @@ def _expected(site_dir: Path, base: str, query: str) -> list[dict[str, Any]]:
              "hrefs": [urllib.parse.urljoin(root, urls[(h["path"], h["line_start"])]) for h in p["hits"][:3]
                        if urls[(h["path"], h["line_start"])]]}
             for p in result["pages"]]
+
+
+def _plain(url: str) -> str:
+    """The URL without the dialog's landing parameter (?okf-hl=<query>)."""
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "okf-hl"]
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
+def _landing(url: str) -> str | None:
+    values = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("okf-hl")
+    return values[0] if values else None
 
 
 def _open_by_key(page: Any, key: str) -> None:
@@ -132,7 +146,8 @@ def test_arrow_enter_lands_on_section(browser: Any, site: tuple[str, Path]) -> N
     assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[0]["id"]
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_url(want[1])
+    page.wait_for_url(lambda u: _plain(u) == want[1])
+    assert _landing(page.url) == "retry policy"
     frag = urllib.parse.urlsplit(page.url).fragment
     assert frag and page.evaluate("id => !!document.getElementById(id)", urllib.parse.unquote(frag))
     page.close()
@@ -151,7 +166,7 @@ def test_ctrl_enter_opens_new_tab(browser: Any, site: tuple[str, Path]) -> None:
         page.keyboard.press("Control+Enter")
     new = info.value
     new.wait_for_load_state()
-    assert new.url == first
+    assert _plain(new.url) == first and _landing(new.url) == "retry policy"
     assert page.url == base + "index.html"  # this tab stays
     context.close()
 

@@ -1,22 +1,111 @@
-/* okf_sphinx search dialog: search as you type from every page (smart mode, page-grouped).
+/* okf_sphinx search dialog: search as you type from every page (smart mode, page-grouped),
+ * and the landing highlights on the page a result opens.
  *
- * Uses only okf-search.js's public API (OkfSearch.engine(), .search, .highlight, .OkfError).
- * Opened by Ctrl/Cmd+K, "/" (outside text fields) and the theme's own search box; a native
- * <dialog> opened with showModal() traps focus; Esc or a click outside closes it and focus
- * returns where it was.  WAI-ARIA 1.2 combobox: the input owns a listbox of page groups whose
- * options are real links.  Index text is inserted as text only, never as HTML.
+ * Uses only okf-search.js's public API (OkfSearch.engine(), .search, .highlight, .matches,
+ * .OkfError).  Opened by Ctrl/Cmd+K, "/" (outside text fields) and the theme's own search box;
+ * a native <dialog> opened with showModal() traps focus; Esc or a click outside closes it and
+ * focus returns where it was.  WAI-ARIA 1.2 combobox: the input owns a listbox of page groups
+ * whose options are real links.  Index text is inserted as text only, never as HTML.
+ *
+ * Configuration (attributes of this <script> tag, all optional):
+ *   data-okf-search-page  the search page, relative to the site root (default search.html)
+ *   data-okf-strings      JSON object of UI strings replacing the English defaults (STRINGS)
+ * The page's direction (dir="rtl" on <html>/<body>, or an RTL lang) lays the dialog out RTL.
+ * In Node, the file exports {readable, STRINGS} for tests.
  */
 (function () {
   'use strict';
+
+  // -- readable excerpts: source markup -> the text a reader sees (display only) -------------
+  var ROLE_RST = /:[A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)*:`([^`]+)`/g;
+  var ROLE_MYST = /\{[A-Za-z][\w.:+-]*\}`([^`]+)`/g;
+  function roleText(s) {
+    var m = /^([\s\S]*?)\s*<([^<>]*)>$/.exec(s);  // `title <target>`
+    if (m) s = m[1] || m[2];
+    else if (s.charAt(0) === '~') { s = s.slice(1); s = s.slice(s.lastIndexOf('.') + 1); }
+    return s.replace(/^!/, '');
+  }
+  function inline(t) {
+    return t
+      .replace(ROLE_MYST, function (_, x) { return roleText(x); })
+      .replace(ROLE_RST, function (_, x) { return roleText(x); })
+      .replace(/``([^`]+?)``/g, '$1')
+      .replace(/`([^`<]*?)\s*<([^`>]*)>`__?/g, function (_, a, b) { return a || b; })  // `text <url>`_
+      .replace(/`([^`]+)`__?(?![\w])/g, '$1')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')  // ![alt](src)
+      .replace(/\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')  // [text](url), [text][ref]
+      .replace(/<((?:https?|ftp|mailto):[^<>\s]+)>/g, '$1')
+      .replace(/`([^`]+)`/g, '$1')
+      .replace(/\*\*(\S(?:[^*]*?\S)?)\*\*/g, '$1')
+      .replace(/(^|[\s(["'])\*(\S(?:[^*]*?\S)?)\*(?=$|[\s)\].,;:!?'"])/g, '$1$2')
+      .replace(/\s?\[(?:#[\w-]*|\d+|\*)\]_/g, '')  // footnote references
+      .replace(/\|(\S(?:[^|]*?\S)?)\|(?!_)/g, '$1')  // |substitution|
+      .replace(/\\([\\`*_{}[\]()#+\-.!|:<>~])/g, '$1');
+  }
+  function readable(text) {
+    var out = [], opts = false;
+    String(text).replace(/\r\n?/g, '\n').split('\n').forEach(function (line) {
+      var t = line.trim(), m;
+      if (!t) { opts = false; return; }
+      if (t.length >= 3 && /^[=\-~^"'`#*+<>_:.|\s]+$/.test(t)) { opts = false; return; }  // underlines, rules, table borders
+      if ((m = /^(?:`{3,}|~{3,}|:{3,})\s*(\{[^}]*\})?\s*(.*)$/.exec(t))) {  // MyST / Markdown fences
+        opts = !!m[1];
+        if (m[1] && m[2] && !/^(code|code-block|sourcecode|literalinclude|eval-rst)\b/.test(m[1].slice(1, -1))) out.push(inline(m[2]));
+        return;
+      }
+      if ((m = /^\.\.\s+[\w:.+-]+::\s*(.*)$/.exec(t))) { opts = true; if (m[1]) out.push(inline(m[1])); return; }  // directive
+      if (/^\.\.(\s|$)/.test(t) || /^\(.*\)=$/.test(t) || /^%/.test(t) || t === '::') { opts = false; return; }  // comments, targets
+      if (opts && /^:[\w-]+:(\s|$)/.test(t)) return;  // directive options
+      opts = false;
+      t = t.replace(/^#{1,6}\s+/, '').replace(/(\S)\s*::$/, '$1:').replace(/\s+::$/, '');
+      if ((m = /^:([\w-]+)((?:\s+[^:]+)?):(\s|$)/.exec(t))) t = (m[2] ? m[2].trim() : m[1]) + ':' + t.slice(m[0].length - m[3].length);  // :param x: text
+      if (/^\|.*\|$/.test(t)) t = t.slice(1, -1).trim();  // Markdown table row
+      out.push(inline(t));
+    });
+    return out.join(' ').replace(/\s+/g, ' ').trim();
+  }
+
+  // -- UI strings (English defaults; the build passes translations in data-okf-strings) ------
+  var STRINGS = {
+    label: 'Search', placeholder: 'Search the documentation', results: 'Search Results',
+    searching: 'Searching', close: 'Close', none: 'No page contains {terms}.',
+    partial: 'No page contains all of: {terms}. {n} pages have some of them.',
+    partial_one: 'No page contains all of: {terms}. 1 page has some of them.',
+    match: '{n} pages match.', match_one: '1 page matches.', missing: 'Missing: {terms}',
+    suggest: 'Did you mean', suggest_said: 'No page has \u201c{term}\u201d: did you mean {words}?',
+    all: 'All results', more: 'Load more', recent: 'Recent searches', clear_recent: 'Clear recent searches',
+    hint: '\u2191\u2193 to move, Enter to open, {mod}+Enter for a new tab, Esc to close. Open with {key} or /.',
+    failed: 'Search failed: {error}', matches: 'Search matches', hide: 'Hide Search Matches',
+    next: 'next', previous: 'previous', count: '{i} of {n}', count_none: 'No match on this page'
+  };
+  if (typeof module === 'object' && module.exports) { module.exports = { readable: readable, STRINGS: STRINGS }; return; }
+
   var doc = document, win = window;
   var script = doc.currentScript;
   if (!script || !win.OkfSearch || typeof HTMLDialogElement === 'undefined') return;
   var okf = win.OkfSearch;
   var siteRoot = new URL('../', script.src).href;  // the script lives in <root>/_static/
   var searchPage = script.getAttribute('data-okf-search-page') || 'search.html';
-  var PAGES = 8, DEBOUNCE = 40;
+  try {
+    var given = JSON.parse(script.getAttribute('data-okf-strings') || '{}');
+    Object.keys(given).forEach(function (k) { if (typeof given[k] === 'string' && STRINGS.hasOwnProperty(k)) STRINGS[k] = given[k]; });
+  } catch (e) { /* malformed: English */ }
+  function tr(key, vars) {
+    return STRINGS[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
+  }
+  var PAGES = 8, MAX = 100, RECENT = 8, HL = 'okf-hl';
   var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
-  var dialog = null, input, status, list, more, opener = null, token = 0, timer = 0, active = -1, quiet = false;
+  var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
+  var limit = PAGES, focusAt = -1;
+  var perf = win.performance && win.performance.mark ? win.performance : null;
+  var outlines = {};
+
+  // right-to-left pages: dir on <html>/<body>, else the language
+  function direction() {
+    var d = doc.documentElement.getAttribute('dir') || (doc.body && doc.body.getAttribute('dir'));
+    if (d === 'rtl' || d === 'ltr') return d;
+    return /^(ar|he|iw|fa|ur|ps|yi|ji|ckb|dv|sd|ug)(-|_|$)/i.test(doc.documentElement.lang || '') ? 'rtl' : 'ltr';
+  }
 
   function el(tag, cls, text) {
     var e = doc.createElement(tag);
@@ -24,10 +113,31 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  function button(cls, text) { var b = el('button', cls, text); b.type = 'button'; return b; }
+
+  // -- recent searches: localStorage, one list per site; nothing when storage is unavailable --
+  var RECENT_KEY = 'okf-recent:' + siteRoot;
+  function storage() {
+    try { var s = win.localStorage, k = 'okf-probe'; s.setItem(k, k); s.removeItem(k); return s; } catch (e) { return null; }
+  }
+  function recent() {
+    var s = storage();
+    try { var v = s ? JSON.parse(s.getItem(RECENT_KEY) || '[]') : []; return Array.isArray(v) ? v.filter(function (x) { return typeof x === 'string' && x; }).slice(0, RECENT) : []; } catch (e) { return []; }
+  }
+  function remember(q) {
+    q = q.trim();
+    var s = storage();
+    if (!q || !s) return;
+    var v = recent().filter(function (x) { return x !== q; });
+    v.unshift(q);
+    try { s.setItem(RECENT_KEY, JSON.stringify(v.slice(0, RECENT))); } catch (e) { /* full or denied */ }
+  }
+  function forget() { var s = storage(); if (s) try { s.removeItem(RECENT_KEY); } catch (e) { /* denied */ } }
 
   function build() {
     dialog = el('dialog', 'okf-dialog');
-    dialog.setAttribute('aria-label', 'Search the documentation');
+    dialog.setAttribute('aria-label', STRINGS.label);
+    dialog.dir = direction();
     var box = el('div', 'okf-dialog-box');
     var row = el('div', 'okf-dialog-row');
     input = el('input', 'okf-dialog-input');
@@ -37,15 +147,14 @@
     input.setAttribute('aria-expanded', 'false');
     input.setAttribute('aria-controls', 'okf-dialog-list');
     input.setAttribute('aria-autocomplete', 'list');
-    input.setAttribute('aria-label', 'Search the documentation');
+    input.setAttribute('aria-label', STRINGS.label);
     input.setAttribute('aria-describedby', 'okf-dialog-hint');
     input.setAttribute('autocomplete', 'off');
     input.setAttribute('autocapitalize', 'off');
     input.setAttribute('spellcheck', 'false');
-    input.placeholder = 'Search the documentation';
+    input.placeholder = STRINGS.placeholder;
     row.appendChild(input);
-    var close = el('button', 'okf-dialog-close', 'Close');
-    close.type = 'button';
+    var close = button('okf-dialog-close', STRINGS.close);
     close.addEventListener('click', function () { dialog.close(); });
     row.appendChild(close);
     box.appendChild(row);
@@ -54,26 +163,53 @@
     status.setAttribute('role', 'status');
     status.setAttribute('aria-live', 'polite');
     box.appendChild(status);
+    recentBar = el('div', 'okf-dialog-recent-bar');
+    recentBar.hidden = true;
+    var clearRecent = button('okf-dialog-clear-recent', STRINGS.clear_recent);
+    clearRecent.addEventListener('click', function () { forget(); showRecent(); input.focus(); });
+    recentBar.appendChild(clearRecent);
+    box.appendChild(recentBar);
     list = el('div', 'okf-dialog-list');
     list.id = 'okf-dialog-list';
     list.setAttribute('role', 'listbox');
-    list.setAttribute('aria-label', 'Search results');
+    list.setAttribute('aria-label', STRINGS.results);
     box.appendChild(list);
-    more = el('a', 'okf-dialog-more', 'All results');
+    var foot = el('div', 'okf-dialog-foot');
+    more = button('okf-dialog-load', STRINGS.more);
     more.hidden = true;
-    box.appendChild(more);
-    var hint = el('p', 'okf-dialog-hint', '\u2191\u2193 to move, Enter to open, ' + (mac ? '\u2318' : 'Ctrl') + '+Enter for a new tab, Esc to close. Open with ' + (mac ? '\u2318K' : 'Ctrl+K') + ' or /.');
+    more.addEventListener('click', function () {
+      focusAt = options().length;
+      limit = Math.min(MAX, limit + PAGES);
+      input.focus();
+      run();
+    });
+    foot.appendChild(more);
+    all = el('a', 'okf-dialog-more', STRINGS.all);
+    all.hidden = true;
+    all.addEventListener('click', function () { remember(input.value); });
+    foot.appendChild(all);
+    box.appendChild(foot);
+    var hint = el('p', 'okf-dialog-hint', tr('hint', { mod: mac ? '\u2318' : 'Ctrl', key: mac ? '\u2318K' : 'Ctrl+K' }));
     hint.id = 'okf-dialog-hint';
     box.appendChild(hint);
     dialog.appendChild(box);
     doc.body.appendChild(dialog);
 
     input.addEventListener('input', function () {
-      clearTimeout(timer);
-      dialog.setAttribute('data-okf-state', 'busy');
-      timer = setTimeout(run, DEBOUNCE);
+      if (perf) perf.mark('okf-input');
+      limit = PAGES;
+      run();
     });
     input.addEventListener('keydown', onKey);
+    list.addEventListener('click', function (ev) {
+      var a = ev.target.closest && ev.target.closest('a[role=option]');
+      if (!a) return;
+      if (a.hasAttribute('data-okf-recent')) {
+        if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button) return;  // a new tab: the link's own search page
+        ev.preventDefault();
+        useRecent(a.getAttribute('data-okf-recent'));
+      } else remember(input.value);
+    });
     dialog.addEventListener('click', function (ev) { if (ev.target === dialog) dialog.close(); });  // the backdrop
     dialog.addEventListener('close', function () {
       var back = opener;
@@ -98,15 +234,20 @@
     } else input.removeAttribute('aria-activedescendant');
   }
 
+  function useRecent(q) { input.value = q; limit = PAGES; input.focus(); run(); }
+
   function onKey(ev) {
     var opts = options();
-    if (ev.key === 'ArrowDown') { ev.preventDefault(); select(active < 0 ? 0 : (active + 1) % opts.length); }
-    else if (ev.key === 'ArrowUp') { ev.preventDefault(); select(active <= 0 ? opts.length - 1 : active - 1); }
+    if (ev.key === 'ArrowDown') { ev.preventDefault(); if (opts.length) select(active < 0 ? 0 : (active + 1) % opts.length); }
+    else if (ev.key === 'ArrowUp') { ev.preventDefault(); if (opts.length) select(active <= 0 ? opts.length - 1 : active - 1); }
     else if (ev.key === 'Escape') { ev.preventDefault(); dialog.close(); }
     else if (ev.key === 'Enter') {
       ev.preventDefault();
-      var href = active >= 0 && opts[active] ? opts[active].href : (input.value.trim() ? searchUrl(input.value) : null);
+      var a = active >= 0 ? opts[active] : null;
+      if (a && a.hasAttribute('data-okf-recent') && !(ev.ctrlKey || ev.metaKey)) { useRecent(a.getAttribute('data-okf-recent')); return; }
+      var href = a ? a.href : (input.value.trim() ? searchUrl(input.value) : null);
       if (!href) return;
+      remember(input.value);
       if (ev.ctrlKey || ev.metaKey) win.open(href, '_blank', 'noopener');
       else { dialog.close(); win.location.href = href; }
     }
@@ -114,24 +255,81 @@
 
   function say(text) { status.textContent = text; }
   function searchUrl(q) { return new URL(searchPage, siteRoot).href + '?q=' + encodeURIComponent(q); }
+  // the section's URL with the query for the landing highlights (?okf-hl=…#anchor)
+  function landingUrl(url, q) {
+    var u = new URL(url, siteRoot);
+    u.searchParams.set(HL, q.replace(/\s+/g, ' ').replace(/^ /, ''));
+    return u.href;
+  }
 
-  function render(q, result, norm, stem) {
-    list.textContent = '';
-    active = -1;
-    input.removeAttribute('aria-activedescendant');
-    var n = 0, msg;
-    if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
-    else if (result.pages[0].partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them.';
-    else msg = result.total + (result.total === 1 ? ' page matches.' : ' pages match.');
-    result.pages.forEach(function (pg, p) {
+  // the parents of a deep section (level 3 and more): the page outline (concepts + p/<n>),
+  // loaded after the answer is shown; level 1-2 sections need none (the group is the page)
+  function outline(eng, cid) {
+    if (!outlines[cid]) {
+      outlines[cid] = eng.load('concepts').then(function (rows) {
+        var row = Array.isArray(rows) && rows.filter(function (r) { return r && r[0] === cid; })[0];
+        return row ? eng.load('p/' + row[2]) : null;
+      });
+      outlines[cid].catch(function () { delete outlines[cid]; });
+    }
+    return outlines[cid];
+  }
+  function crumbs(eng, h, pageTitle, into, mine) {
+    outline(eng, h.concept_id).then(function (p) {
+      if (mine !== token || !p || !Array.isArray(p.sections)) return;
+      var secs = p.sections, i = -1;
+      for (var k = 0; k < secs.length; k++) if (secs[k].path === h.path && secs[k].line_start === h.line_start) { i = k; break; }
+      if (i < 0) return;
+      var chain = [], seen = 0;
+      for (var j = secs[i].parent; typeof j === 'number' && secs[j] && seen++ < 32; j = secs[j].parent) chain.unshift(secs[j].heading);
+      if (chain.length && chain[0] !== pageTitle) chain.unshift(pageTitle);
+      if (chain.length > 1) into.textContent = chain.join(' \u203a ');
+    }, function () { /* no breadcrumb */ });
+  }
+
+  function showRecent() {
+    clear();
+    var past = recent();
+    recentBar.hidden = !past.length;
+    if (!past.length) return;
+    var group = el('div', 'okf-dialog-group');
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', STRINGS.recent);
+    var title = el('div', 'okf-dialog-page', STRINGS.recent);
+    title.setAttribute('aria-hidden', 'true');
+    group.appendChild(title);
+    past.forEach(function (q, i) {
+      var a = el('a', 'okf-dialog-option okf-dialog-recent', q);
+      a.id = 'okf-dialog-opt-' + i;
+      a.href = searchUrl(q);
+      a.tabIndex = -1;
+      a.setAttribute('role', 'option');
+      a.setAttribute('aria-selected', 'false');
+      a.setAttribute('data-okf-recent', q);
+      a.addEventListener('mousemove', function () { var n = Array.prototype.indexOf.call(options(), a); if (n !== active) select(n); });
+      group.appendChild(a);
+    });
+    list.appendChild(group);
+    input.setAttribute('aria-expanded', 'true');
+  }
+
+  function render(q, result, norm, stem, eng, mine) {
+    clear();
+    var n = 0, msg, prefix = /\s$/.test(q) || !result.terms.length ? null : result.terms[result.terms.length - 1];
+    var terms = { terms: result.terms.join(', '), n: result.total };
+    if (!result.total) msg = tr('none', terms);
+    else if (result.pages[0].partial) msg = tr(result.total === 1 ? 'partial_one' : 'partial', terms);
+    else msg = tr(result.total === 1 ? 'match_one' : 'match', terms);
+    result.pages.forEach(function (pg) {
+      var pageTitle = pg.title || pg.concept_id;
       var group = el('div', 'okf-dialog-group');
       group.setAttribute('role', 'group');
-      group.setAttribute('aria-label', pg.title || pg.concept_id);
-      var title = el('div', 'okf-dialog-page', pg.title || pg.concept_id);
+      group.setAttribute('aria-label', pageTitle);
+      var title = el('div', 'okf-dialog-page', pageTitle);
       title.setAttribute('aria-hidden', 'true');
       group.appendChild(title);
       if (pg.partial) {
-        var miss = el('div', 'okf-dialog-missing', 'Missing: ' + pg.missing_terms.join(', '));
+        var miss = el('div', 'okf-dialog-missing', tr('missing', { terms: pg.missing_terms.join(', ') }));
         miss.setAttribute('aria-hidden', 'true');
         group.appendChild(miss);
       }
@@ -139,7 +337,7 @@
         if (!h.url) return;  // a section this build renders nowhere (singlehtml orphans)
         var a = el('a', 'okf-dialog-option');
         a.id = 'okf-dialog-opt-' + n++;
-        a.href = new URL(h.url, siteRoot).href;
+        a.href = landingUrl(h.url, q);
         a.tabIndex = -1;
         a.setAttribute('role', 'option');
         a.setAttribute('aria-selected', 'false');
@@ -147,7 +345,12 @@
         if (h.kind) head.appendChild(el('span', 'okf-kind', h.kind));
         head.appendChild(doc.createTextNode(h.heading || h.title || h.concept_id));
         a.appendChild(head);
-        var snip = okf.highlight(norm, h.snippet, result.terms, stem);
+        if (h.level >= 3) {
+          var crumb = el('span', 'okf-dialog-crumbs');
+          a.appendChild(crumb);
+          crumbs(eng, h, pageTitle, crumb, mine);
+        }
+        var snip = okf.highlight(norm, readable(h.snippet), result.terms, stem, prefix);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
         if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);
@@ -159,22 +362,23 @@
     var sugg = el('p', 'okf-dialog-suggest');
     result.suggestions.forEach(function (s) {
       if (!s.candidates.length) return;
-      sugg.appendChild(doc.createTextNode((sugg.firstChild ? ' ' : '') + 'Did you mean '));
+      sugg.appendChild(doc.createTextNode((sugg.firstChild ? ' ' : '') + STRINGS.suggest + ' '));
       s.candidates.forEach(function (c, i) {
-        var b = el('button', 'okf-dialog-did', c);
-        b.type = 'button';
-        b.addEventListener('click', function () { input.value = input.value.replace(new RegExp('(^|\\s)' + s.term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '(?=\\s|$)', 'i'), '$1' + c); input.focus(); run(); });
+        var b = button('okf-dialog-did', c);
+        b.addEventListener('click', function () { input.value = input.value.replace(new RegExp('(^|\\s)' + s.term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '(?=\\s|$)', 'i'), '$1' + c); input.focus(); limit = PAGES; run(); });
         if (i) sugg.appendChild(doc.createTextNode(', '));
         sugg.appendChild(b);
       });
       sugg.appendChild(doc.createTextNode('?'));
-      msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
+      msg += ' ' + tr('suggest_said', { term: s.term, words: s.candidates.join(', ') });
     });
     if (sugg.firstChild) list.parentNode.insertBefore(sugg, list);
     say(msg);
     input.setAttribute('aria-expanded', n ? 'true' : 'false');
-    more.href = searchUrl(q);
-    more.hidden = !result.total;
+    all.href = searchUrl(q);
+    all.hidden = !result.total;
+    more.hidden = !(result.truncated && limit < MAX);
+    if (focusAt >= 0) { select(Math.min(focusAt, n - 1)); focusAt = -1; }
   }
 
   function clear() {
@@ -184,26 +388,37 @@
     active = -1;
     input.removeAttribute('aria-activedescendant');
     input.setAttribute('aria-expanded', 'false');
+    all.hidden = true;
     more.hidden = true;
+    recentBar.hidden = true;
   }
 
+  // Each keystroke asks at once (no debounce: a warm answer takes a few milliseconds); the
+  // answers are numbered and one that is not the newest is dropped, so an older answer never
+  // overwrites a newer one.  Files are cached by the engine, so overlapping searches share them.
   function run() {
-    clearTimeout(timer);
     var q = input.value, mine = ++token;
     dialog.setAttribute('data-okf-state', 'busy');
-    function done() { if (mine === token) { dialog.setAttribute('data-okf-query', q); dialog.setAttribute('data-okf-state', 'done'); } }
-    if (!q.trim()) { clear(); say(''); done(); return; }
+    function done() {
+      if (mine !== token) return;
+      dialog.setAttribute('data-okf-query', q);
+      dialog.setAttribute('data-okf-state', 'done');
+      if (perf) {
+        perf.mark('okf-rendered');
+        win.requestAnimationFrame(function () { setTimeout(function () { if (mine === token) perf.mark('okf-painted'); }, 0); });
+      }
+    }
+    if (!q.trim()) { focusAt = -1; showRecent(); say(''); done(); return; }
     var eng = okf.engine();
-    eng.search(q, { mode: 'smart', limit: PAGES, prefix: true, present: true }).then(function (result) {
+    eng.search(q, { mode: 'smart', limit: limit, prefix: true, present: true }).then(function (result) {
       return eng.normaliser(q).then(function (norm) {
         if (mine !== token) return;  // a newer keystroke has its own answer coming
-        clear();
-        render(q, result, norm, eng.stemmer());
+        render(q, result, norm, eng.stemmer(), eng, mine);
       });
     }, function (err) {
       if (mine !== token) return;
       clear();
-      say(err instanceof okf.OkfError ? err.message : 'Search failed: ' + err);
+      say(err instanceof okf.OkfError ? err.message : tr('failed', { error: err }));
     }).then(done, done);
   }
 
@@ -215,7 +430,8 @@
     dialog.showModal();
     input.focus();
     input.select();
-    if (input.value) run(); else { dialog.setAttribute('data-okf-state', 'done'); dialog.setAttribute('data-okf-query', ''); }
+    limit = PAGES;
+    run();
   }
 
   function typing(t) {
@@ -227,7 +443,7 @@
   // the theme's own search box (alabaster, furo, rtd: a form leading to the search page;
   // pydata: its Ctrl+K dialog and its search buttons)
   function themeBox(t) {
-    if (!t || !t.closest || (dialog && dialog.contains(t)) || t.closest('#okf-search')) return null;
+    if (!t || !t.closest || (dialog && dialog.contains(t)) || t.closest('#okf-search') || t.closest('.okf-hl-bar')) return null;
     if (t.matches('input[name=q]') && t.form && /search(\.html)?\/?$/.test((t.form.getAttribute('action') || '').split('?')[0])) return t;
     return t.closest('.search-button__button, .search-button-field, button.search-button');
   }
@@ -260,4 +476,104 @@
     ev.stopImmediatePropagation();
     open(box, box.value || undefined);
   }, true);
+
+  // -- landing: ?okf-hl=<query> marks the query's words on this page -------------------------
+  // Text nodes are split around the matches (text only; the query is never parsed as HTML);
+  // a bar offers previous / next match (starting at the section the link points to) and
+  // "Hide Search Matches", which removes the marks and the parameter from the URL.
+  function container() {
+    return doc.querySelector('[role=main]') || doc.querySelector('main') || doc.querySelector('article') || doc.querySelector('div.body') || doc.body;
+  }
+  function land() {
+    var q;
+    try { q = new URLSearchParams(win.location.search).get(HL); } catch (e) { return; }
+    if (!q || !q.trim() || q.length > 512) return;
+    var eng = okf.engine(), box = container();
+    Promise.all([eng.normaliser(q), eng.open()]).then(function (x) {
+      var norm = x[0], stem = eng.stemmer(), terms = norm.terms(q).slice(0, 32);
+      if (!terms.length) return;
+      var prefix = /\s$/.test(q) ? null : terms[terms.length - 1];
+      var walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT, {
+        acceptNode: function (t) {
+          var p = t.parentNode;
+          return p && !p.closest('script, style, noscript, textarea, template, .okf-dialog, .okf-hl-bar, mark.okf-hl') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+        }
+      });
+      var texts = [];
+      for (var t = walker.nextNode(); t; t = walker.nextNode()) if (/\S/.test(t.nodeValue)) texts.push(t);
+      var marks = [];
+      texts.forEach(function (t) {
+        var text = t.nodeValue, found = okf.matches(norm, text, terms, stem, prefix);
+        if (!found.length) return;
+        var frag = doc.createDocumentFragment(), at = 0;
+        found.forEach(function (r) {
+          if (r[0] > at) frag.appendChild(doc.createTextNode(text.slice(at, r[0])));
+          var m = el('mark', 'okf-hl', text.slice(r[0], r[1]));
+          frag.appendChild(m);
+          marks.push(m);
+          at = r[1];
+        });
+        if (at < text.length) frag.appendChild(doc.createTextNode(text.slice(at)));
+        t.parentNode.replaceChild(frag, t);
+      });
+      bar(q, marks, box);
+    }, function () { /* no index: nothing to mark */ });
+  }
+  function bar(q, marks, box) {
+    var current = -1;
+    var region = el('div', 'okf-hl-bar');
+    region.dir = direction();
+    region.setAttribute('role', 'region');
+    region.setAttribute('aria-label', STRINGS.matches);
+    var count = el('span', 'okf-hl-count');
+    count.setAttribute('role', 'status');
+    var prev = button('okf-hl-prev', STRINGS.previous), next = button('okf-hl-next', STRINGS.next);
+    var hide = button('okf-hl-hide', STRINGS.hide);
+    function go(i, scroll) {
+      if (!marks.length) { count.textContent = STRINGS.count_none; return; }
+      if (current >= 0) marks[current].classList.remove('okf-hl-current');
+      current = (i + marks.length) % marks.length;
+      marks[current].classList.add('okf-hl-current');
+      count.textContent = tr('count', { i: current + 1, n: marks.length }) + ' \u2014 ' + q;
+      if (scroll) marks[current].scrollIntoView({ block: 'center' });
+      region.setAttribute('data-okf-current', String(current));
+    }
+    prev.addEventListener('click', function () { go(current - 1, true); });
+    next.addEventListener('click', function () { go(current + 1, true); });
+    prev.disabled = next.disabled = !marks.length;
+    hide.addEventListener('click', function () {
+      marks.forEach(function (m) {
+        var p = m.parentNode;
+        if (!p) return;
+        p.replaceChild(doc.createTextNode(m.textContent), m);
+        p.normalize();
+      });
+      region.remove();
+      try {
+        var u = new URL(win.location.href);
+        u.searchParams.delete(HL);
+        win.history.replaceState(win.history.state, '', u.href);
+      } catch (e) { /* some file:// pages refuse replaceState: the marks are gone anyway */ }
+      if (!box.hasAttribute('tabindex')) box.setAttribute('tabindex', '-1');
+      box.focus({ preventScroll: true });
+    });
+    region.appendChild(count);
+    region.appendChild(prev);
+    region.appendChild(next);
+    region.appendChild(hide);
+    doc.body.appendChild(region);
+    // the first match at or after the section the link points to
+    var target = null, start = 0;
+    try { target = win.location.hash ? doc.getElementById(decodeURIComponent(win.location.hash.slice(1))) : null; } catch (e) { target = null; }
+    if (target) {
+      for (start = 0; start < marks.length; start++) {
+        if (target.contains(marks[start]) || (target.compareDocumentPosition(marks[start]) & Node.DOCUMENT_POSITION_FOLLOWING)) break;
+      }
+      if (start === marks.length) start = 0;
+    }
+    go(start, false);
+    region.setAttribute('data-okf-state', 'done');
+  }
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', land);
+  else land();
 })();

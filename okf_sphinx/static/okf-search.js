@@ -1029,13 +1029,12 @@
   };
   api.search = function (query, limit, opts) { return api.engine().search(query, limit, opts); };
 
-  // snippet text as a <p class=okf-snippet> (text nodes only) with the runs whose terms are query
-  // terms (or, with stem, their word forms) wrapped in <mark>; used by the search page and the dialog
-  function highlight(norm, text, terms, stem) {
-    var p = doc.createElement('p'), wanted = {}, at = 0;
-    p.className = 'okf-snippet';
+  // [start, end) UTF-16 offsets of the runs of text whose terms are query terms (or, with stem,
+  // their word forms; with prefix, words starting with it); used by highlight and page landing
+  function matches(norm, text, terms, stem, prefix) {
+    var wanted = {}, out = [];
     terms.forEach(function (t) { wanted[t] = 1; if (stem) wanted['\u0000' + stem(t)] = 1; });
-    function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))); }
+    function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))) || (prefix && t.length > prefix.length && t.slice(0, prefix.length) === prefix); }
     function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
     norm.runs(text).forEach(function (r) {
       if (!norm.terms(r[2]).some(want)) return;
@@ -1043,9 +1042,20 @@
       var b = r[1] - 1;
       if (b > 0 && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
       if (!norm.t && (odd(end) || odd(b))) return;
-      if (r[1] > at) p.appendChild(doc.createTextNode(text.slice(at, r[1])));
-      var m = doc.createElement('mark'); m.textContent = r[2]; p.appendChild(m);
-      at = r[1] + r[2].length;
+      out.push([r[1], end]);
+    });
+    return out;
+  }
+  api.matches = matches;
+  // snippet text as a <p class=okf-snippet> (text nodes only) with the matches() runs wrapped in
+  // <mark>; used by the search page and the dialog
+  function highlight(norm, text, terms, stem, prefix) {
+    var p = doc.createElement('p'), at = 0;
+    p.className = 'okf-snippet';
+    matches(norm, text, terms, stem, prefix).forEach(function (r) {
+      if (r[0] > at) p.appendChild(doc.createTextNode(text.slice(at, r[0])));
+      var m = doc.createElement('mark'); m.textContent = text.slice(r[0], r[1]); p.appendChild(m);
+      at = r[1];
     });
     if (at < text.length) p.appendChild(doc.createTextNode(text.slice(at)));
     return p;
