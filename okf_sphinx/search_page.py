@@ -23,6 +23,8 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 
+from .ui_strings import dialog_strings_attribute, setup_ui_strings
+
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
@@ -64,6 +66,7 @@ def _builder_inited(app: Sphinx) -> None:
         # singlehtml writes no search page and emits no html-collect-pages
         app.config.html_additional_pages.setdefault(name, TEMPLATE)
     app.okf_search_page = builder.get_target_uri(name)  # type: ignore[attr-defined]
+    app.okf_dialog_strings = dialog_strings_attribute()  # type: ignore[attr-defined]  # the site's language
 
 
 def _collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
@@ -82,7 +85,8 @@ def _add_assets(app: Sphinx, search_page: bool) -> None:
         app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
         app.add_js_file(RUNTIME, loading_method="defer")
     if app.config.okf_search_dialog:
-        app.add_js_file(DIALOG, loading_method="defer", **{"data-okf-search-page": app.okf_search_page})  # type: ignore[attr-defined]
+        strings = app.okf_dialog_strings  # type: ignore[attr-defined]
+        app.add_js_file(DIALOG, loading_method="defer", **{"data-okf-search-page": app.okf_search_page}, **strings)  # type: ignore[attr-defined]
 
 
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> str | None:
@@ -118,6 +122,7 @@ def setup_search_page(app: Sphinx) -> None:
     app.add_config_value("okf_search_title", "Search", "html", types=[str])
     app.add_config_value("okf_search_page_mode", "smart", "html", types=[str])
     app.add_config_value("okf_search_dialog", True, "html", types=[bool])
+    setup_ui_strings(app)
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _builder_inited)
     app.connect("html-collect-pages", _collect_pages)

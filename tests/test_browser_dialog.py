@@ -346,3 +346,212 @@ def test_read_the_docs_addons_keep_slash(browser: Any, site: tuple[str, Path]) -
     assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
     _open_by_key(page, "Control+k")
     page.close()
+
+
+# -- landing highlights -----------------------------------------------------------------------
+
+def _land(page: Any) -> None:
+    page.wait_for_selector(".okf-hl-bar[data-okf-state=done]")
+
+
+def _axe(page: Any, selector: str) -> list[dict[str, Any]]:
+    page.add_script_tag(content=_axe_source())
+    result = page.evaluate("""sel => axe.run(document.querySelector(sel),
+        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
+        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""", selector)
+    return [v for v in result if v["impact"] in ("serious", "critical")]
+
+
+def test_result_lands_with_highlights(browser: Any, site: tuple[str, Path]) -> None:
+    """A result opens its section with ?okf-hl=<query>; the page marks the query's words (and their
+    word forms), starts at the first match inside or after the section, steps next/previous, and
+    "Hide Search Matches" removes every mark, the bar and the parameter."""
+    base, site_dir = site
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "retry policy")
+    page.keyboard.press("ArrowDown")
+    target = _shown(page)[0]["options"][0]["href"]
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _plain(u) == target)
+    _land(page)
+    from okf_sphinx import open_index
+    from okf_sphinx.stemmer import stemmer_for
+    stem = stemmer_for("en")
+    marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.map(m => m.textContent)")
+    assert marks
+    assert {stem(m.lower()) for m in marks} <= {stem("retry"), stem("policy")}, set(marks)
+    n = len(marks)
+    # the current match is the first one inside or after the section the link points to
+    frag = urllib.parse.unquote(urllib.parse.urlsplit(page.url).fragment)
+    first = page.evaluate("""id => { const t = document.getElementById(id), ms = [...document.querySelectorAll('mark.okf-hl')];
+        return ms.findIndex(m => t.contains(m) || (t.compareDocumentPosition(m) & Node.DOCUMENT_POSITION_FOLLOWING)); }""", frag)
+    bar = page.locator(".okf-hl-bar")
+    assert bar.get_attribute("data-okf-current") == str(first)
+    assert page.eval_on_selector_all("mark.okf-hl-current", "ms => ms.length") == 1
+    assert f"{first + 1} of {n}" in page.inner_text(".okf-hl-count")
+    page.get_by_role("button", name="next").click()
+    assert bar.get_attribute("data-okf-current") == str((first + 1) % n)
+    page.get_by_role("button", name="previous").click()
+    page.get_by_role("button", name="previous").click()
+    assert bar.get_attribute("data-okf-current") == str((first - 1) % n)
+    assert page.get_attribute(".okf-hl-bar", "role") == "region" and page.get_attribute(".okf-hl-bar", "aria-label")
+    assert _axe(page, ".okf-hl-bar") == []
+    text_with = page.evaluate("document.body.innerText")
+    page.get_by_role("button", name="Hide Search Matches").click()
+    assert page.evaluate("document.querySelectorAll('mark.okf-hl, .okf-hl-bar').length") == 0
+    assert _landing(page.url) is None and _plain(page.url) == target
+    # focus is not lost with the removed button: it is on the page's main content
+    assert page.evaluate("document.activeElement.matches('[role=main], main, article, div.body')")
+    # the page's text is what it was: the marks only wrapped existing text
+    assert page.evaluate("document.body.innerText").replace("\n", "") in text_with.replace("\n", "")
+    assert errors == []
+    page.close()
+
+
+def test_landing_query_is_inert(browser: Any, site: tuple[str, Path]) -> None:
+    """A crafted ?okf-hl= puts nothing but <mark>s of the page's own text into the page."""
+    base, _ = site
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    hostile = '<img src=x onerror=alert(1)><script>alert(2)</script> script alert "><svg onload=alert(3)>'
+    page.goto(base + "xss.html?okf-hl=" + urllib.parse.quote(hostile) + "#top")
+    _land(page)
+    before = page.evaluate("document.querySelectorAll('img, svg, script').length")
+    marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.map(m => m.textContent.toLowerCase())")
+    assert marks and set(marks) <= {"img", "src", "x", "onerror", "alert", "1", "2", "3", "script", "svg", "onload"}, marks
+    assert hostile not in page.evaluate("document.body.innerHTML")
+    assert page.evaluate("[...document.querySelectorAll('.okf-hl-bar *')].every(e => ['SPAN', 'BUTTON'].includes(e.tagName))")
+    page.get_by_role("button", name="Hide Search Matches").click()
+    assert page.evaluate("document.querySelectorAll('img, svg, script').length") == before
+    page.wait_for_timeout(200)  # give any injected handler a chance to (not) fire
+    assert dialogs == []
+    # too long a parameter (more than the contract's 512 characters) is ignored
+    page.goto(base + "index.html?okf-hl=" + "retry+" * 100)
+    page.wait_for_function("() => window.OkfSearch && document.readyState === 'complete'")
+    assert page.evaluate("document.querySelectorAll('mark.okf-hl, .okf-hl-bar').length") == 0
+    page.close()
+
+
+# -- breadcrumbs, load more, recent searches -------------------------------------------------
+
+def test_breadcrumbs_of_deep_sections(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    from okf_sphinx import open_index
+
+    index = open_index(site_dir)
+    concepts = {row[0]: row[2] for row in index.concepts()}
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "fourth level")
+    result = index.search("fourth level", 8, mode="smart", prefix=True)
+    checked = 0
+    for pg in result["pages"]:
+        outline = index.page(concepts[pg["concept_id"]])["sections"]
+        for h in pg["hits"][:3]:
+            at = next(i for i, s in enumerate(outline) if s["path"] == h["path"] and s["line_start"] == h["line_start"])
+            chain, j = [], outline[at]["parent"]
+            while j is not None:
+                chain.insert(0, outline[j]["heading"])
+                j = outline[j]["parent"]
+            if chain and chain[0] != pg["title"]:
+                chain.insert(0, pg["title"])
+            if outline[at]["level"] < 3 or len(chain) < 2:
+                continue
+            want = " \u203a ".join(chain)
+            page.wait_for_function("want => [...document.querySelectorAll('.okf-dialog-crumbs')].some(c => c.textContent === want)", arg=want)
+            checked += 1
+    assert checked >= 1
+    page.close()
+
+
+def test_load_more(browser: Any, site: tuple[str, Path]) -> None:
+    base, site_dir = site
+    from okf_sphinx import open_index
+
+    index = open_index(site_dir)
+    assert index.search("cache", 8, mode="smart", prefix=True)["total"] > 8
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "cache")
+    assert len(_shown(page)) == 8
+    first = len([o for g in _shown(page) for o in g["options"]])
+    page.get_by_role("button", name="Load more").click()
+    page.wait_for_function("() => document.querySelectorAll('.okf-dialog-list [role=group]').length > 8")
+    page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
+    want = index.search("cache", 16, mode="smart", prefix=True)
+    assert [g["label"] for g in _shown(page)] == [p["title"] or p["concept_id"] for p in want["pages"]]
+    # focus is back in the combobox, on the first new result
+    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
+    opts = [o for g in _shown(page) for o in g["options"]]
+    assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[first]["id"]
+    assert page.locator(".okf-dialog-load").is_hidden() == (not want["truncated"])
+    page.close()
+
+
+def _recent_shown(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".okf-dialog-list [data-okf-recent]", "os => os.map(o => o.textContent)")
+
+
+def test_recent_searches(browser: Any, site: tuple[str, Path]) -> None:
+    base, _ = site
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    assert _recent_shown(page) == []  # nothing yet
+    for q in ("retry policy", "cache size"):
+        page.fill("#okf-dialog-q", "")
+        _type(page, q)
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("Enter")
+        page.wait_for_url(lambda u: _landing(u) == q)
+        page.goto(base + "index.html")
+        _open_by_key(page, "Control+k")
+    page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
+    assert _recent_shown(page) == ["cache size", "retry policy"]  # newest first
+    assert page.get_attribute("#okf-dialog-q", "aria-expanded") == "true"
+    assert page.eval_on_selector(".okf-dialog-list [role=group]", "g => g.getAttribute('aria-label')") == "Recent searches"
+    # Enter on a recent search searches it again
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-query') === 'retry policy'")
+    assert page.input_value("#okf-dialog-q") == "retry policy" and _shown(page)
+    # cleared: gone from the dialog and from storage
+    page.fill("#okf-dialog-q", "")
+    page.wait_for_function("() => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-query') === ''")
+    page.get_by_role("button", name="Clear recent searches").click()
+    assert _recent_shown(page) == []
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('okf-recent:'))") == []
+    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
+    context.close()
+
+
+def test_recent_searches_without_storage(browser: Any, site: tuple[str, Path]) -> None:
+    """Storage refused (as some browsers do for file:// or in private modes): nothing is kept, nothing fails."""
+    base, _ = site
+    context = browser.new_context()
+    context.add_init_script("""Object.defineProperty(window, 'localStorage', {get() { throw new DOMException('denied', 'SecurityError'); }});
+        window.okfErrors = [];  // Sphinx's own sphinx_highlight.js throws then too: only ours count
+        addEventListener('error', e => { if (/okf/.test(e.filename || '')) okfErrors.push(e.message); });
+        addEventListener('unhandledrejection', e => okfErrors.push(String(e.reason)));""")
+    page = context.new_page()
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "retry policy")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _landing(u) == "retry policy")
+    page.goto(base + "index.html")
+    _open_by_key(page, "Control+k")
+    page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
+    assert _recent_shown(page) == [] and page.locator(".okf-dialog-recent-bar").is_hidden()
+    assert page.evaluate("window.okfErrors") == []
+    context.close()
