@@ -555,3 +555,85 @@ def test_recent_searches_without_storage(browser: Any, site: tuple[str, Path]) -
     assert _recent_shown(page) == [] and page.locator(".okf-dialog-recent-bar").is_hidden()
     assert page.evaluate("window.okfErrors") == []
     context.close()
+
+
+# -- language and direction -------------------------------------------------------------------
+
+I18N_FILES = {
+    "index.rst": "Start\n=====\n\n.. toctree::\n\n   usage\n",
+    "usage.rst": "Usage\n=====\n\nRetry the request.\n\nDetails\n-------\n\nRetry policy and backoff.\n",
+}
+
+
+def test_strings_follow_the_site_language(browser: Any, tmp_path: Path) -> None:
+    """language = "de": Sphinx's own translations for the strings Sphinx has, okf_sphinx's catalogue for the rest."""
+    src = write_project(tmp_path / "src", I18N_FILES, conf='language = "de"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    page.goto((out / "index.html").as_uri())
+    _open_by_key(page, "Control+k")
+    assert page.get_attribute("#okf-dialog-q", "aria-label") == "Suche"  # Sphinx: "Search"
+    assert page.get_attribute("#okf-dialog-list", "aria-label") == "Suchergebnisse"  # Sphinx: "Search Results"
+    assert page.get_attribute("#okf-dialog-q", "placeholder") == "Dokumentation durchsuchen"  # ours
+    assert page.inner_text(".okf-dialog-close") == "Schließen"
+    _type(page, "retry")
+    assert page.inner_text("#okf-dialog-status") == "1 Seite gefunden."
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _landing(u) == "retry")
+    _land(page)
+    assert page.get_by_role("button", name="Suchergebnisse ausblenden").is_visible()  # Sphinx: "Hide Search Matches"
+    assert page.get_by_role("button", name="weiter").is_visible() and page.get_by_role("button", name="zurück").is_visible()
+    assert "von" in page.inner_text(".okf-hl-count")
+    page.close()
+    # English: no strings are passed at all
+    en = write_project(tmp_path / "en", I18N_FILES)
+    sphinx_build(en, tmp_path / "en-html")
+    assert "data-okf-strings" not in (tmp_path / "en-html" / "usage.html").read_text(encoding="utf-8")
+
+
+def test_right_to_left_site(browser: Any, tmp_path: Path) -> None:
+    """language = "ar": the dialog and the landing bar are laid out right to left."""
+    src = write_project(tmp_path / "src", I18N_FILES, conf='language = "ar"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    page.goto((out / "usage.html").as_uri())
+    assert page.evaluate("document.documentElement.lang") == "ar"
+    _open_by_key(page, "Control+k")
+    assert page.evaluate("getComputedStyle(document.querySelector('dialog.okf-dialog')).direction") == "rtl"
+    assert page.get_attribute("#okf-dialog-q", "aria-label") == "بحث"  # Sphinx's Arabic "Search"
+    box_input = page.locator("#okf-dialog-q").bounding_box()
+    box_close = page.locator(".okf-dialog-close").bounding_box()
+    assert box_close["x"] + box_close["width"] <= box_input["x"]  # Close is at the start (left) in RTL
+    _type(page, "retry")
+    assert _axe(page, "dialog.okf-dialog") == []
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _landing(u) == "retry")
+    _land(page)
+    bar = page.locator(".okf-hl-bar").bounding_box()
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert bar["x"] + bar["width"] / 2 < width / 2  # inset-inline-end: the left side
+    page.close()
+
+
+def test_message_catalogues_are_compiled() -> None:
+    """Every shipped .mo holds exactly its .po's translations (a .po edited without recompiling fails)."""
+    import gettext
+
+    from babel.messages.pofile import read_po
+
+    from okf_sphinx.ui_strings import LOCALE_DIR, OWN
+
+    pos = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/okf_sphinx.po"))
+    assert {p.parts[-3] for p in pos} >= {"de", "ar"}
+    for po in pos:
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        assert {m.id for m in catalog if m.id} == set(OWN.values()), po
+        mo = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
+        for message in catalog:
+            if message.id and message.string:
+                assert mo.gettext(message.id) == message.string, (po, message.id)
