@@ -421,3 +421,49 @@ def test_page_mode_keyword_and_bad_value(browser: Any, tmp_path: Path) -> None:
     bad = write_project(tmp_path / "bad", files, conf='okf_search_page_mode = "fuzzy"\n')
     proc = sphinx_build(bad, tmp_path / "bad-html", check=False)
     assert proc.returncode != 0 and "okf_search_page_mode must be 'smart' or 'keyword'" in proc.stderr
+
+
+def _page_links(page: Any) -> list[str]:
+    return page.eval_on_selector_all("li.okf-page-result > .okf-page-link", "els => els.map(a => a.getAttribute('href'))")
+
+
+def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
+    """Query, mode, filters and how many results are shown live in the URL: a shared link and a
+    reload show the same results; "Show more" updates the URL in place."""
+    from okf_sphinx import open_index
+
+    base, site_dir = site
+    index = open_index(site_dir)
+    page = browser.new_page()
+    # a shared link with a filter: the smart answer under guide/
+    page.goto(base + "search.html?q=retry&under=guide")
+    _wait_done(page)
+    want = index.search("retry", 10, mode="smart", under="guide")
+    assert _page_links(page) == ["./" + p["url"] for p in want["pages"]]
+    assert "Filters: under guide." in page.inner_text(".okf-status")
+    # mode=keyword: the contract's answer
+    page.goto(base + "search.html?q=" + urllib.parse.quote("retry policy") + "&mode=keyword")
+    _wait_done(page)
+    urls = _section_urls(site_dir)
+    keyword = index.search("retry policy", 10)
+    assert [r["href"] for r in _results(page)] == ["./" + urls[(h["path"], h["line_start"])] for h in keyword["hits"]]
+    # how many are shown: Show more writes n=20, and a reload keeps 20
+    page.goto(base + "search.html?q=cache")
+    _wait_done(page)
+    assert index.search("cache", 10, mode="smart")["truncated"]
+    page.click(".okf-more")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('n') === '20'")
+    _wait_done(page)
+    twenty = [p["url"] for p in index.search("cache", 20, mode="smart")["pages"]]
+    assert _page_links(page) == ["./" + u for u in twenty]
+    page.reload()
+    _wait_done(page)
+    assert _page_links(page) == ["./" + u for u in twenty]
+    # a new query starts from the first page again, and Back returns to the 20
+    _submit(page, "retry")
+    assert page.evaluate("new URLSearchParams(location.search).get('n')") is None
+    page.go_back()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'cache'")
+    _wait_done(page)
+    assert _page_links(page) == ["./" + u for u in twenty]
+    page.close()

@@ -1071,7 +1071,8 @@
     var status = box.querySelector('.okf-status'), list = box.querySelector('.okf-results');
     var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
     var token = 0, current = null, shown = PAGE;
-    var mode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart';
+    var defaultMode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart', mode = defaultMode;
+    var under = null, kinds = [];  // smart filters, from the URL (?under=guide&kind=py:function)
 
     function el(tag, cls, text) {
       var e = doc.createElement(tag);
@@ -1108,6 +1109,7 @@
       if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
       else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
       else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
+      if (under || kinds.length) msg += ' Filters: ' + (under ? 'under ' + under : '') + (under && kinds.length ? '; ' : '') + (kinds.length ? 'kind ' + kinds.join(', ') : '') + '.';
       result.suggestions.forEach(function (s) {
         if (s.candidates.length) msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
       });
@@ -1139,7 +1141,10 @@
       if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; return Promise.resolve(); }
       say('Searching\u2026');
       var eng = api.engine();
-      return eng.search(q, { mode: mode, limit: Math.min(shown, 100), present: true }).then(function (result) {
+      var opts = { mode: mode, limit: Math.min(shown, 100), present: true };
+      if (mode === 'smart' && under) opts.under = under;
+      if (mode === 'smart' && kinds.length) opts.kind = kinds;
+      return eng.search(q, opts).then(function (result) {
         return eng.normaliser(q).then(function (norm) {
           var stem = result.mode === 'smart' ? eng.stemmer() : null;
           if (mine === token) render(result, norm, stem);
@@ -1151,19 +1156,42 @@
         say(err instanceof OkfError ? err.message : 'Search failed: ' + err, true);
       }).then(function () { if (mine === token) box.setAttribute('data-okf-state', 'done'); });
     }
-    function fromUrl() { return new URLSearchParams(root.location.search).get('q') || ''; }
+    // The whole state is in the URL: ?q=…&mode=…&n=…&under=…&kind=… (mode only when not the
+    // page's default, n only past the first page), so reload, Back/Forward and a shared link
+    // show the same results.
+    function fromUrl() {
+      var p = new URLSearchParams(root.location.search), m = p.get('mode'), n = parseInt(p.get('n'), 10);
+      mode = m === 'smart' || m === 'keyword' ? m : defaultMode;
+      shown = n > PAGE ? Math.min(100, Math.ceil(n / PAGE) * PAGE) : PAGE;
+      under = p.get('under') || null;
+      kinds = p.getAll('kind').filter(function (k) { return k; });
+      return p.get('q') || '';
+    }
+    function toUrl(q) {
+      var p = new URLSearchParams();
+      p.set('q', q);
+      if (mode !== defaultMode) p.set('mode', mode);
+      if (shown > PAGE) p.set('n', String(shown));
+      if (under) p.set('under', under);
+      kinds.forEach(function (k) { p.append('kind', k); });
+      return '?' + p.toString();
+    }
+    function record(q, replace) {
+      var next = toUrl(q);
+      if (next === root.location.search) return;
+      try { root.history[replace ? 'replaceState' : 'pushState']({ okf: q }, '', next); } catch (e) { /* file:// in some browsers */ }
+    }
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
       var q = input.value;
       shown = PAGE;
-      if (q !== fromUrl()) {
-        try { root.history.pushState({ okf: q }, '', '?q=' + encodeURIComponent(q)); } catch (e) { /* file:// in some browsers */ }
-      }
+      record(q, false);
       box.setAttribute('data-okf-state', 'busy');
       run(q);
     });
     if (more) more.addEventListener('click', function () {
       shown += PAGE;
+      record(current, true);  // how many are shown: reload and a shared link show as many
       box.setAttribute('data-okf-state', 'busy');
       run(current).then(function () {
         var links = list.querySelectorAll('a.okf-link');
@@ -1172,7 +1200,6 @@
     });
     root.addEventListener('popstate', function () {
       input.value = fromUrl();
-      shown = PAGE;
       box.setAttribute('data-okf-state', 'busy');
       run(input.value);
     });
