@@ -17,6 +17,13 @@ files are already compressed).  Assets every page of the site loads (theme CSS
 and JS, measured on ``index.html``) and the search page's own HTML are not
 counted; everything the search needs is: runtime, index, snippets.
 
+``--dialog`` measures the search dialog instead (okf-dialog.js on a page of the site):
+keystroke-to-render latency in Chromium, warm (every query typed once before), one
+keystroke at a time over every query of the set, from the input event to the rendered
+answer (performance marks ``okf-input`` -> ``okf-rendered``) and to the next frame after it
+(``okf-painted``); nearest-rank p50/p95.  And, cold (fresh context), the bytes the page
+loads while 15-character queries are typed one letter at a time, each answer awaited.
+
 Also: warm query time of the runtime in Node (one process, every query once
 untimed, then ``--repeat`` timed passes; nearest-rank p50/p95; limit 20 as the
 Python benchmark), and the runtime's size raw, gzip, and minified (terser) +
@@ -190,6 +197,140 @@ def warm_node(site: Path, queries: list[str], repeat: int) -> dict[str, float] |
     return {"p50_ms": nearest_rank(times, 50), "p95_ms": nearest_rank(times, 95), "max_ms": max(times), "calls": len(times)}
 
 
+DIALOG = REPO / "okf_sphinx" / "static"
+DIALOG_FILES = ["okf-stemmer.js", "okf-search.js", "okf-dialog.js", "okf-dialog.css"]
+DIALOG_PAGE = """<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>okf dialog benchmark</title>
+<link rel="stylesheet" href="_static/okf-dialog.css">
+<script defer src="_static/okf-stemmer.js"></script>
+<script defer src="_static/okf-search.js"></script>
+<script defer src="_static/okf-dialog.js" data-okf-search-page="search.html"></script>
+<body><main role="main"><h1>Dialog benchmark</h1><p>Ctrl+K opens the search dialog.</p></main></body></html>
+"""
+# 15 characters each, typed one letter at a time (the issue's bytes-while-typing measure)
+TYPED = ["type annotation", "garbage collect", "async generator", "exception group", "dataclass field"]
+DIALOG_DONE = ("q => { const d = document.querySelector('dialog.okf-dialog'); return d && d.getAttribute('data-okf-state') === 'done'"
+               " && d.getAttribute('data-okf-query') === q && performance.getEntriesByName('okf-painted').length > 0; }")
+
+
+def _type_and_time(page: Any, query: str) -> list[tuple[float, float]]:
+    """Type query into the open dialog one key at a time; per key (input->rendered, input->painted) in ms."""
+    page.fill("#okf-dialog-q", "")
+    page.wait_for_function("() => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-query') === ''")
+    out = []
+    for i, ch in enumerate(query):
+        page.evaluate("performance.clearMarks()")
+        page.keyboard.type(ch)
+        page.wait_for_function(DIALOG_DONE, arg=query[: i + 1], timeout=120_000)
+        marks = page.evaluate("""() => { const t = n => performance.getEntriesByName(n).map(e => e.startTime);
+            const i = t('okf-input'), r = t('okf-rendered'), p = t('okf-painted');
+            return [i[i.length - 1], r[r.length - 1], p[p.length - 1]]; }""")
+        if query[: i + 1].strip():
+            out.append((marks[1] - marks[0], marks[2] - marks[0]))
+    return out
+
+
+def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dict[str, Any]:
+    page_url = base + "okf-dialog-bench.html"
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(page_url)
+    page.keyboard.press("Control+k")
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    for q in queries:  # warm: every file these queries need is loaded once
+        _type_and_time(page, q)
+    rendered: list[float] = []
+    painted: list[float] = []
+    for q in queries:
+        for r, p in _type_and_time(page, q):
+            rendered.append(r)
+            painted.append(p)
+    context.close()
+    typed = []
+    for q in TYPED:
+        context = browser.new_context()
+        page = context.new_page()
+        urls: list[str] = []
+        page.on("request", lambda r: urls.append(r.url))
+        page.goto(page_url)
+        page.wait_for_load_state("networkidle")
+        before = len(urls)
+        page.keyboard.press("Control+k")
+        page.wait_for_selector("dialog.okf-dialog[open]")
+        _type_and_time(page, q)
+        page.wait_for_load_state("networkidle")
+        context.close()
+        index_bytes = sum(gz(f.read_bytes()) for u in urls[before:] if (f := file_for(site, u)))
+        runtime_bytes = sum(gz(f.read_bytes()) for u in urls[:before] if (f := file_for(site, u)) and f.name in DIALOG_FILES)
+        typed.append({"query": q, "index_bytes": index_bytes, "index_requests": len(urls) - before,
+                      "runtime_bytes": runtime_bytes})
+    return {
+        "keystrokes": len(rendered),
+        "rendered_ms": {"p50": nearest_rank(rendered, 50), "p95": nearest_rank(rendered, 95), "max": max(rendered)},
+        "painted_ms": {"p50": nearest_rank(painted, 50), "p95": nearest_rank(painted, 95), "max": max(painted)},
+        "typed": typed,
+    }
+
+
+def asset_sizes(terser: Path | None) -> dict[str, dict[str, int | None]]:
+    out = {}
+    for name in ("okf-search.js", "okf-stemmer.js", "okf-dialog.js", "okf-dialog.css"):
+        raw = (DIALOG / name).read_bytes()
+        row: dict[str, int | None] = {"raw": len(raw), "gzip": gz(raw), "min_gzip": None}
+        if terser and name.endswith(".js"):
+            row["min_gzip"] = gz(subprocess.run([str(terser), str(DIALOG / name), "-c", "-m"], capture_output=True, check=True).stdout)
+        out[name] = row
+    return out
+
+
+def terser_only() -> Path | None:
+    tool = NPM / "node_modules" / ".bin" / "terser"
+    if not tool.exists() and shutil.which("npm"):
+        NPM.mkdir(parents=True, exist_ok=True)
+        if not (NPM / "package.json").exists():
+            (NPM / "package.json").write_text('{"private": true}\n')
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "terser"], cwd=NPM, check=False)
+    return tool if tool.exists() else None
+
+
+def main_dialog(site: Path, name: str) -> int:
+    for f in DIALOG_FILES:  # this checkout's runtime and dialog
+        shutil.copyfile(DIALOG / f, site / "_static" / f)
+    (site / "okf-dialog-bench.html").write_text(DIALOG_PAGE, encoding="utf-8")
+    from playwright.sync_api import sync_playwright
+
+    handler = functools.partial(_Quiet, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            dialog = dialog_bench(browser, base, site, QUERIES)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    sizes = asset_sizes(terser_only())
+    result = {"when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "corpus": name,
+              "queries": len(QUERIES), "dialog": dialog, "assets": sizes}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "dialog-latest.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    r, pnt = dialog["rendered_ms"], dialog["painted_ms"]
+    print(f"corpus {name}: dialog keystroke latency, warm, {dialog['keystrokes']} keystrokes over {len(QUERIES)} queries")
+    print(f"| measure | p50 | p95 | max |\n|---|---|---|---|")
+    print(f"| keystroke -> results in the DOM | {r['p50']:.1f} ms | {r['p95']:.1f} ms | {r['max']:.1f} ms |")
+    print(f"| keystroke -> next frame painted | {pnt['p50']:.1f} ms | {pnt['p95']:.1f} ms | {pnt['max']:.1f} ms |")
+    print("\n| query typed (15 characters) | index bytes (gzip) | requests | runtime + dialog (gzip) |\n|---|---|---|---|")
+    for t in dialog["typed"]:
+        print(f"| {t['query']} | {t['index_bytes'] / 1024:.1f} KiB | {t['index_requests']} | {t['runtime_bytes'] / 1024:.1f} KiB |")
+    print("\n| file | raw | gzip | minified + gzip |\n|---|---|---|---|")
+    for f, row in sizes.items():
+        mg = f"{row['min_gzip']} B" if row["min_gzip"] else "-"
+        print(f"| {f} | {row['raw']} B | {row['gzip']} B | {mg} |")
+    return 0
+
+
 def summary(values: list[int]) -> dict[str, float]:
     return {"median": statistics.median(values), "max": max(values), "min": min(values)}
 
@@ -205,7 +346,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sphinx-page", type=Path,
                     help="with --site built with our page as search.html: a plain build's search.html, "
                          "measured as Sphinx's own search on the same output")
+    ap.add_argument("--dialog", action="store_true",
+                    help="measure the search dialog (keystroke latency, bytes while typing) on --site instead")
     args = ap.parse_args(argv)
+    if args.dialog:
+        if not args.site:
+            ap.error("--dialog needs --site (a build with _okf/)")
+        return main_dialog(args.site.resolve(), args.site.name)
 
     work = Path(tempfile.mkdtemp(prefix="okf-bench-browser-"))
     if args.site:
