@@ -22,7 +22,8 @@ keystroke-to-render latency in Chromium, warm (every query typed once before), o
 keystroke at a time over every query of the set, from the input event to the rendered
 answer (performance marks ``okf-input`` -> ``okf-rendered``) and to the next frame after it
 (``okf-painted``); nearest-rank p50/p95.  And, cold (fresh context), the bytes the page
-loads while 15-character queries are typed one letter at a time, each answer awaited.
+loads while 15-character queries are typed one letter at a time, each answer awaited (and,
+after the last one, the breadcrumbs the dialog loads once typing pauses).
 
 Also: warm query time of the runtime in Node (one process, every query once
 untimed, then ``--repeat`` timed passes; nearest-rank p50/p95; limit 20 as the
@@ -258,12 +259,18 @@ def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dic
         page.keyboard.press("Control+k")
         page.wait_for_selector("dialog.okf-dialog[open]")
         _type_and_time(page, q)
-        page.wait_for_load_state("networkidle")
+        page.wait_for_function("q => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-crumbs') === q", arg=q)
         context.close()
-        index_bytes = sum(gz(f.read_bytes()) for u in urls[before:] if (f := file_for(site, u)))
+        by_kind: dict[str, int] = {}
+        for u in urls[before:]:
+            f = file_for(site, u)
+            if f:
+                key = f.parent.name if f.parent.name != "_okf" else f.stem
+                by_kind[key] = by_kind.get(key, 0) + gz(f.read_bytes())
+        index_bytes = sum(by_kind.values())
         runtime_bytes = sum(gz(f.read_bytes()) for u in urls[:before] if (f := file_for(site, u)) and f.name in DIALOG_FILES)
         typed.append({"query": q, "index_bytes": index_bytes, "index_requests": len(urls) - before,
-                      "runtime_bytes": runtime_bytes})
+                      "runtime_bytes": runtime_bytes, "by_kind": by_kind})
     return {
         "keystrokes": len(rendered),
         "rendered_ms": {"p50": nearest_rank(rendered, 50), "p95": nearest_rank(rendered, 95), "max": max(rendered)},
@@ -324,6 +331,9 @@ def main_dialog(site: Path, name: str) -> int:
     print("\n| query typed (15 characters) | index bytes (gzip) | requests | runtime + dialog (gzip) |\n|---|---|---|---|")
     for t in dialog["typed"]:
         print(f"| {t['query']} | {t['index_bytes'] / 1024:.1f} KiB | {t['index_requests']} | {t['runtime_bytes'] / 1024:.1f} KiB |")
+    kinds = sorted({k for t in dialog["typed"] for k in t["by_kind"]})
+    print("\nindex bytes by file kind (gzip KiB):", ", ".join(
+        f"{k} {statistics.median([t['by_kind'].get(k, 0) for t in dialog['typed']]) / 1024:.1f}" for k in kinds), "(median over the typed queries)")
     print("\n| file | raw | gzip | minified + gzip |\n|---|---|---|---|")
     for f, row in sizes.items():
         mg = f"{row['min_gzip']} B" if row["min_gzip"] else "-"

@@ -101,7 +101,7 @@
   function tr(key, vars) {
     return STRINGS[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
   }
-  var PAGES = 8, MAX = 100, RECENT = 8, HL = 'okf-hl';
+  var PAGES = 8, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
   var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
   var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
   var limit = PAGES, focusAt = -1;
@@ -282,8 +282,19 @@
     }
     return outlines[cid];
   }
-  function crumbs(eng, h, pageTitle, into, mine) {
-    outline(eng, h.concept_id).then(function (p) {
+  // asked for once typing pauses (CRUMB_IDLE ms without a newer answer): the outlines of the
+  // pages of every intermediate answer are not worth their bytes.  data-okf-crumbs = the query
+  // whose breadcrumbs are all in place.
+  function crumbs(eng, jobs, q, mine) {
+    setTimeout(function () {
+      if (mine !== token) return;
+      Promise.all(jobs.map(function (j) { return crumbsNow(eng, j[0], j[1], j[2], mine); })).then(function () {
+        if (mine === token) dialog.setAttribute('data-okf-crumbs', q);
+      });
+    }, jobs.length ? CRUMB_IDLE : 0);
+  }
+  function crumbsNow(eng, h, pageTitle, into, mine) {
+    return outline(eng, h.concept_id).then(function (p) {
       if (mine !== token || !p || !Array.isArray(p.sections)) return;
       var secs = p.sections, i = -1;
       for (var k = 0; k < secs.length; k++) if (secs[k].path === h.path && secs[k].line_start === h.line_start) { i = k; break; }
@@ -323,7 +334,7 @@
 
   function render(q, result, norm, stem, eng, mine) {
     clear();
-    var n = 0, msg, prefix = /\s$/.test(q) || !result.terms.length ? null : result.terms[result.terms.length - 1];
+    var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !result.terms.length ? null : result.terms[result.terms.length - 1];
     var terms = { terms: result.terms.join(', '), n: result.total };
     if (!result.total) msg = tr('none', terms);
     else if (result.pages[0].partial) msg = tr(result.total === 1 ? 'partial_one' : 'partial', terms);
@@ -356,9 +367,12 @@
         if (h.level >= 3) {
           var crumb = el('span', 'okf-dialog-crumbs');
           a.appendChild(crumb);
-          crumbs(eng, h, pageTitle, crumb, mine);
+          jobs.push([h, pageTitle, crumb]);
         }
-        var snip = okf.highlight(norm, readable(h.snippet), result.terms, stem, prefix);
+        var shown = readable(h.snippet), said = h.heading || '';
+        // the excerpt of a section starts with its heading, already shown above it
+        if (!h.snippet_offset && said && shown.slice(0, said.length) === said && shown.length > said.length) shown = shown.slice(said.length).replace(/^\s+/, '');
+        var snip = okf.highlight(norm, shown, result.terms, stem, prefix);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
         if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);
@@ -387,6 +401,7 @@
     all.hidden = !result.total;
     more.hidden = !(result.truncated && limit < MAX);
     if (focusAt >= 0) { select(Math.min(focusAt, n - 1)); focusAt = -1; }
+    crumbs(eng, jobs, q, mine);
   }
 
   function clear() {
