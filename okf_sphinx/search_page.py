@@ -22,6 +22,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
+from sphinx.locale import _ as sphinx_gettext
 
 from .ui_strings import dialog_strings_attribute, setup_ui_strings
 
@@ -99,6 +100,8 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     root = context.get("content_root") or _content_root(builder.get_target_uri(pagename))
     out_dir = app.config.okf_search_output_dir.strip("/") if hasattr(app.config, "okf_search_output_dir") else "_okf"
     title = app.config.okf_search_title
+    if title == "Search":  # the default: Sphinx's own word for it in the site's language
+        title = str(sphinx_gettext("Search"))
     context["title"] = title
     context["okf_title"] = title
     context["okf_site_root"] = root

@@ -25,7 +25,6 @@ okf_gettext = get_translation(CATALOG)
 FROM_SPHINX = {
     "label": "Search",
     "results": "Search Results",
-    "searching": "Searching",
     "hide": "Hide Search Matches",
     "next": "next",
     "previous": "previous",

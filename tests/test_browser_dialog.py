@@ -288,6 +288,13 @@ def test_themes_open_and_axe(browser: Any, example_src: Path, tmp_path: Path, th
         nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
     bad = [v for v in result if v["impact"] in ("serious", "critical")]
     assert bad == [], bad
+    # the chosen result lands with its words marked in the theme's main content, and a bar
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _landing(u) == "retry pol")
+    _land(page)
+    assert page.evaluate("document.querySelectorAll('[role=main] mark.okf-hl, main mark.okf-hl').length") > 0
+    assert page.locator(".okf-hl-bar").is_visible()
+    assert _axe(page, ".okf-hl-bar") == []
     assert errors == []
     page.close()
 
@@ -586,6 +593,13 @@ def test_strings_follow_the_site_language(browser: Any, tmp_path: Path) -> None:
     assert page.get_by_role("button", name="Suchergebnisse ausblenden").is_visible()  # Sphinx: "Hide Search Matches"
     assert page.get_by_role("button", name="weiter").is_visible() and page.get_by_role("button", name="zurück").is_visible()
     assert "von" in page.inner_text(".okf-hl-count")
+    page.close()
+    # the search page: Sphinx's words for its title, button and results
+    page = browser.new_page()
+    page.goto((out / "search.html").as_uri() + "?q=retry")
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    assert page.inner_text("#okf-search h1") == "Suche" and page.inner_text("#okf-search button[type=submit]") == "Suche"
+    assert page.get_attribute(".okf-results", "aria-label") == "Suchergebnisse"
     page.close()
     # English: no strings are passed at all
     en = write_project(tmp_path / "en", I18N_FILES)
