@@ -513,7 +513,8 @@
     if (!q || !q.trim() || q.length > 512) return;
     var eng = okf.engine(), box = container();
     Promise.all([eng.normaliser(q), eng.open()]).then(function (x) {
-      var norm = x[0], stem = eng.stemmer(), terms = norm.terms(q).slice(0, 32);
+      var norm = x[0], stem = null, terms = norm.terms(q).slice(0, 32);
+      try { stem = eng.stemmer(); } catch (e) { stem = null; }  // an index without smart data: exact words
       if (!terms.length) return;
       var prefix = /\s$/.test(q) ? null : terms[terms.length - 1];
       var walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT, {
@@ -540,7 +541,7 @@
         t.parentNode.replaceChild(frag, t);
       });
       bar(q, marks, box);
-    }, function () { /* no index: nothing to mark */ });
+    }).catch(function () { /* no index, or a corrupt one: nothing to mark */ });
   }
   function bar(q, marks, box) {
     var current = -1;
