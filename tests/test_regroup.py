@@ -3,7 +3,7 @@ subpackages, run on a copy of this checkout.
 
 Before the regroup has been applied: the copy is regrouped, every module imports, no two
 modules import each other, reading.py's new definitions land by the rule (their one user,
-else the shared module), a test's ``monkeypatch.setattr(reading, …)`` patches every module
+else the shared module), a new module goes beside its importers, a test's ``monkeypatch.setattr(reading, …)`` patches every module
 that reads the name, and a second run changes nothing.  After it has been applied: the
 tool sees it and changes nothing."""
 
@@ -23,6 +23,8 @@ COPIED = ("okf_sphinx", "tests", "bench", "docs", "example_site", "example_mkdoc
 
 #: appended to reading.py in the copy: names the tool's table does not know
 NEW_NAMES = '''
+from .brand_new import twice
+
 
 def _only_for_the_new_tool(n: int) -> int:
     return n
@@ -30,7 +32,7 @@ def _only_for_the_new_tool(n: int) -> int:
 
 def read_lines_twice(index: Index, path: Any, lines: Any) -> list[dict[str, Any]]:
     _only_for_the_new_tool(0)
-    return [read_lines(index, path, lines)] * 2
+    return twice(read_lines(index, path, lines))
 
 
 def new_public_helper(text: str) -> str:
@@ -78,6 +80,8 @@ def test_regroup_on_a_copy(tmp_path: Path) -> None:
         return
     reading = root / "okf_sphinx" / "reading.py"
     reading.write_text(reading.read_text(encoding="utf-8") + NEW_NAMES, encoding="utf-8")
+    (root / "okf_sphinx" / "brand_new.py").write_text('"""A module that MOVES does not name."""\n\n\n'
+                                                      "def twice(x):\n    return [x, x]\n", encoding="utf-8")
     (root / "tests" / "test_patching_reading.py").write_text(PATCHING_TEST, encoding="utf-8")
 
     before = _tree(root)
@@ -87,6 +91,7 @@ def test_regroup_on_a_copy(tmp_path: Path) -> None:
     assert "'_only_for_the_new_tool' -> okf_sphinx/agent/read_lines.py (its one user)" in dry.stdout
     assert "'read_lines_twice' -> okf_sphinx/agent/read_lines.py (beside what it uses)" in dry.stdout
     assert "'new_public_helper' -> okf_sphinx/agent/answers.py (shared)" in dry.stdout
+    assert "okf_sphinx/brand_new.py is new: beside the modules that import it, okf_sphinx/agent/brand_new.py" in dry.stdout
 
     r = _run(root)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
@@ -96,11 +101,12 @@ def test_regroup_on_a_copy(tmp_path: Path) -> None:
     pkg = root / "okf_sphinx"
     assert not reading.exists() and not (pkg / "format.py").exists()
     assert sorted(p.name for p in (pkg / "agent").glob("*.py")) == [
-        "__init__.py", "answers.py", "batch.py", "dispatch.py", "files.py", "get_section.py", "headings.py",
+        "__init__.py", "answers.py", "batch.py", "brand_new.py", "dispatch.py", "files.py", "get_section.py", "headings.py",
         "pages.py", "read_lines.py", "search_concepts.py", "sites.py"]
     assert not list(pkg.glob("*.py")) or sorted(p.name for p in pkg.glob("*.py")) == ["__init__.py", "__main__.py"]
     read_lines = ast.parse((pkg / "agent" / "read_lines.py").read_text(encoding="utf-8"))
     assert {"_only_for_the_new_tool", "read_lines_twice"} <= {n.name for n in read_lines.body if isinstance(n, ast.FunctionDef)}
+    assert "from .brand_new import twice" in (pkg / "agent" / "read_lines.py").read_text(encoding="utf-8")
     answers = (pkg / "agent" / "answers.py").read_text(encoding="utf-8")
     assert "def new_public_helper" in answers
     # entry points and the Sphinx extension name

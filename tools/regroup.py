@@ -69,6 +69,7 @@ MOVES: dict[str, str] = {
     "objects": "capture.sphinx.objects",
     "myst_include": "capture.sphinx.myst_include",
     "search_page": "capture.sphinx.search_page",
+    "ui_strings": "capture.sphinx.ui_strings",
     "mkdocs_plugin": "capture.mkdocs.plugin",
     "markdown_sections": "capture.mkdocs.markdown_sections",
     # writer: section records -> the _okf/ files (and llms.txt)
@@ -294,15 +295,41 @@ class Plan:
         self.moves = {k: v for k, v in MOVES.items() if k in self.modules}
         for k in MOVES:
             if k not in self.modules:
-                self.warnings.append(f"okf_sphinx/{k}.py is gone: nothing to move (MOVES names it)")
-        self.unplaced = [n for n in self.modules if n not in MOVES and n != SPLIT_SOURCE and n not in ("__init__", "__main__")]
-        for n in self.unplaced:
-            self.warnings.append(f"okf_sphinx/{n}.py is not in MOVES: it stays at the top of the package "
-                                 "(add it to MOVES in tools/regroup.py and run again on a fresh tree to place it)")
+                self.notes.append(f"okf_sphinx/{k}.py does not exist: nothing to move")
+        # a module MOVES does not name (added since): beside its importers when they are all in one
+        # subpackage, else it stays at the top of the package
+        unplaced = [n for n in self.modules if n not in MOVES and n != SPLIT_SOURCE and n not in ("__init__", "__main__")]
+        for n in unplaced:
+            homes = set()
+            for other, m in self.modules.items():
+                if other != n and n in self.imports_of(m):
+                    homes.add("agent" if other == SPLIT_SOURCE else (MOVES.get(other, "").rpartition(".")[0]))
+            if len(homes) == 1 and "" not in homes:
+                self.moves[n] = f"{homes.pop()}.{n}"
+                self.notes.append(f"okf_sphinx/{n}.py is new: beside the modules that import it, "
+                                  f"okf_sphinx/{self.moves[n].replace('.', '/')}.py (name it in MOVES to choose)")
+            else:
+                self.warnings.append(f"okf_sphinx/{n}.py is not in MOVES and its importers are in "
+                                     f"{sorted(h or 'the top' for h in homes) or 'no module'}: it stays at the top "
+                                     "of the package (name it in MOVES in tools/regroup.py and run again on a fresh tree)")
         self.split: dict[str, str] = {}
         self.binders: dict[str, list[str]] = {}  # name -> split modules that bind it (define or import)
         if SPLIT_SOURCE in self.modules:
             self.place_split()
+
+    def imports_of(self, m: Module) -> set[str]:
+        """The old flat modules ``m`` imports anywhere (lazily and for type checking too)."""
+        out = set()
+        for node in ast.walk(m.tree):
+            if isinstance(node, ast.ImportFrom):
+                mod = absolute(node.module, node.level, PKG)
+                if mod == PKG:
+                    out |= {a.name for a in node.names if a.name in self.modules}
+                elif self.old_of(mod):
+                    out.add(self.old_of(mod))  # type: ignore[arg-type]
+            elif isinstance(node, ast.Import):
+                out |= {self.old_of(a.name) for a in node.names if self.old_of(a.name)}  # type: ignore[misc]
+        return out
 
     # new full dotted name of an old flat module (None for the split one)
     def new_module(self, flat: str) -> str | None:
