@@ -70,6 +70,7 @@ MOVES: dict[str, str] = {
     "myst_include": "capture.sphinx.myst_include",
     "search_page": "capture.sphinx.search_page",
     "ui_strings": "capture.sphinx.ui_strings",
+    "links": "capture.sphinx.links",
     "mkdocs_plugin": "capture.mkdocs.plugin",
     "markdown_sections": "capture.mkdocs.markdown_sections",
     # writer: section records -> the _okf/ files (and llms.txt)
@@ -595,7 +596,7 @@ class PyRewriter:
                 tail = self.line_text(st.end_lineno)[st.end_col_offset:].decode("utf-8").rstrip("\r\n")  # type: ignore[index]
                 if tail.strip():
                     for k, ln in enumerate(lines):
-                        commented[ln] = tail if k == len(lines) - 1 else ""
+                        commented[ln] = tail if k == len(lines) - 1 or "noqa" in tail else ""
                 else:
                     plain.extend(lines)
             ordered = merge_imports(plain) + list(commented)
@@ -620,7 +621,11 @@ class PyRewriter:
         start = self.edits.off(node.lineno, node.col_offset)
         end = self.edits.off(node.end_lineno, node.end_col_offset)  # type: ignore[arg-type]
         indent = " " * node.col_offset
-        text = "\n".join(wrap_import(ln, indent) for ln in lines).lstrip(" ")
+        if all(ln.startswith("from ") for ln in lines):
+            lines = merge_imports(lines)
+        tail = self.line_text(node.end_lineno)[node.end_col_offset:].decode("utf-8").strip()  # type: ignore[index]
+        noqa = f"  {tail}" if "noqa" in tail else ""  # a noqa holds for every line the statement becomes
+        text = f"{noqa}\n".join(wrap_import(ln, indent) for ln in lines).lstrip(" ")
         original = self.source[start:end].decode("utf-8")
         if text != original:
             self.edits.replace(start, end, text)
@@ -687,7 +692,8 @@ class PyRewriter:
                     parent, _, leaf = m.rpartition(".")
                     by_parent.setdefault(parent, []).append((leaf, self.alias_for(name, m)))
                 for parent, names in by_parent.items():
-                    out.append(import_from(self.importer, self.importer_is_pkg, parent, names))
+                    out.append(import_from(self.importer, self.importer_is_pkg, parent,
+                                           sorted(names, key=lambda n: name_key(n[0]))))
         return out
 
     def rewrite_import(self, node: ast.Import) -> None:
