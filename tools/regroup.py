@@ -652,8 +652,8 @@ class PyRewriter:
                 assert target
                 line, bound = module_import(self.importer, self.importer_is_pkg, target, a.asname or a.name)
                 if bound != target.rpartition(".")[2] and not a.asname:
-                    plan.warnings.append(f"{self.rel}:{node.lineno}: module {a.name} is imported as {bound!r} "
-                                         f"(its new name is {target}): rename the uses by hand if you like")
+                    plan.notes.append(f"{self.rel}:{node.lineno}: module {a.name} is imported as {bound!r} "
+                                      f"(its new name is {target}): rename the uses by hand if you like")
                 modules.append(line)
                 order.append(("line", line))
                 continue
@@ -959,6 +959,12 @@ def text_rewrite(plan: Plan, rel: str, text: str) -> str:
         old, attr = m.group(1), m.group(3)
         if old == SPLIT_SOURCE:
             if attr:
+                binders = plan.binders.get(attr, [])
+                if len(binders) > 1:
+                    line = text.count("\n", 0, m.start()) + 1
+                    plan.warnings.append(
+                        f"{rel}:{line}: {m.group(0)} now names {plan.where(full(old), attr)}.{attr}, but "
+                        f"{', '.join(binders)} each bind {attr}: a monkeypatch by this name patches only the first")
                 return plan.where(full(old), attr) + "." + attr  # type: ignore[operator]
             return full("agent")
         new = plan.new_module(old)
@@ -1060,6 +1066,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  warning:", w)
         return 0
 
+    early_notes = list(plan.notes)
     # 1. rewrite every Python file's imports (old layout, in place), then the text pass
     rewritten: list[str] = []
     for p in all_files(root):
@@ -1093,6 +1100,9 @@ def main(argv: list[str] | None = None) -> int:
         if rel.startswith(PKG + "/") and rel.count("/") == 1 and p.stem in plan.moves:
             depth = plan.moves[p.stem].count(".")
             text, n = fix_file_paths(text, depth)
+            if re.search(r"files\(\s*(__package__|__name__)\s*\)|__spec__|os\.path\.dirname\(\s*__file__", text):
+                plan.warnings.append(f"{rel}: finds files relative to its own package (__package__, __spec__ or "
+                                     "os.path.dirname(__file__)): it moved one level deeper, check it")
             if "__file__" in text and n == 0 and "Path(__file__)" in text:
                 plan.warnings.append(f"{rel}: uses __file__ in a way this tool does not rewrite: check it")
         if rel == "pyproject.toml":
@@ -1133,6 +1143,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nRewrote {len(rewritten)} files:")
     for r in rewritten:
         print("  ", r)
+    for n in plan.notes[len(early_notes):]:
+        print("  note:", n)
     for w in plan.warnings:
         print("  warning:", w)
     if args.no_check:
