@@ -15,8 +15,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "regroup.py"
 COPIED = ("okf_sphinx", "tests", "bench", "docs", "example_site", "example_mkdocs", "tools", "pyproject.toml", "README.md")

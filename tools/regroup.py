@@ -41,13 +41,11 @@ from __future__ import annotations
 
 import argparse
 import ast
-import io
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tokenize
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -543,7 +541,7 @@ def module_import(importer: str | None, importer_is_pkg: bool, target_mod: str, 
 
 class PyRewriter:
     def __init__(self, plan: Plan, rel: str, source: bytes, importer: str | None, importer_is_pkg: bool,
-                 old_pkg: str | None, moved_depth: int | None) -> None:
+                 old_pkg: str | None) -> None:
         self.plan = plan
         self.rel = rel
         self.source = source
@@ -1090,7 +1088,7 @@ def main(argv: list[str] | None = None) -> int:
                 importer = PKG if flat == "__init__" else (plan.new_module(flat) if flat != "__main__" else f"{PKG}.__main__")
                 is_pkg = flat == "__init__"
             try:
-                rw = PyRewriter(plan, rel, raw, importer, is_pkg, PKG if in_pkg else None, None)
+                rw = PyRewriter(plan, rel, raw, importer, is_pkg, PKG if in_pkg else None)
             except SyntaxError as exc:
                 plan.warnings.append(f"{rel}: not parsed ({exc}); imports left as they were")
             else:
