@@ -129,7 +129,7 @@ def dictionary(index: Index, key: str) -> list[list[Any]]:
 
 
 def _check_names(name: str, v: Any) -> dict[str, Any]:
-    from .index import is_int
+    from .format import is_int
 
     if not isinstance(v, dict) or not all(
         isinstance(e, list) and all(isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and isinstance(x[1], str)

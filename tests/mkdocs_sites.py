@@ -2,8 +2,8 @@
 
 Every build is a subprocess (``python -m mkdocs build`` / ``python -m properdocs
 build``) with this checkout's okf_sphinx first on PYTHONPATH.  The plugin is
-found through its ``okf`` entry point: when the installed distribution does not
-declare it yet (an editable install made before pyproject.toml gained it), a
+found through its ``okf`` entry point: when the installed distribution declares
+another one (an editable install made before pyproject.toml gained or moved it), a
 throw-away ``.dist-info`` holding exactly the pyproject's entry points is put on
 PYTHONPATH, so the build still goes through MkDocs' own plugin loading.
 """
@@ -42,10 +42,14 @@ def _entry_point_dir() -> str | None:
     }
     if all(installed[g].get(name) == value for g in GROUPS for name, value in declared[g].items()):
         return None
+    # named as the installed distribution and first on the path: importlib.metadata lists one
+    # distribution per name, the first found, so the checkout's entry points replace the stale ones
+    # (under another name both would be listed and MkDocs would keep the installed, last one)
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     folder = Path(tempfile.mkdtemp(prefix="okf-entry-points-"))
-    info = folder / "okf_sphinx_checkout_entry_points-0.dist-info"
+    info = folder / f"okf_sphinx-{version}.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: okf-sphinx-checkout-entry-points\nVersion: 0\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: okf_sphinx\nVersion: {version}\n")
     text = "".join(f"[{g}]\n" + "".join(f"{n} = {v}\n" for n, v in declared[g].items()) + "\n" for g in GROUPS)
     (info / "entry_points.txt").write_text(text)
     return str(folder)
