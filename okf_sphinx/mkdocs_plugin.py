@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import fnmatch
 import gc
+import html
 import posixpath
+import re
 import shutil
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -51,6 +53,20 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
+ASSET_FILES = ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
+#: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
+#: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
+THEME_BOXES = ", ".join((
+    "#mkdocs-search-query", 'a[data-bs-target="#mkdocs_search_modal"]',  # mkdocs: the navbar link, the modal's box
+    "#rtd-search-form input[name=q]",  # readthedocs
+    "input.md-search__input", 'label[for="__search"]',  # Material: the header's box, the search button
+))
+#: Material for MkDocs mounts its search on these attributes; without them its search never
+#: starts (no index download, no "/", "s", "f" keys, no ?q= overlay).
+_MATERIAL_SEARCH = re.compile(r'\sdata-md-component="search(?:-[a-z]+)?"')
+#: The search plugin's client for the mkdocs and readthedocs themes: it starts a worker that
+#: downloads the whole lunr index on every page, for a search box okf has taken over.
+_MKDOCS_SEARCH_CLIENT = re.compile(r'<script src="[^"<>]*search/main\.js"[^<>]*></script>')
 DEFAULT_EXCLUDE: list[str] = []  # as okf_search_exclude: nothing (an index.md page is content)
 
 
@@ -90,6 +106,7 @@ class OkfConfig(base.Config):
     output_dir = _OutputDir(default="_okf")
     source_root = c.Optional(c.Type(str))
     replace_builtin = c.Type(bool, default=True)
+    dialog = c.Type(bool, default=True)
     title = c.Type(str, default="Search")
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
 
@@ -225,23 +242,47 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     @event_priority(-100)
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        return self._hook(output, get_relative_url(".", page.url))
+        return self._hook(output, get_relative_url(".", page.url), config, False)
 
     def on_post_template(self, output_content: str, template_name: str, config: Any) -> str:
         if template_name == "404.html" or not template_name.endswith(".html"):
             return output_content  # 404: served from any depth, relative links would break; sitemap.xml ...
-        return self._hook(output_content, posixpath.relpath(".", posixpath.dirname(template_name) or "."))
+        base_url = posixpath.relpath(".", posixpath.dirname(template_name) or ".")
+        return self._hook(output_content, base_url, config, template_name == self.search_page)
 
-    def _hook(self, output: str, base_url: str) -> str:
-        """Point the theme's search box at our search page (only when replacing the builtin)."""
-        if not self.config.replace_builtin:
-            return output
-        root = base_url.rstrip("/") + "/"
-        tag = (
-            f'<script src="{root}{ASSETS}/okf-mkdocs.js" data-okf-search="{root}{self.search_page}" defer></script>'
-        )
+    def _hook(self, output: str, base_url: str, config: Any, search_page: bool) -> str:
+        """okf's scripts on a rendered page: the runtime where it searches (every page with
+        the dialog, else the search page), the dialog, and the theme's search box and
+        shortcuts taken over (replace_builtin: true)."""
         at = output.rfind("</body>")
-        return output[:at] + tag + output[at:] if at >= 0 else output  # not an HTML page: left alone
+        if at < 0:
+            return output  # not an HTML page: left alone
+        root = base_url.rstrip("/") + "/"
+        assets = root + ASSETS + "/"
+        replace, dialog = self.config.replace_builtin, self.config.dialog
+        tags = []
+        if dialog or search_page:
+            # the stemmer before the runtime: smart mode stems with it
+            tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+            tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
+        if replace:
+            theme = html.escape(getattr(config["theme"], "name", None) or "")
+            tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{self.search_page}" data-okf-theme="{theme}" defer></script>')
+        if dialog:
+            # the theme's box is ours where the theme's search does not run (see below)
+            taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace or search_page else ' data-okf-slash="theme"'
+            tags.append(
+                f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{self.search_page}"{taken} defer></script>'
+            )
+        output = output[:at] + "".join(tags) + output[at:]
+        if dialog:
+            head = output.find("</head>")
+            if head >= 0:
+                output = output[:head] + f'<link rel="stylesheet" href="{assets}okf-dialog.css">' + output[head:]
+        if replace or search_page:
+            # Material's own search would open over okf's (and reads ?q= too): it is not started
+            output = _MKDOCS_SEARCH_CLIENT.sub("", _MATERIAL_SEARCH.sub("", output))
+        return output
 
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:
@@ -300,7 +341,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def _copy_assets(self, site_dir: Path) -> None:
         dest = site_dir / ASSETS
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js"):
+        for name in ASSET_FILES:
             shutil.copyfile(STATIC / name, dest / name)
 
     def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:

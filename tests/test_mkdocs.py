@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 import re
@@ -314,14 +315,25 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
+    from okf_sphinx.mkdocs_plugin import ASSET_FILES, THEME_BOXES
+
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
-    assert '<script src="../../assets/okf/okf-mkdocs.js" data-okf-search="../../search.html" defer></script>' in page
+    scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
+    assert [(src, re.findall(r'data-okf-([\w-]+)="([^"]*)"', attrs)) for src, attrs in scripts] == [
+        ("../../assets/okf/okf-stemmer.js", []),
+        ("../../assets/okf/okf-search.js", [("index", "../../_okf/")]),
+        ("../../assets/okf/okf-mkdocs.js", [("search", "../../search.html"), ("theme", "mkdocs")]),
+        ("../../assets/okf/okf-dialog.js", [("root", "../../"), ("search-page", "search.html"),
+                                            ("box", html.escape(THEME_BOXES))]),
+    ]  # in this order: stemmer before the runtime, the theme hook before the dialog
+    head = page[: page.index("</head>")]
+    assert '<link rel="stylesheet" href="../../assets/okf/okf-dialog.css">' in head
+    assert "search/main.js" not in page  # the theme's own search client is not loaded
     # only HTML pages: the sitemap and the 404 page (served from any depth) are left alone
     assert "okf" not in (site / "sitemap.xml").read_text(encoding="utf-8")
     assert "okf-mkdocs.js" not in (site / "404.html").read_text(encoding="utf-8")
-    assert (site / "assets" / "okf" / "okf-search.js").read_bytes() == (
-        Path(okf_sphinx.__file__).parent / "static" / "okf-search.js"
-    ).read_bytes()
+    for name in ASSET_FILES:
+        assert (site / "assets" / "okf" / name).read_bytes() == (Path(okf_sphinx.__file__).parent / "static" / name).read_bytes()
 
 
 def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
