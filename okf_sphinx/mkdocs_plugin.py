@@ -45,6 +45,7 @@ from .markdown_sections import (
     split_markdown,
 )
 from .sections import CapturedFile, DocRecord, Section, decode
+from .stemmer import supported_languages
 
 log = get_plugin_logger(__name__)
 
@@ -108,6 +109,7 @@ class OkfConfig(base.Config):
     replace_builtin = c.Type(bool, default=True)
     dialog = c.Type(bool, default=True)
     title = c.Type(str, default="Search")
+    language = c.Optional(c.Type(str))
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
 
 
@@ -309,6 +311,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             anchor_ok=lambda exprs: True,
             search_page=self.search_page,
             project=config["site_name"] or "",
+            language=self._language(config),
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()
@@ -323,10 +326,20 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 gc.enable()
         manifest = files["manifest"]
         excluded = sum(1 for r in records if not r.searchable)
+        smart = manifest["smart"]
         log.info(
-            "indexed %d sections of %d pages (%d captured files); wrote %d bytes to %s/",
-            manifest["sections"], len(records) - excluded, manifest["files"], written, self.config.output_dir,
+            "indexed %d sections of %d pages (%d captured files; smart search language %r); wrote %d bytes to %s/",
+            manifest["sections"], len(records) - excluded, manifest["files"], smart["language"], written,
+            self.config.output_dir,
         )
+        if not smart["stemmer"]:
+            # a warning (--strict fails) unless the author chose the language in okf's own options
+            (log.info if self.config.language else log.warning)(
+                "no stemmer for language %r: smart search on this site matches exact words only (no plural or "
+                "tense forms); keyword search is unaffected. Stemmers exist for: %s%s",
+                smart["language"], ", ".join(supported_languages()),
+                "" if self.config.language else f" (set language: {smart['language']} in the okf plugin's options to make this a note)",
+            )
 
     def on_build_error(self, error: Exception) -> None:
         """A failed build leaves no index behind (an old one would not match the new pages)."""
@@ -335,6 +348,19 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             remove_index(self._target)
 
     # -- helpers -------------------------------------------------------------------------
+    def _language(self, config: Any) -> str:
+        """Smart mode's language: the ``language`` option, else the theme's (Material's
+        ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
+        if self.config.language:
+            return self.config.language
+        theme = config["theme"]
+        for key in ("language", "locale"):
+            value = theme.get(key) if hasattr(theme, "get") else None
+            if value:
+                return str(value)
+        log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        return "en"
+
     def _excluded(self, docname: str) -> bool:
         return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
 

@@ -403,3 +403,31 @@ def test_mkdocs_serve_rebuilds_the_index_it_serves(tmp_path: Path) -> None:
             proc.terminate()
             proc.wait(timeout=60)
         log.close()
+
+
+def _manifest(site: Path) -> dict[str, Any]:
+    text = (site / "_okf" / "manifest.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index(",") + 1 : text.rindex(")")])
+
+
+@pytest.mark.parametrize(
+    ("theme", "option", "language", "stemmed"),
+    [
+        ("theme:\n  name: material\n  language: de\n", "", "de", True),  # Material's theme: language:
+        ("theme:\n  name: mkdocs\n  locale: es\n", "", "es", True),  # the mkdocs theme's locale
+        ("theme:\n  name: mkdocs\n", "", "en", True),  # the theme's own default
+        ("theme:\n  name: material\n  language: de\n", "      language: en\n", "en", True),  # okf's option wins
+        ("theme:\n  name: material\n  language: fr\n", "", "fr", False),  # no stemmer: said loudly
+    ],
+)
+def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: str, language: str, stemmed: bool) -> None:
+    plugins = "plugins:\n  - search\n  - okf:\n      title: Suche\n" + option
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Häuser\n\nDie Häuser und Katzen.\n"}, theme + plugins)
+    proc = mkdocs_build(project, tmp_path / "site")
+    smart = _manifest(tmp_path / "site")["smart"]
+    assert smart["language"] == language and bool(smart["stemmer"]) is stemmed
+    assert f"smart search language '{language}'" in proc.stderr
+    warned = "WARNING" in proc.stderr and f"no stemmer for language '{language}'" in proc.stderr
+    assert warned is (not stemmed)
+    if not stemmed:  # a warning: --strict fails on it
+        assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
