@@ -228,10 +228,14 @@ def split_markdown(
     shadow: list[ShadowHeading],
     rendered: list[RenderedHeading] | None,
     file: int = 0,
+    runs: list[tuple[int, int]] | None = None,
 ) -> list[Section]:
     """Contract sections of one captured Markdown file (``file`` 0 = the page, k = its k-th
     snippet): the intro (front matter and meta data included), then one section per
     heading from this file.  ``rendered`` None = anchors fall back to the page.
+    ``runs``: the parser line runs (1-based, inclusive) a page includes of a snippet file
+    (line ranges, named sections); each run is split on its own, and lines no page
+    shows belong to no section.  None = the whole file.
     Parents are left unset: :func:`order_sections` sets them in document order."""
     heads: list[tuple[int, int, str, str]] = []  # (physical line, level, text, anchor)
     for i, s in enumerate(shadow):
@@ -245,19 +249,39 @@ def split_markdown(
                 f"the limit is {MAX_HEADING_BYTES} (shorten the heading)"
             )
         heads.append((line, s.level, text, anchor))
-    bounds: list[tuple[int, int, str, str]] = [(1, 0, "", "")]
-    for h in heads:
-        if h[0] == bounds[-1][0]:
-            bounds[-1] = h  # a heading on the intro's line, or two on one line: the later names it
+    spans: list[tuple[int, int]] = []  # physical line spans, in order, merged where they touch
+    for lo, hi in [(1, lm.total_lines)] if runs is None else [(lm.physical_line("md", a), lm.physical_line("md", b)) for a, b in runs]:
+        if spans and lo <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], max(hi, spans[-1][1]))
         else:
-            bounds.append(h)
+            spans.append((lo, hi))
     sections: list[Section] = []
-    for i, (line, level, text, anchor) in enumerate(bounds):
-        end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else lm.total_lines
-        if end < line or is_blank(lm.range_text(line, end)):
-            continue
-        sections.append(Section(path, text, level, line, end, anchor, (), None))
+    for lo, hi in spans:
+        bounds: list[tuple[int, int, str, str]] = [(lo, 0, "", "")]
+        for h in heads:
+            if not lo <= h[0] <= hi:
+                continue
+            if h[0] == bounds[-1][0]:
+                bounds[-1] = h  # a heading on the intro's line, or two on one line: the later names it
+            else:
+                bounds.append(h)
+        for i, (line, level, text, anchor) in enumerate(bounds):
+            end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else hi
+            if end < line or is_blank(lm.range_text(line, end)):
+                continue
+            sections.append(Section(path, text, level, line, end, anchor, (), None))
     return sections
+
+
+def line_runs(numbers: set[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as inclusive runs: {1, 2, 3, 7} -> [(1, 3), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
 
 
 def order_sections(page: list[Section], included: list[tuple[int, list[Section]]]) -> list[Section]:
@@ -306,18 +330,23 @@ def skip_highlighting(md: Any) -> None:
 
 
 class SnippetCapture:
-    """Captures the files ``pymdownx.snippets`` includes whole, under their own paths.
+    """Captures the files ``pymdownx.snippets`` includes, under their own paths.
 
     Installed on the shadow ``Markdown`` only: its ``process_snippet_lines`` hook
-    (pymdownx 10.x+) marks the candidate heading lines of each included file, so the
-    shadow parse tells which rendered heading comes from which line of which file.
-    Line ranges, sections (``file.md:name``), URLs and ``auto_append`` files are not
-    captured: their text renders, but belongs to no section of its own.
+    (pymdownx 10.x+) marks the candidate heading lines of each included file with
+    their own line numbers in that file, so the shadow parse tells which rendered
+    heading comes from which line of which file.  A whole file, a line range
+    (``file.md:3:9``) and a named section (``file.md:name``) are captured alike, with
+    the lines the page shows (:meth:`runs`); URLs and ``auto_append`` files (an
+    abbreviation list on every page) render but belong to no section of their own.
+    A line a page includes twice renders twice, but is captured at its first inclusion.
     """
 
     def __init__(self, md: Any) -> None:
         self.pre = md.preprocessors["snippet"] if "snippet" in md.preprocessors else None
         self.files: list[str] = []
+        self._lines: dict[str, set[int]] = {}  # path -> parser lines (1-based) this page includes
+        self._whole: set[str] = set()
         if self.pre is not None and hasattr(self.pre, "process_snippet_lines"):
             self._original = self.pre.process_snippet_lines
             self.pre.process_snippet_lines = self._process
@@ -326,16 +355,42 @@ class SnippetCapture:
 
     def start(self) -> None:
         self.files = []
+        self._lines = {}
+        self._whole = set()
+
+    def runs(self, path: str) -> list[tuple[int, int]] | None:
+        """The parser line runs of ``path`` the page includes; None = the whole file."""
+        return None if path in self._whole else line_runs(self._lines[path])
+
+    def _numbers(self, lines: list[str], target: dict[str, Any]) -> list[int] | None:
+        """The file's parser line (1-based) of each selected line, as pymdownx selected them."""
+        if not target.get("start") and not target.get("section"):
+            return list(range(1, len(lines) + 1))
+        whole = self.pre.read_lines(target["snippet"])
+        # the same selection over lines tagged with their index (tags survive dedenting and
+        # escaped section markers: they sit before each line's own text)
+        picked = self.pre.select_snippet_lines([f"\x00{i}\x00{line}" for i, line in enumerate(whole)], target)
+        if len(picked) != len(lines) or not all(p.startswith("\x00") for p in picked):
+            return None
+        return [int(p.split("\x00", 2)[1]) + 1 for p in picked]
 
     def _process(self, lines: list[str], target: dict[str, Any]) -> list[str]:
         lines = self._original(lines, target)
-        if target.get("is_url") or target.get("start") or target.get("section") or target.get("path") in (self.pre.auto_append or ()):
+        if target.get("is_url") or target.get("path") in (self.pre.auto_append or ()):
             return lines
+        numbers = self._numbers(lines, target)
+        if numbers is None:
+            return lines  # never seen: a pymdownx whose selection okf cannot replay; rendered, not captured
         path = Path(os.path.realpath(target["snippet"])).as_posix()
-        if path in self.files:
-            return lines  # a second inclusion in one page renders, but only the first is captured
-        self.files.append(path)
-        marked = candidates(lines, len(self.files))
+        if path not in self._lines:
+            self.files.append(path)
+            self._lines[path] = set()
+        seen = self._lines[path]
+        if not target.get("start") and not target.get("section"):
+            self._whole.add(path)
+        marks: list[int | None] = [None if n in seen else n for n in numbers]
+        seen.update(numbers)
+        marked = candidates(lines, self.files.index(path) + 1, marks)
         return [marked.get(i, line) for i, line in enumerate(lines)]
 
     def inclusion_lines(self, lines: list[str]) -> dict[str, int]:
@@ -361,7 +416,7 @@ class SnippetCapture:
                 m = pre.RE_SNIPPET.match(line)
                 path = m.group("snippet").strip() if m else None
             target = pre.parse_snippet_target(path) if path else None
-            if target is None or target["start"] or target["section"]:
+            if target is None:
                 continue
             found = pre.get_snippet_path(target["path"])
             if found:

@@ -209,7 +209,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 files.append(snippet)
                 line = at.get(included_path)
                 where = lm.physical_line("md", line) if line else lm.total_lines + 1
-                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k)))
+                runs = snippets.runs(included_path)
+                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k, runs)))
         except HeadingError as exc:
             raise PluginError(f"okf: {exc}") from None
         sections = order_sections(page_sections, included)

@@ -431,3 +431,33 @@ def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: 
     assert warned is (not stemmed)
     if not stemmed:  # a warning: --strict fails on it
         assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
+
+
+def test_snippet_line_ranges_and_sections_are_captured_exactly(tmp_path: Path) -> None:
+    """pymdownx.snippets line ranges and named sections: the included file is captured under its
+    own path, its sections hold exactly the physical lines the page includes (a lone CR breaks a
+    line for the parser but not for the contract), a second inclusion of the same lines renders
+    (``ranged_1``) but starts no section, and the ids are the rendered ones."""
+    config = "markdown_extensions:\n  - toc\n  - pymdownx.snippets:\n      base_path: [snips]\n      check_paths: true\n"
+    page = '# Home\n\n--8<-- "parts.md:3:4"\n\n--8<-- "parts.md:3:4"\n\n--8<-- "parts.md:cut"\n'
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": page}, config)
+    (project / "snips").mkdir()
+    (project / "snips" / "parts.md").write_bytes(
+        b"# Parts\r\n\r\n## Ranged\r\nText one.\rtext two.\n\n<!-- --8<-- [start:cut] -->\n## Cut part\ncut text\n"
+        b"<!-- --8<-- [end:cut] -->\n\n## Never included\n"
+    )
+    out = tmp_path / "site"
+    mkdocs_build(project, out, "--strict")
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="ranged"' in html and 'id="ranged_1"' in html and 'id="cut-part"' in html
+    assert outline(out)["index"]["sections"] == [
+        ["Home", 1, 1, 7, "home"],
+        ["Ranged", 2, 3, 4, "ranged", "snips/parts.md"],
+        ["Cut part", 2, 7, 8, "cut-part", "snips/parts.md"],
+    ]
+    index = okf_sphinx.open_index(out)
+    assert [f["path"] for f in index.files()] == ["docs/index.md", "snips/parts.md"]
+    data = (project / "snips" / "parts.md").read_bytes()
+    read = index.read_lines("snips/parts.md", [3, 4])  # what an agent reads for the Ranged section
+    assert read["content"] == "## Ranged\r\nText one.\rtext two."  # lines without their last break
+    assert read["content_sha256"] == hashlib.sha256(data).hexdigest()
