@@ -55,6 +55,7 @@ class ShadowHeading:
     level: int
     line: int | None  # parser line (1-based, whole file) of its marker; None = from no captured file's lines
     file: int = 0  # 0 = the page, k = the k-th file pymdownx.snippets included (SnippetCapture.files[k-1])
+    text: str = ""  # its text as written (before inline processing), marker, attribute list and tags removed
 
 
 def _mark(line: int, file: int) -> str:
@@ -114,9 +115,10 @@ def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None
 
 def _marker(level: int, text: str) -> ShadowHeading:
     m = _MARK_RE.search(text)
+    plain = " ".join(_TAG.sub("", _ATTR_LIST.sub("", _MARK_RE.sub("", text))).split())
     if not m:
-        return ShadowHeading(level, None)
-    return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0))
+        return ShadowHeading(level, None, 0, plain)
+    return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0), plain)
 
 
 def line_numbers(source: list[str], rendered: list[str], first: int) -> tuple[list[int | None], int]:
@@ -215,24 +217,51 @@ def rendered_headings(page_html: str) -> list[RenderedHeading]:
     return out
 
 
-def align(shadow: list[ShadowHeading], rendered: list[RenderedHeading]) -> list[RenderedHeading] | None:
-    """The rendered heading of each shadow heading, or None when the two do not agree."""
-    if len(shadow) != len(rendered) or any(s.level != r.level for s, r in zip(shadow, rendered)):
-        return None
-    return rendered
+def align(shadow: list[ShadowHeading], rendered: list[RenderedHeading]) -> tuple[list[RenderedHeading | None], bool]:
+    """The rendered heading of each shadow heading (None: not known), and whether all are known.
+
+    When the two sequences agree in length and levels, they pair in order.  Otherwise
+    (an extension such as mkdocstrings rendered headings of its own, a raw ``<h3>``
+    inside a paragraph ...) a shadow heading is paired only when it is forced: its level
+    and text as written equal those of as many rendered headings as shadow headings
+    (of the same level and text), and all such pairs keep document order.  A heading
+    whose text inline processing changes (``*emphasis*``, entities) is not paired: its
+    section links to the page, never to a guessed anchor.
+    """
+    if len(shadow) == len(rendered) and all(s.level == r.level for s, r in zip(shadow, rendered)):
+        return list(rendered), True
+    keyed: dict[tuple[int, str], list[int]] = {}
+    for j, r in enumerate(rendered):
+        keyed.setdefault((r.level, r.text), []).append(j)
+    wanted: dict[tuple[int, str], list[int]] = {}
+    for i, sh in enumerate(shadow):
+        wanted.setdefault((sh.level, sh.text), []).append(i)
+    out: list[RenderedHeading | None] = [None] * len(shadow)
+    pairs = []
+    for key, mine in wanted.items():
+        theirs = keyed.get(key, [])
+        if key[1] and len(theirs) == len(mine):
+            pairs += zip(mine, theirs)
+    pairs.sort()
+    if any(b[1] <= a[1] for a, b in zip(pairs, pairs[1:])):
+        return out, False  # out of order: nothing is certain
+    for i, j in pairs:
+        out[i] = rendered[j]
+    return out, False
 
 
 def split_markdown(
     path: str,
     lm: LineMap,
     shadow: list[ShadowHeading],
-    rendered: list[RenderedHeading] | None,
+    rendered: list[RenderedHeading | None] | None,
     file: int = 0,
     runs: list[tuple[int, int]] | None = None,
 ) -> list[Section]:
     """Contract sections of one captured Markdown file (``file`` 0 = the page, k = its k-th
     snippet): the intro (front matter and meta data included), then one section per
-    heading from this file.  ``rendered`` None = anchors fall back to the page.
+    heading from this file.  ``rendered`` (per shadow heading) None = its anchor falls back
+    to the page and its text is read from the source line.
     ``runs``: the parser line runs (1-based, inclusive) a page includes of a snippet file
     (line ranges, named sections); each run is split on its own, and lines no page
     shows belong to no section.  None = the whole file.
@@ -242,7 +271,8 @@ def split_markdown(
         if s.line is None or s.file != file:
             continue
         line = lm.physical_line("md", s.line)
-        text, anchor = (rendered[i].text, rendered[i].anchor) if rendered is not None else (_source_heading(lm.line_text(line)), "")
+        r = rendered[i] if rendered is not None else None
+        text, anchor = (r.text, r.anchor) if r is not None else (_source_heading(lm.line_text(line)), "")
         if len(text.encode("utf-8")) > MAX_HEADING_BYTES:
             raise HeadingError(
                 f"heading text at {path}:{line} is {len(text.encode('utf-8'))} bytes; "

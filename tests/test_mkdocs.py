@@ -160,7 +160,7 @@ def test_strict_build_passes_and_our_warnings_fail_it(tmp_path: Path) -> None:
     config = (project / "mkdocs.yml").read_text(encoding="utf-8").replace("unmatched_headings: info", "unmatched_headings: warn")
     (project / "mkdocs.yml").write_text(config, encoding="utf-8")
     ok = mkdocs_build(project, tmp_path / "lenient")
-    assert "WARNING" in ok.stderr and "changelog.md (1)" in ok.stderr and "inline-html.md" in ok.stderr
+    assert "WARNING" in ok.stderr and "changelog.md (1)" in ok.stderr and "inline-html.md (1 of 3)" in ok.stderr
     assert "release.md" not in ok.stderr
     strict = mkdocs_build(project, tmp_path / "strict", "--strict", check=False)
     assert strict.returncode != 0
