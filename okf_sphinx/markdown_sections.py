@@ -359,6 +359,16 @@ def skip_highlighting(md: Any) -> None:
             pre.codehilite_conf = {}
 
 
+def skip_generators(md: Any) -> None:
+    """Make a shadow ``Markdown`` leave alone the block processors that render content from
+    elsewhere: mkdocstrings' ``::: identifier`` (it would load and render the API a second
+    time, registering its anchors again).  Their headings come from no source line, so
+    they start no section either way; the ``:::`` lines stay plain text."""
+    for name in ("mkdocstrings",):
+        if name in md.parser.blockprocessors:
+            md.parser.blockprocessors.deregister(name)
+
+
 class SnippetCapture:
     """Captures the files ``pymdownx.snippets`` includes, under their own paths.
 

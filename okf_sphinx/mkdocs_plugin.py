@@ -41,6 +41,7 @@ from .markdown_sections import (
     parser_lines,
     rendered_headings,
     shadow_headings,
+    skip_generators,
     skip_highlighting,
     split_markdown,
 )
@@ -128,6 +129,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._markdown: dict[str, str] = {}
         self._rewritten: list[str] = []
         self._unaligned: list[str] = []
+        self._generated: list[str] = []
         self._skipped: list[str] = []
         self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
         self._target: Path | None = None  # the index folder
@@ -159,6 +161,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if self._md is None:
             md = pymarkdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {})
             skip_highlighting(md)
+            skip_generators(md)
             self._md = (md, SnippetCapture(md))
         return self._md
 
@@ -168,6 +171,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._markdown = {}
         self._rewritten = []
         self._unaligned = []
+        self._generated = []
         self._skipped = []
 
     def on_files(self, files: Any, config: Any) -> Any:
@@ -245,6 +249,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             lost = sum(1 for s, r in zip(shadow, rendered) if r is None and s.line is not None)
             if lost:
                 self._unaligned.append(f"{uri} ({lost} of {len(shadow)})")
+            extra = len(headings) - sum(1 for r in rendered if r is not None)
+            if extra > 0 and not lost:
+                self._generated.append(f"{uri} ({extra})")
         return shadow, rendered
 
     @event_priority(-100)
@@ -412,6 +419,12 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 "headings an extension such as mkdocstrings generates...); the sections of the headings it cannot "
                 "tie to a rendered heading (how many of the page's, in brackets) link to the page: %s",
                 len(self._unaligned), _names(self._unaligned),
+            )
+        if self._generated:
+            log.info(
+                "%d pages render headings of no source line of theirs (mkdocstrings' ::: API documentation, "
+                "raw HTML); they start no section and their text is not indexed (how many, in brackets): %s",
+                len(self._generated), _names(self._generated),
             )
         if self._skipped:
             log.info("%d generated pages have no source file and are not indexed: %s", len(self._skipped), _names(self._skipped))
