@@ -113,6 +113,12 @@ def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None
     return out
 
 
+def includes_snippets(lines: list[str]) -> bool:
+    """Does any line hold pymdownx.snippets notation (``--8<--``)?  (Then the shadow parse
+    captures the included files.)"""
+    return any(_SNIPPET_SYNTAX.match(line) for line in lines)
+
+
 def _marker(level: int, text: str) -> ShadowHeading:
     m = _MARK_RE.search(text)
     plain = " ".join(_TAG.sub("", _ATTR_LIST.sub("", _MARK_RE.sub("", text))).split())
@@ -179,8 +185,13 @@ def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | No
     for prep in md.preprocessors:
         md.lines = prep.run(md.lines)
     root = md.parser.parseDocument(md.lines).getroot()
-    stash = md.htmlStash.rawHtmlBlocks
-    found: list[ShadowHeading] = []
+    return [_marker(level, text) for level, text, _ in tree_headings(root, md.htmlStash.rawHtmlBlocks)]
+
+
+def tree_headings(root: etree.Element, stash: list[Any]) -> list[tuple[int, str, bool]]:
+    """The headings of a block-parsed Python-Markdown tree in document order: (level, text
+    as written, from raw HTML), headings in stashed raw HTML blocks included."""
+    found: list[tuple[int, str, bool]] = []
 
     def raw(text: str | None) -> None:
         for m in _STASH.finditer(text or ""):
@@ -190,12 +201,12 @@ def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | No
                 visit(block)
                 continue
             for h in _HTML_HEADING.finditer(str(block)):
-                found.append(_marker(int(h.group(1)), h.group(3)))
+                found.append((int(h.group(1)), h.group(3), True))
 
     def visit(el: etree.Element) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
         if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-            found.append(_marker(int(tag[1]), "".join(el.itertext())))
+            found.append((int(tag[1]), "".join(el.itertext()), len(el) > 0))
         else:
             raw(el.text)
         for child in el:
@@ -204,6 +215,38 @@ def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | No
 
     visit(root)
     return found
+
+
+def headings_from_tree(
+    md: Any, found: list[tuple[int, str, bool]], body: list[str], first: int, numbers: list[int | None] | None = None
+) -> list[ShadowHeading] | None:
+    """The page's headings from the real render's block tree (:func:`tree_headings`), without
+    a shadow parse, when that is certain: every line of ``body`` that could start a heading
+    (:func:`candidates`) is one, in order, with the level and text the tree holds.  Else
+    None (a ``#`` line in a fence, raw HTML headings, a heading from a list item marker line
+    ...: the caller runs the shadow parse).  ``md``: the site's Markdown (its tab length and
+    header patterns).  ``numbers``: as for :func:`shadow_headings` (rewritten Markdown)."""
+    at = sorted(candidates(body))
+    if len(at) != len(found) or any(from_html for _, _, from_html in found):
+        return None
+    hashed = md.parser.blockprocessors["hashheader"].RE if "hashheader" in md.parser.blockprocessors else None
+    out = []
+    for i, (level, text, _) in zip(at, found):
+        source = body[i].expandtabs(md.tab_length)
+        rest = source[_PREFIX.match(source).end():]  # type: ignore[union-attr]
+        if rest.startswith("#"):
+            m = hashed.match(rest) if hashed is not None else None
+            key = (len(m.group("level")), m.group("header").strip()) if m else None
+        elif i + 1 < len(body) and _SETEXT_UNDER.fullmatch(body[i + 1]):
+            under = body[i + 1].strip(" \t>")
+            key = (1 if under.startswith("=") else 2, rest.strip())
+        else:
+            key = None
+        if key != (level, text):
+            return None
+        line = numbers[i] if numbers is not None else first + i + 1
+        out.append(_marker(level, (_mark(line, 0) if line is not None else "") + text))
+    return out
 
 
 def rendered_headings(page_html: str) -> list[RenderedHeading]:

@@ -21,6 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import markdown as pymarkdown
+import markdown.preprocessors
+import markdown.treeprocessors
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
@@ -41,9 +43,12 @@ from .markdown_sections import (
     parser_lines,
     rendered_headings,
     shadow_headings,
+    headings_from_tree,
+    includes_snippets,
     skip_generators,
     skip_highlighting,
     split_markdown,
+    tree_headings,
 )
 from .sections import CapturedFile, DocRecord, Section, decode
 from .stemmer import supported_languages
@@ -102,6 +107,38 @@ class _OutputDir(c.Type):
         return path.as_posix()
 
 
+class _Recorder(pymarkdown.Extension):
+    """Reads the headings of each page's real render from its block tree (read only: the
+    published HTML does not change), so most pages need no shadow parse.
+
+    A first preprocessor tells the page's own conversion from others (an extension's
+    nested Markdown, an excerpt) by its source; a first tree processor, before inline
+    processing, records the headings' levels and texts as written."""
+
+    def __init__(self, plugin: OkfPlugin) -> None:
+        super().__init__()
+        self.plugin = plugin
+
+    def extendMarkdown(self, md: Any) -> None:
+        plugin = self.plugin
+
+        class Source(pymarkdown.preprocessors.Preprocessor):
+            def run(self, lines: list[str]) -> list[str]:
+                page = plugin._rendering
+                self.md.okf_page = page[0] if page is not None and "\n".join(lines) == page[1] else None
+                return lines
+
+        class Headings(pymarkdown.treeprocessors.Treeprocessor):
+            def run(self, root: Any) -> None:
+                uri = getattr(self.md, "okf_page", None)
+                if uri is not None:
+                    plugin._trees[uri] = tree_headings(root, self.md.htmlStash.rawHtmlBlocks)
+                    self.md.okf_page = None
+
+        md.preprocessors.register(Source(md), "okf_source", 1000)
+        md.treeprocessors.register(Headings(md), "okf_headings", 1000)
+
+
 class OkfConfig(base.Config):
     exclude = c.ListOfItems(c.Type(str), default=list(DEFAULT_EXCLUDE))
     limits = _Limits(default="default")
@@ -125,6 +162,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def __init__(self) -> None:
         self._md: Any = None
+        self._rendering: tuple[str, str] | None = None  # (src_uri, markdown) of the page being rendered
+        self._trees: dict[str, list[tuple[int, str, bool]]] = {}  # src_uri -> headings of its real render
         self._records: dict[str, DocRecord] = {}
         self._markdown: dict[str, str] = {}
         self._rewritten: list[str] = []
@@ -142,6 +181,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             raise PluginError(f"okf: output_dir {self.config.output_dir!r} must be a folder strictly inside site_dir ({site})")
         self._md = None
         self._target = target
+        if not any(isinstance(e, _Recorder) for e in config["markdown_extensions"]):
+            config["markdown_extensions"].append(_Recorder(self))
         theme = config["theme"]
         if self.config.replace_builtin:
             # before the theme's own search.html, after the author's custom_dir (which may override ours)
@@ -173,6 +214,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._unaligned = []
         self._generated = []
         self._skipped = []
+        self._trees = {}
 
     def on_files(self, files: Any, config: Any) -> Any:
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
@@ -181,11 +223,14 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     @event_priority(-100)  # after every other plugin: the markdown that is really rendered
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         self._markdown[page.file.src_uri] = markdown
+        self._rendering = (page.file.src_uri, markdown)
         return markdown
 
     @event_priority(-100)
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         file = page.file
+        self._rendering = None
+        tree = self._trees.pop(file.src_uri, None)
         if not file.abs_src_path or getattr(file, "generated_by", None):
             self._skipped.append(file.src_uri)
             return html
@@ -196,7 +241,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         first, source_markdown = front_matter_lines(lines, get_data)
         md, snippets = self._shadow_markdown(config)
         try:
-            shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html)
+            shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html, tree)
         except Exception as exc:  # an extension that fails on the marked copy must not fail the build
             log.warning("could not parse %s a second time with the site's Markdown extensions (%s: %s); "
                         "it is indexed as one section", file.src_uri, type(exc).__name__, exc)
@@ -224,9 +269,11 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         return html
 
     def _headings(
-        self, md: Any, snippets: SnippetCapture, uri: str, lines: list[str], first: int, source_markdown: str, html: str
+        self, md: Any, snippets: SnippetCapture, uri: str, lines: list[str], first: int, source_markdown: str, html: str,
+        tree: list[tuple[int, str, bool]] | None = None,
     ) -> tuple[list[Any], list[Any] | None]:
-        """The shadow parse's headings of a page and the rendered heading of each (None: unmatched)."""
+        """The headings of a page (from its real render's tree when certain, else from a shadow
+        parse) and the rendered heading of each (None: unmatched)."""
         snippets.start()
         rendered_markdown = self._markdown.get(uri, source_markdown)
         body = lines[first:]
@@ -238,8 +285,14 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             body = rendered_markdown.split("\n")
             if unmapped:
                 self._rewritten.append(f"{uri} ({unmapped})")
-        shadow = shadow_headings(md, body, first, numbers)
         headings = rendered_headings(html)
+        if tree is not None and not includes_snippets(body):
+            found = headings_from_tree(md, tree, body, first, numbers)
+            if found is not None:
+                rendered, complete = align(found, headings)
+                if complete:
+                    return found, rendered
+        shadow = shadow_headings(md, body, first, numbers)
         rendered, complete = align(shadow, headings)
         if not complete and numbers is not None:  # read the headings from the source instead
             snippets.start()

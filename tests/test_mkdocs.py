@@ -290,7 +290,9 @@ def test_readthedocs_keeps_its_search_page_unless_replaced_and_custom_dir_overri
 
 def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Path) -> None:
     """A (contrived, real) Markdown extension that fails on okf's marked copy: the page is one section."""
-    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\n## Beta\n\nbeta text\n"},
+    # the '#' line in a fence makes okf parse a.md a second time (the real render's headings are not enough)
+    a = "# Alpha\n\n## Beta\n\nbeta text\n\n```\n# not a heading\n```\n"
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": a},
                                    "markdown_extensions:\n  - picky_ext\n")
     (project / "picky_ext.py").write_text(
         "from markdown.extensions import Extension\nfrom markdown.preprocessors import Preprocessor\n\n"
@@ -303,7 +305,7 @@ def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Pa
     out = tmp_path / "site"
     proc = mkdocs_build(project, out)
     assert "a.md" in proc.stderr and "ValueError" in proc.stderr and "Traceback" not in proc.stderr
-    assert outline(out)["a"]["sections"] == [["", 0, 1, 5, ""]]
+    assert outline(out)["a"]["sections"] == [["", 0, 1, 9, ""]]
     assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
 
 
@@ -506,3 +508,35 @@ def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
         (project / "mkdocs.yml").read_text(encoding="utf-8").replace("  - okf\n", "  - okf:\n      unmatched_headings: info\n"),
         encoding="utf-8")
     mkdocs_build(project, tmp_path / "strict-ok", "--strict")
+
+
+_BUILD_WITH = """
+import sys
+from okf_sphinx import mkdocs_plugin
+original = mkdocs_plugin.headings_from_tree
+taken = []
+def patched(*args, **kwargs):
+    found = None if sys.argv[1] == "shadow-only" else original(*args, **kwargs)
+    taken.append(found is not None)
+    return found
+mkdocs_plugin.headings_from_tree = patched
+from mkdocs.__main__ import cli
+try:
+    cli.main(args=["build", "-q", "-d", sys.argv[2]], prog_name="mkdocs", standalone_mode=False)
+finally:
+    print("OKF-FAST-PATH", sum(taken), len(taken))
+"""
+
+
+def test_headings_from_the_real_render_equal_the_shadow_parse(tmp_path: Path) -> None:
+    """Most pages take their headings from the real render's block tree (no second parse);
+    the index is byte for byte the one the shadow parse of every page gives."""
+    project = copy_example(tmp_path / "p")
+    runs = {}
+    for mode in ("normal", "shadow-only"):
+        proc = subprocess.run([sys.executable, "-c", _BUILD_WITH, mode, str(tmp_path / mode)], cwd=project,
+                              capture_output=True, text=True, env=build_env(), timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
+    assert runs["normal"][0] >= 5 and runs["shadow-only"][0] == 0  # the real render served several pages
+    assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
