@@ -55,6 +55,7 @@ class ShadowHeading:
     level: int
     line: int | None  # parser line (1-based, whole file) of its marker; None = from no captured file's lines
     file: int = 0  # 0 = the page, k = the k-th file pymdownx.snippets included (SnippetCapture.files[k-1])
+    text: str = ""  # its text as written (before inline processing), marker, attribute list and tags removed
 
 
 def _mark(line: int, file: int) -> str:
@@ -112,11 +113,18 @@ def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None
     return out
 
 
+def includes_snippets(lines: list[str]) -> bool:
+    """Does any line hold pymdownx.snippets notation (``--8<--``)?  (Then the shadow parse
+    captures the included files.)"""
+    return any(_SNIPPET_SYNTAX.match(line) for line in lines)
+
+
 def _marker(level: int, text: str) -> ShadowHeading:
     m = _MARK_RE.search(text)
+    plain = " ".join(_TAG.sub("", _ATTR_LIST.sub("", _MARK_RE.sub("", text))).split())
     if not m:
-        return ShadowHeading(level, None)
-    return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0))
+        return ShadowHeading(level, None, 0, plain)
+    return ShadowHeading(level, int(m.group(1)), int(m.group(2) or 0), plain)
 
 
 def line_numbers(source: list[str], rendered: list[str], first: int) -> tuple[list[int | None], int]:
@@ -177,8 +185,13 @@ def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | No
     for prep in md.preprocessors:
         md.lines = prep.run(md.lines)
     root = md.parser.parseDocument(md.lines).getroot()
-    stash = md.htmlStash.rawHtmlBlocks
-    found: list[ShadowHeading] = []
+    return [_marker(level, text) for level, text, _ in tree_headings(root, md.htmlStash.rawHtmlBlocks)]
+
+
+def tree_headings(root: etree.Element, stash: list[Any]) -> list[tuple[int, str, bool]]:
+    """The headings of a block-parsed Python-Markdown tree in document order: (level, text
+    as written, from raw HTML), headings in stashed raw HTML blocks included."""
+    found: list[tuple[int, str, bool]] = []
 
     def raw(text: str | None) -> None:
         for m in _STASH.finditer(text or ""):
@@ -188,12 +201,12 @@ def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | No
                 visit(block)
                 continue
             for h in _HTML_HEADING.finditer(str(block)):
-                found.append(_marker(int(h.group(1)), h.group(3)))
+                found.append((int(h.group(1)), h.group(3), True))
 
     def visit(el: etree.Element) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
         if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
-            found.append(_marker(int(tag[1]), "".join(el.itertext())))
+            found.append((int(tag[1]), "".join(el.itertext()), len(el) > 0))
         else:
             raw(el.text)
         for child in el:
@@ -202,6 +215,38 @@ def shadow_headings(md: Any, body: list[str], first: int, numbers: list[int | No
 
     visit(root)
     return found
+
+
+def headings_from_tree(
+    md: Any, found: list[tuple[int, str, bool]], body: list[str], first: int, numbers: list[int | None] | None = None
+) -> list[ShadowHeading] | None:
+    """The page's headings from the real render's block tree (:func:`tree_headings`), without
+    a shadow parse, when that is certain: every line of ``body`` that could start a heading
+    (:func:`candidates`) is one, in order, with the level and text the tree holds.  Else
+    None (a ``#`` line in a fence, raw HTML headings, a heading from a list item marker line
+    ...: the caller runs the shadow parse).  ``md``: the site's Markdown (its tab length and
+    header patterns).  ``numbers``: as for :func:`shadow_headings` (rewritten Markdown)."""
+    at = sorted(candidates(body))
+    if len(at) != len(found) or any(from_html for _, _, from_html in found):
+        return None
+    hashed = md.parser.blockprocessors["hashheader"].RE if "hashheader" in md.parser.blockprocessors else None
+    out = []
+    for i, (level, text, _) in zip(at, found):
+        source = body[i].expandtabs(md.tab_length)
+        rest = source[_PREFIX.match(source).end():]  # type: ignore[union-attr]
+        if rest.startswith("#"):
+            m = hashed.match(rest) if hashed is not None else None
+            key = (len(m.group("level")), m.group("header").strip()) if m else None
+        elif i + 1 < len(body) and _SETEXT_UNDER.fullmatch(body[i + 1]):
+            under = body[i + 1].strip(" \t>")
+            key = (1 if under.startswith("=") else 2, rest.strip())
+        else:
+            key = None
+        if key != (level, text):
+            return None
+        line = numbers[i] if numbers is not None else first + i + 1
+        out.append(_marker(level, (_mark(line, 0) if line is not None else "") + text))
+    return out
 
 
 def rendered_headings(page_html: str) -> list[RenderedHeading]:
@@ -215,49 +260,101 @@ def rendered_headings(page_html: str) -> list[RenderedHeading]:
     return out
 
 
-def align(shadow: list[ShadowHeading], rendered: list[RenderedHeading]) -> list[RenderedHeading] | None:
-    """The rendered heading of each shadow heading, or None when the two do not agree."""
-    if len(shadow) != len(rendered) or any(s.level != r.level for s, r in zip(shadow, rendered)):
-        return None
-    return rendered
+def align(shadow: list[ShadowHeading], rendered: list[RenderedHeading]) -> tuple[list[RenderedHeading | None], bool]:
+    """The rendered heading of each shadow heading (None: not known), and whether all are known.
+
+    When the two sequences agree in length and levels, they pair in order.  Otherwise
+    (an extension such as mkdocstrings rendered headings of its own, a raw ``<h3>``
+    inside a paragraph ...) a shadow heading is paired only when it is forced: its level
+    and text as written equal those of as many rendered headings as shadow headings
+    (of the same level and text), and all such pairs keep document order.  A heading
+    whose text inline processing changes (``*emphasis*``, entities) is not paired: its
+    section links to the page, never to a guessed anchor.
+    """
+    if len(shadow) == len(rendered) and all(s.level == r.level for s, r in zip(shadow, rendered)):
+        return list(rendered), True
+    keyed: dict[tuple[int, str], list[int]] = {}
+    for j, r in enumerate(rendered):
+        keyed.setdefault((r.level, r.text), []).append(j)
+    wanted: dict[tuple[int, str], list[int]] = {}
+    for i, sh in enumerate(shadow):
+        wanted.setdefault((sh.level, sh.text), []).append(i)
+    out: list[RenderedHeading | None] = [None] * len(shadow)
+    pairs = []
+    for key, mine in wanted.items():
+        theirs = keyed.get(key, [])
+        if key[1] and len(theirs) == len(mine):
+            pairs += zip(mine, theirs)
+    pairs.sort()
+    if any(b[1] <= a[1] for a, b in zip(pairs, pairs[1:])):
+        return out, False  # out of order: nothing is certain
+    for i, j in pairs:
+        out[i] = rendered[j]
+    return out, False
 
 
 def split_markdown(
     path: str,
     lm: LineMap,
     shadow: list[ShadowHeading],
-    rendered: list[RenderedHeading] | None,
+    rendered: list[RenderedHeading | None] | None,
     file: int = 0,
+    runs: list[tuple[int, int]] | None = None,
 ) -> list[Section]:
     """Contract sections of one captured Markdown file (``file`` 0 = the page, k = its k-th
     snippet): the intro (front matter and meta data included), then one section per
-    heading from this file.  ``rendered`` None = anchors fall back to the page.
+    heading from this file.  ``rendered`` (per shadow heading) None = its anchor falls back
+    to the page and its text is read from the source line.
+    ``runs``: the parser line runs (1-based, inclusive) a page includes of a snippet file
+    (line ranges, named sections); each run is split on its own, and lines no page
+    shows belong to no section.  None = the whole file.
     Parents are left unset: :func:`order_sections` sets them in document order."""
     heads: list[tuple[int, int, str, str]] = []  # (physical line, level, text, anchor)
     for i, s in enumerate(shadow):
         if s.line is None or s.file != file:
             continue
         line = lm.physical_line("md", s.line)
-        text, anchor = (rendered[i].text, rendered[i].anchor) if rendered is not None else (_source_heading(lm.line_text(line)), "")
+        r = rendered[i] if rendered is not None else None
+        text, anchor = (r.text, r.anchor) if r is not None else (_source_heading(lm.line_text(line)), "")
         if len(text.encode("utf-8")) > MAX_HEADING_BYTES:
             raise HeadingError(
                 f"heading text at {path}:{line} is {len(text.encode('utf-8'))} bytes; "
                 f"the limit is {MAX_HEADING_BYTES} (shorten the heading)"
             )
         heads.append((line, s.level, text, anchor))
-    bounds: list[tuple[int, int, str, str]] = [(1, 0, "", "")]
-    for h in heads:
-        if h[0] == bounds[-1][0]:
-            bounds[-1] = h  # a heading on the intro's line, or two on one line: the later names it
+    spans: list[tuple[int, int]] = []  # physical line spans, in order, merged where they touch
+    for lo, hi in [(1, lm.total_lines)] if runs is None else [(lm.physical_line("md", a), lm.physical_line("md", b)) for a, b in runs]:
+        if spans and lo <= spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], max(hi, spans[-1][1]))
         else:
-            bounds.append(h)
+            spans.append((lo, hi))
     sections: list[Section] = []
-    for i, (line, level, text, anchor) in enumerate(bounds):
-        end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else lm.total_lines
-        if end < line or is_blank(lm.range_text(line, end)):
-            continue
-        sections.append(Section(path, text, level, line, end, anchor, (), None))
+    for lo, hi in spans:
+        bounds: list[tuple[int, int, str, str]] = [(lo, 0, "", "")]
+        for h in heads:
+            if not lo <= h[0] <= hi:
+                continue
+            if h[0] == bounds[-1][0]:
+                bounds[-1] = h  # a heading on the intro's line, or two on one line: the later names it
+            else:
+                bounds.append(h)
+        for i, (line, level, text, anchor) in enumerate(bounds):
+            end = bounds[i + 1][0] - 1 if i + 1 < len(bounds) else hi
+            if end < line or is_blank(lm.range_text(line, end)):
+                continue
+            sections.append(Section(path, text, level, line, end, anchor, (), None))
     return sections
+
+
+def line_runs(numbers: set[int]) -> list[tuple[int, int]]:
+    """Sorted line numbers as inclusive runs: {1, 2, 3, 7} -> [(1, 3), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], n)
+        else:
+            runs.append((n, n))
+    return runs
 
 
 def order_sections(page: list[Section], included: list[tuple[int, list[Section]]]) -> list[Section]:
@@ -305,19 +402,34 @@ def skip_highlighting(md: Any) -> None:
             pre.codehilite_conf = {}
 
 
+def skip_generators(md: Any) -> None:
+    """Make a shadow ``Markdown`` leave alone the block processors that render content from
+    elsewhere: mkdocstrings' ``::: identifier`` (it would load and render the API a second
+    time, registering its anchors again).  Their headings come from no source line, so
+    they start no section either way; the ``:::`` lines stay plain text."""
+    for name in ("mkdocstrings",):
+        if name in md.parser.blockprocessors:
+            md.parser.blockprocessors.deregister(name)
+
+
 class SnippetCapture:
-    """Captures the files ``pymdownx.snippets`` includes whole, under their own paths.
+    """Captures the files ``pymdownx.snippets`` includes, under their own paths.
 
     Installed on the shadow ``Markdown`` only: its ``process_snippet_lines`` hook
-    (pymdownx 10.x+) marks the candidate heading lines of each included file, so the
-    shadow parse tells which rendered heading comes from which line of which file.
-    Line ranges, sections (``file.md:name``), URLs and ``auto_append`` files are not
-    captured: their text renders, but belongs to no section of its own.
+    (pymdownx 10.x+) marks the candidate heading lines of each included file with
+    their own line numbers in that file, so the shadow parse tells which rendered
+    heading comes from which line of which file.  A whole file, a line range
+    (``file.md:3:9``) and a named section (``file.md:name``) are captured alike, with
+    the lines the page shows (:meth:`runs`); URLs and ``auto_append`` files (an
+    abbreviation list on every page) render but belong to no section of their own.
+    A line a page includes twice renders twice, but is captured at its first inclusion.
     """
 
     def __init__(self, md: Any) -> None:
         self.pre = md.preprocessors["snippet"] if "snippet" in md.preprocessors else None
         self.files: list[str] = []
+        self._lines: dict[str, set[int]] = {}  # path -> parser lines (1-based) this page includes
+        self._whole: set[str] = set()
         if self.pre is not None and hasattr(self.pre, "process_snippet_lines"):
             self._original = self.pre.process_snippet_lines
             self.pre.process_snippet_lines = self._process
@@ -326,16 +438,42 @@ class SnippetCapture:
 
     def start(self) -> None:
         self.files = []
+        self._lines = {}
+        self._whole = set()
+
+    def runs(self, path: str) -> list[tuple[int, int]] | None:
+        """The parser line runs of ``path`` the page includes; None = the whole file."""
+        return None if path in self._whole else line_runs(self._lines[path])
+
+    def _numbers(self, lines: list[str], target: dict[str, Any]) -> list[int] | None:
+        """The file's parser line (1-based) of each selected line, as pymdownx selected them."""
+        if not target.get("start") and not target.get("section"):
+            return list(range(1, len(lines) + 1))
+        whole = self.pre.read_lines(target["snippet"])
+        # the same selection over lines tagged with their index (tags survive dedenting and
+        # escaped section markers: they sit before each line's own text)
+        picked = self.pre.select_snippet_lines([f"\x00{i}\x00{line}" for i, line in enumerate(whole)], target)
+        if len(picked) != len(lines) or not all(p.startswith("\x00") for p in picked):
+            return None
+        return [int(p.split("\x00", 2)[1]) + 1 for p in picked]
 
     def _process(self, lines: list[str], target: dict[str, Any]) -> list[str]:
         lines = self._original(lines, target)
-        if target.get("is_url") or target.get("start") or target.get("section") or target.get("path") in (self.pre.auto_append or ()):
+        if target.get("is_url") or target.get("path") in (self.pre.auto_append or ()):
             return lines
+        numbers = self._numbers(lines, target)
+        if numbers is None:
+            return lines  # never seen: a pymdownx whose selection okf cannot replay; rendered, not captured
         path = Path(os.path.realpath(target["snippet"])).as_posix()
-        if path in self.files:
-            return lines  # a second inclusion in one page renders, but only the first is captured
-        self.files.append(path)
-        marked = candidates(lines, len(self.files))
+        if path not in self._lines:
+            self.files.append(path)
+            self._lines[path] = set()
+        seen = self._lines[path]
+        if not target.get("start") and not target.get("section"):
+            self._whole.add(path)
+        marks: list[int | None] = [None if n in seen else n for n in numbers]
+        seen.update(numbers)
+        marked = candidates(lines, self.files.index(path) + 1, marks)
         return [marked.get(i, line) for i, line in enumerate(lines)]
 
     def inclusion_lines(self, lines: list[str]) -> dict[str, int]:
@@ -361,7 +499,7 @@ class SnippetCapture:
                 m = pre.RE_SNIPPET.match(line)
                 path = m.group("snippet").strip() if m else None
             target = pre.parse_snippet_target(path) if path else None
-            if target is None or target["start"] or target["section"]:
+            if target is None:
                 continue
             found = pre.get_snippet_path(target["path"])
             if found:

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import fnmatch
 import gc
+import html
 import posixpath
+import re
 import shutil
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import markdown as pymarkdown
+import markdown.preprocessors
+import markdown.treeprocessors
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
@@ -39,10 +43,15 @@ from .markdown_sections import (
     parser_lines,
     rendered_headings,
     shadow_headings,
+    headings_from_tree,
+    includes_snippets,
+    skip_generators,
     skip_highlighting,
     split_markdown,
+    tree_headings,
 )
 from .sections import CapturedFile, DocRecord, Section, decode
+from .stemmer import supported_languages
 
 log = get_plugin_logger(__name__)
 
@@ -51,6 +60,20 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
+ASSET_FILES = ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
+#: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
+#: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
+THEME_BOXES = ", ".join((
+    "#mkdocs-search-query", 'a[data-bs-target="#mkdocs_search_modal"]',  # mkdocs: the navbar link, the modal's box
+    "#rtd-search-form input[name=q]",  # readthedocs
+    "input.md-search__input", 'label[for="__search"]',  # Material: the header's box, the search button
+))
+#: Material for MkDocs mounts its search on these attributes; without them its search never
+#: starts (no index download, no "/", "s", "f" keys, no ?q= overlay).
+_MATERIAL_SEARCH = re.compile(r'\sdata-md-component="search(?:-[a-z]+)?"')
+#: The search plugin's client for the mkdocs and readthedocs themes: it starts a worker that
+#: downloads the whole lunr index on every page, for a search box okf has taken over.
+_MKDOCS_SEARCH_CLIENT = re.compile(r'<script src="[^"<>]*search/main\.js"[^<>]*></script>')
 DEFAULT_EXCLUDE: list[str] = []  # as okf_search_exclude: nothing (an index.md page is content)
 
 
@@ -84,13 +107,47 @@ class _OutputDir(c.Type):
         return path.as_posix()
 
 
+class _Recorder(pymarkdown.Extension):
+    """Reads the headings of each page's real render from its block tree (read only: the
+    published HTML does not change), so most pages need no shadow parse.
+
+    A first preprocessor tells the page's own conversion from others (an extension's
+    nested Markdown, an excerpt) by its source; a first tree processor, before inline
+    processing, records the headings' levels and texts as written."""
+
+    def __init__(self, plugin: OkfPlugin) -> None:
+        super().__init__()
+        self.plugin = plugin
+
+    def extendMarkdown(self, md: Any) -> None:
+        plugin = self.plugin
+
+        class Source(pymarkdown.preprocessors.Preprocessor):
+            def run(self, lines: list[str]) -> list[str]:
+                page = plugin._rendering
+                self.md.okf_page = page[0] if page is not None and "\n".join(lines) == page[1] else None
+                return lines
+
+        class Headings(pymarkdown.treeprocessors.Treeprocessor):
+            def run(self, root: Any) -> None:
+                uri = getattr(self.md, "okf_page", None)
+                if uri is not None:
+                    plugin._trees[uri] = tree_headings(root, self.md.htmlStash.rawHtmlBlocks)
+                    self.md.okf_page = None
+
+        md.preprocessors.register(Source(md), "okf_source", 1000)
+        md.treeprocessors.register(Headings(md), "okf_headings", 1000)
+
+
 class OkfConfig(base.Config):
     exclude = c.ListOfItems(c.Type(str), default=list(DEFAULT_EXCLUDE))
     limits = _Limits(default="default")
     output_dir = _OutputDir(default="_okf")
     source_root = c.Optional(c.Type(str))
     replace_builtin = c.Type(bool, default=True)
+    dialog = c.Type(bool, default=True)
     title = c.Type(str, default="Search")
+    language = c.Optional(c.Type(str))
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
 
 
@@ -105,10 +162,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def __init__(self) -> None:
         self._md: Any = None
+        self._rendering: tuple[str, str] | None = None  # (src_uri, markdown) of the page being rendered
+        self._trees: dict[str, list[tuple[int, str, bool]]] = {}  # src_uri -> headings of its real render
         self._records: dict[str, DocRecord] = {}
         self._markdown: dict[str, str] = {}
         self._rewritten: list[str] = []
         self._unaligned: list[str] = []
+        self._generated: list[str] = []
         self._skipped: list[str] = []
         self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
         self._target: Path | None = None  # the index folder
@@ -121,6 +181,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             raise PluginError(f"okf: output_dir {self.config.output_dir!r} must be a folder strictly inside site_dir ({site})")
         self._md = None
         self._target = target
+        if not any(isinstance(e, _Recorder) for e in config["markdown_extensions"]):
+            config["markdown_extensions"].append(_Recorder(self))
         theme = config["theme"]
         if self.config.replace_builtin:
             # before the theme's own search.html, after the author's custom_dir (which may override ours)
@@ -140,6 +202,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if self._md is None:
             md = pymarkdown.Markdown(extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {})
             skip_highlighting(md)
+            skip_generators(md)
             self._md = (md, SnippetCapture(md))
         return self._md
 
@@ -149,7 +212,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._markdown = {}
         self._rewritten = []
         self._unaligned = []
+        self._generated = []
         self._skipped = []
+        self._trees = {}
 
     def on_files(self, files: Any, config: Any) -> Any:
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
@@ -158,11 +223,14 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     @event_priority(-100)  # after every other plugin: the markdown that is really rendered
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         self._markdown[page.file.src_uri] = markdown
+        self._rendering = (page.file.src_uri, markdown)
         return markdown
 
     @event_priority(-100)
     def on_page_content(self, html: str, page: Any, config: Any, files: Any) -> str:
         file = page.file
+        self._rendering = None
+        tree = self._trees.pop(file.src_uri, None)
         if not file.abs_src_path or getattr(file, "generated_by", None):
             self._skipped.append(file.src_uri)
             return html
@@ -173,7 +241,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         first, source_markdown = front_matter_lines(lines, get_data)
         md, snippets = self._shadow_markdown(config)
         try:
-            shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html)
+            shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html, tree)
         except Exception as exc:  # an extension that fails on the marked copy must not fail the build
             log.warning("could not parse %s a second time with the site's Markdown extensions (%s: %s); "
                         "it is indexed as one section", file.src_uri, type(exc).__name__, exc)
@@ -190,7 +258,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 files.append(snippet)
                 line = at.get(included_path)
                 where = lm.physical_line("md", line) if line else lm.total_lines + 1
-                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k)))
+                runs = snippets.runs(included_path)
+                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k, runs)))
         except HeadingError as exc:
             raise PluginError(f"okf: {exc}") from None
         sections = order_sections(page_sections, included)
@@ -200,9 +269,11 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         return html
 
     def _headings(
-        self, md: Any, snippets: SnippetCapture, uri: str, lines: list[str], first: int, source_markdown: str, html: str
+        self, md: Any, snippets: SnippetCapture, uri: str, lines: list[str], first: int, source_markdown: str, html: str,
+        tree: list[tuple[int, str, bool]] | None = None,
     ) -> tuple[list[Any], list[Any] | None]:
-        """The shadow parse's headings of a page and the rendered heading of each (None: unmatched)."""
+        """The headings of a page (from its real render's tree when certain, else from a shadow
+        parse) and the rendered heading of each (None: unmatched)."""
         snippets.start()
         rendered_markdown = self._markdown.get(uri, source_markdown)
         body = lines[first:]
@@ -214,34 +285,71 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             body = rendered_markdown.split("\n")
             if unmapped:
                 self._rewritten.append(f"{uri} ({unmapped})")
+        headings = rendered_headings(html)
+        if tree is not None and not includes_snippets(body):
+            found = headings_from_tree(md, tree, body, first, numbers)
+            if found is not None:
+                rendered, complete = align(found, headings)
+                if complete:
+                    return found, rendered
         shadow = shadow_headings(md, body, first, numbers)
-        rendered = align(shadow, rendered_headings(html))
-        if rendered is None:
-            self._unaligned.append(uri)
-            if numbers is not None:  # read the headings from the source instead
-                snippets.start()
-                shadow = shadow_headings(md, lines[first:], first)
+        rendered, complete = align(shadow, headings)
+        if not complete and numbers is not None:  # read the headings from the source instead
+            snippets.start()
+            shadow = shadow_headings(md, lines[first:], first)
+            rendered, complete = align(shadow, headings)
+        if not complete:
+            lost = sum(1 for s, r in zip(shadow, rendered) if r is None and s.line is not None)
+            if lost:
+                self._unaligned.append(f"{uri} ({lost} of {len(shadow)})")
+            extra = len(headings) - sum(1 for r in rendered if r is not None)
+            if extra > 0 and not lost:
+                self._generated.append(f"{uri} ({extra})")
         return shadow, rendered
 
     @event_priority(-100)
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        return self._hook(output, get_relative_url(".", page.url))
+        return self._hook(output, get_relative_url(".", page.url), config, False)
 
     def on_post_template(self, output_content: str, template_name: str, config: Any) -> str:
         if template_name == "404.html" or not template_name.endswith(".html"):
             return output_content  # 404: served from any depth, relative links would break; sitemap.xml ...
-        return self._hook(output_content, posixpath.relpath(".", posixpath.dirname(template_name) or "."))
+        base_url = posixpath.relpath(".", posixpath.dirname(template_name) or ".")
+        return self._hook(output_content, base_url, config, template_name == self.search_page)
 
-    def _hook(self, output: str, base_url: str) -> str:
-        """Point the theme's search box at our search page (only when replacing the builtin)."""
-        if not self.config.replace_builtin:
-            return output
-        root = base_url.rstrip("/") + "/"
-        tag = (
-            f'<script src="{root}{ASSETS}/okf-mkdocs.js" data-okf-search="{root}{self.search_page}" defer></script>'
-        )
+    def _hook(self, output: str, base_url: str, config: Any, search_page: bool) -> str:
+        """okf's scripts on a rendered page: the runtime where it searches (every page with
+        the dialog, else the search page), the dialog, and the theme's search box and
+        shortcuts taken over (replace_builtin: true)."""
         at = output.rfind("</body>")
-        return output[:at] + tag + output[at:] if at >= 0 else output  # not an HTML page: left alone
+        if at < 0:
+            return output  # not an HTML page: left alone
+        root = base_url.rstrip("/") + "/"
+        assets = root + ASSETS + "/"
+        replace, dialog = self.config.replace_builtin, self.config.dialog
+        tags = []
+        if dialog or search_page:
+            # the stemmer before the runtime: smart mode stems with it
+            tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+            tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
+        if replace:
+            theme = html.escape(getattr(config["theme"], "name", None) or "")
+            tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{self.search_page}" data-okf-theme="{theme}" defer></script>')
+        if dialog:
+            # the theme's box is ours where the theme's search does not run (see below)
+            taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace or search_page else ' data-okf-slash="theme"'
+            tags.append(
+                f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{self.search_page}"{taken} defer></script>'
+            )
+        output = output[:at] + "".join(tags) + output[at:]
+        if dialog:
+            head = output.find("</head>")
+            if head >= 0:
+                output = output[:head] + f'<link rel="stylesheet" href="{assets}okf-dialog.css">' + output[head:]
+        if replace or search_page:
+            # Material's own search would open over okf's (and reads ?q= too): it is not started
+            output = _MKDOCS_SEARCH_CLIENT.sub("", _MATERIAL_SEARCH.sub("", output))
+        return output
 
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:
@@ -268,6 +376,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             anchor_ok=lambda exprs: True,
             search_page=self.search_page,
             project=config["site_name"] or "",
+            language=self._language(config),
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()
@@ -282,10 +391,20 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 gc.enable()
         manifest = files["manifest"]
         excluded = sum(1 for r in records if not r.searchable)
+        smart = manifest["smart"]
         log.info(
-            "indexed %d sections of %d pages (%d captured files); wrote %d bytes to %s/",
-            manifest["sections"], len(records) - excluded, manifest["files"], written, self.config.output_dir,
+            "indexed %d sections of %d pages (%d captured files; smart search language %r); wrote %d bytes to %s/",
+            manifest["sections"], len(records) - excluded, manifest["files"], smart["language"], written,
+            self.config.output_dir,
         )
+        if not smart["stemmer"]:
+            # a warning (--strict fails) unless the author chose the language in okf's own options
+            (log.info if self.config.language else log.warning)(
+                "no stemmer for language %r: smart search on this site matches exact words only (no plural or "
+                "tense forms); keyword search is unaffected. Stemmers exist for: %s%s",
+                smart["language"], ", ".join(supported_languages()),
+                "" if self.config.language else f" (set language: {smart['language']} in the okf plugin's options to make this a note)",
+            )
 
     def on_build_error(self, error: Exception) -> None:
         """A failed build leaves no index behind (an old one would not match the new pages)."""
@@ -294,13 +413,26 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             remove_index(self._target)
 
     # -- helpers -------------------------------------------------------------------------
+    def _language(self, config: Any) -> str:
+        """Smart mode's language: the ``language`` option, else the theme's (Material's
+        ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
+        if self.config.language:
+            return self.config.language
+        theme = config["theme"]
+        for key in ("language", "locale"):
+            value = theme.get(key) if hasattr(theme, "get") else None
+            if value:
+                return str(value)
+        log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        return "en"
+
     def _excluded(self, docname: str) -> bool:
         return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
 
     def _copy_assets(self, site_dir: Path) -> None:
         dest = site_dir / ASSETS
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js"):
+        for name in ASSET_FILES:
             shutil.copyfile(STATIC / name, dest / name)
 
     def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:
@@ -336,9 +468,16 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             )
         if self._unaligned:
             say(
-                "%d pages render headings okf cannot match with their source (inline HTML headings, headings "
-                "generated by an extension...); their sections link to the page: %s",
+                "%d pages render headings okf cannot match one to one with their source (inline HTML headings, "
+                "headings an extension such as mkdocstrings generates...); the sections of the headings it cannot "
+                "tie to a rendered heading (how many of the page's, in brackets) link to the page: %s",
                 len(self._unaligned), _names(self._unaligned),
+            )
+        if self._generated:
+            log.info(
+                "%d pages render headings of no source line of theirs (mkdocstrings' ::: API documentation, "
+                "raw HTML); they start no section and their text is not indexed (how many, in brackets): %s",
+                len(self._generated), _names(self._generated),
             )
         if self._skipped:
             log.info("%d generated pages have no source file and are not indexed: %s", len(self._skipped), _names(self._skipped))

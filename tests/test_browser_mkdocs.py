@@ -1,4 +1,4 @@
-"""okf's search page and search-box hook in real MkDocs themes, in headless Chromium.
+"""okf's search page, dialog and search-box takeover in real MkDocs themes, in headless Chromium.
 
 example_mkdocs is built with real MkDocs in the ``mkdocs`` and ``readthedocs``
 themes and in Material for MkDocs, then opened over http://127.0.0.1 and from file://.  Results are
@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 import okf_sphinx
-from mkdocs_sites import built_example
+from mkdocs_sites import built_example, copy_example, mkdocs_build
+from test_browser_dialog import _axe_source, _expected as _dialog_expected, _open_by_key, _shown, _type, _wait_closed_with_focus_on
 from test_browser_search import browser, serve  # noqa: F401 - the shared Chromium fixture
 
 pytestmark = pytest.mark.browser
@@ -90,18 +91,160 @@ def test_search_page_shows_the_api_results(browser: Any, site: tuple[str, str, P
     page.close()
 
 
-def test_theme_search_box_leads_to_okf_results(browser: Any, site: tuple[str, str, Path]) -> None:  # noqa: F811
+# the theme's own search, which must stay closed when okf's dialog takes over
+THEME_SEARCH_OPEN = {
+    "mkdocs": "!!document.querySelector('#mkdocs_search_modal.show')",
+    "material": "document.getElementById('__search').checked",
+    "readthedocs": "false",  # a plain form: nothing opens
+}
+
+
+def _theme_search_open(page: Any, theme: str) -> bool:
+    return page.evaluate(THEME_SEARCH_OPEN[theme])
+
+
+def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, Path]) -> None:  # noqa: F811
+    """The theme's box (or its search button) opens okf's dialog, never the theme's own search;
+    the dialog answers as the Python API; axe-core finds no serious violation with it open;
+    Enter with nothing selected leads to search.html?q= with the same results as the API."""
     theme, base, folder = site
     page = browser.new_page()
+    errors: list[str] = []
+    # errors from okf's scripts (the themes' own CDN scripts, like highlight.js, cannot load offline)
+    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
     page.goto(base + "guide/headings/index.html")
-    opener, box = SEARCH_BOX[theme]
-    page.click(opener)
-    page.wait_for_selector(box, state="visible")
+    opener, _ = SEARCH_BOX[theme]
+    page.locator(opener).locator("visible=true").first.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
+    assert page.evaluate("document.querySelectorAll('dialog[open]').length") == 1
+    _type(page, "retry pol")
+    want = _dialog_expected(folder, base, "retry pol")
+    got = _shown(page)
+    assert want and [g["label"] for g in got] == [w["label"] for w in want]
+    assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want]
+    assert not _theme_search_open(page, theme)
+    page.keyboard.press("ArrowDown")
+    page.add_script_tag(content=_axe_source())
+    result = page.evaluate("""() => axe.run(document.querySelector('dialog.okf-dialog'),
+        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
+        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
+    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    assert bad == [], bad
+    _type(page, "icy")  # a new answer: nothing selected, so Enter searches the whole site
+    assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") is None
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/search.html?q=retry*")
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(folder, "retry policy")
+    assert errors == []
+    # the theme's own search index is never downloaded: okf answered everything
+    assert not [u for u in requests if "search_index" in u or u.endswith("/search/worker.js")], requests
+    page.close()
+
+
+# the keys each theme's own search answers to (okf's dialog takes them over) besides Ctrl+K and "/"
+THEME_KEYS = {"mkdocs": ["s"], "material": ["s", "f"], "readthedocs": []}
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_theme_shortcuts_open_the_dialog(browser: Any, sites: dict[str, Path], servers: dict[str, str], theme: str) -> None:  # noqa: F811
+    page = browser.new_page()
+    page.goto(servers[theme] + "retry/index.html")
+    page.wait_for_load_state("load")
+    for key in ["Control+k", "/", *THEME_KEYS[theme]]:
+        page.evaluate("() => { const a = document.querySelector('a[href]'); a.id = a.id || 'okf-test-link'; a.focus(); }")
+        _open_by_key(page, key)
+        assert page.input_value("#okf-dialog-q") == ""  # the key was not typed into the box
+        assert not _theme_search_open(page, theme), key
+        page.keyboard.press("Escape")
+        _wait_closed_with_focus_on(page, "document.activeElement.id === 'okf-test-link'")
+        assert not _theme_search_open(page, theme), key
+    # the keys still type into a text field
+    page.evaluate("() => { const t = document.createElement('textarea'); t.id = 'other'; document.body.prepend(t); }")
+    page.focus("#other")
+    page.keyboard.type("s/f")
+    assert page.input_value("#other") == "s/f"
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    page.close()
+
+
+def test_material_q_link_opens_the_dialog(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:  # noqa: F811
+    """Material opens its search for ?q= on any page; okf's dialog does the same, with the query."""
+    page = browser.new_page()
+    page.goto(servers["material"] + "guide/containers/?q=" + urllib.parse.quote("inside tab"))
+    page.wait_for_selector("dialog.okf-dialog[open][data-okf-state=done]")
+    assert page.input_value("#okf-dialog-q") == "inside tab"
+    want = _dialog_expected(sites["material"], servers["material"], "inside tab")
+    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    assert not _theme_search_open(page, "material")
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def material_beside(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """Material with replace_builtin: false: its own search stays, okf's beside it."""
+    base = tmp_path_factory.mktemp("material-beside")
+    project = copy_example(base / "src", "material")
+    (project / "mkdocs-beside.yml").write_text(
+        "INHERIT: mkdocs-material.yml\nplugins:\n  - search\n  - okf:\n      replace_builtin: false\n"
+        "      unmatched_headings: info\n", encoding="utf-8")
+    out = base / "site"
+    mkdocs_build(project, out, config="mkdocs-beside.yml")
+    url, server = serve(out)
+    yield url, out
+    server.shutdown()
+    server.server_close()
+
+
+def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[str, Path]) -> None:  # noqa: F811
+    url, out = material_beside
+    assert (out / "okf-search.html").is_file()
+    html = (out / "retry" / "index.html").read_text(encoding="utf-8")
+    assert 'data-md-component="search"' in html and "okf-mkdocs.js" not in html  # Material's search is untouched
+    page = browser.new_page()
+    page.goto(url + "retry/index.html")
+    page.wait_for_load_state("load")
+    # Material's own keys and box open Material's search ...
+    for key in ["/", "s"]:
+        page.keyboard.press(key)
+        page.wait_for_function("document.getElementById('__search').checked")
+        assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.getElementById('__search').checked")
+    # ... and Ctrl+K opens okf's dialog, whose full results are on okf-search.html
+    _open_by_key(page, "Control+k")
+    _type(page, "retry policy")
+    assert _shown(page)
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/okf-search.html?q=retry*")
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(out, "retry policy")
+    page.close()
+
+
+def test_without_dialog_the_box_leads_to_the_search_page(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """dialog: false: no dialog on the pages; Enter in the theme's box opens search.html?q=."""
+    project = copy_example(tmp_path / "src", "material")
+    (project / "mkdocs-nodialog.yml").write_text(
+        "INHERIT: mkdocs-material.yml\nplugins:\n  - search\n  - okf:\n      dialog: false\n"
+        "      unmatched_headings: info\n", encoding="utf-8")
+    out = tmp_path / "site"
+    mkdocs_build(project, out, config="mkdocs-nodialog.yml")
+    html = (out / "retry" / "index.html").read_text(encoding="utf-8")
+    assert "okf-dialog.js" not in html and "okf-search.js" not in html  # the runtime only on the search page
+    page = browser.new_page()
+    page.goto((out / "retry" / "index.html").as_uri())
+    box = "input.md-search__input"
+    page.click(box)
     page.fill(box, "retry policy")
     page.press(box, "Enter")
     page.wait_for_url("**/search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(folder, "retry policy")
+    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(out, "retry policy")
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog')")
     page.close()
 
 

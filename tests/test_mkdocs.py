@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import os
 import re
@@ -159,7 +160,7 @@ def test_strict_build_passes_and_our_warnings_fail_it(tmp_path: Path) -> None:
     config = (project / "mkdocs.yml").read_text(encoding="utf-8").replace("unmatched_headings: info", "unmatched_headings: warn")
     (project / "mkdocs.yml").write_text(config, encoding="utf-8")
     ok = mkdocs_build(project, tmp_path / "lenient")
-    assert "WARNING" in ok.stderr and "changelog.md (1)" in ok.stderr and "inline-html.md" in ok.stderr
+    assert "WARNING" in ok.stderr and "changelog.md (1)" in ok.stderr and "inline-html.md (1 of 3)" in ok.stderr
     assert "release.md" not in ok.stderr
     strict = mkdocs_build(project, tmp_path / "strict", "--strict", check=False)
     assert strict.returncode != 0
@@ -289,7 +290,9 @@ def test_readthedocs_keeps_its_search_page_unless_replaced_and_custom_dir_overri
 
 def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Path) -> None:
     """A (contrived, real) Markdown extension that fails on okf's marked copy: the page is one section."""
-    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\n## Beta\n\nbeta text\n"},
+    # the '#' line in a fence makes okf parse a.md a second time (the real render's headings are not enough)
+    a = "# Alpha\n\n## Beta\n\nbeta text\n\n```\n# not a heading\n```\n"
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": a},
                                    "markdown_extensions:\n  - picky_ext\n")
     (project / "picky_ext.py").write_text(
         "from markdown.extensions import Extension\nfrom markdown.preprocessors import Preprocessor\n\n"
@@ -302,7 +305,7 @@ def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Pa
     out = tmp_path / "site"
     proc = mkdocs_build(project, out)
     assert "a.md" in proc.stderr and "ValueError" in proc.stderr and "Traceback" not in proc.stderr
-    assert outline(out)["a"]["sections"] == [["", 0, 1, 5, ""]]
+    assert outline(out)["a"]["sections"] == [["", 0, 1, 9, ""]]
     assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
 
 
@@ -314,14 +317,25 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
+    from okf_sphinx.mkdocs_plugin import ASSET_FILES, THEME_BOXES
+
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
-    assert '<script src="../../assets/okf/okf-mkdocs.js" data-okf-search="../../search.html" defer></script>' in page
+    scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
+    assert [(src, re.findall(r'data-okf-([\w-]+)="([^"]*)"', attrs)) for src, attrs in scripts] == [
+        ("../../assets/okf/okf-stemmer.js", []),
+        ("../../assets/okf/okf-search.js", [("index", "../../_okf/")]),
+        ("../../assets/okf/okf-mkdocs.js", [("search", "../../search.html"), ("theme", "mkdocs")]),
+        ("../../assets/okf/okf-dialog.js", [("root", "../../"), ("search-page", "search.html"),
+                                            ("box", html.escape(THEME_BOXES))]),
+    ]  # in this order: stemmer before the runtime, the theme hook before the dialog
+    head = page[: page.index("</head>")]
+    assert '<link rel="stylesheet" href="../../assets/okf/okf-dialog.css">' in head
+    assert "search/main.js" not in page  # the theme's own search client is not loaded
     # only HTML pages: the sitemap and the 404 page (served from any depth) are left alone
     assert "okf" not in (site / "sitemap.xml").read_text(encoding="utf-8")
     assert "okf-mkdocs.js" not in (site / "404.html").read_text(encoding="utf-8")
-    assert (site / "assets" / "okf" / "okf-search.js").read_bytes() == (
-        Path(okf_sphinx.__file__).parent / "static" / "okf-search.js"
-    ).read_bytes()
+    for name in ASSET_FILES:
+        assert (site / "assets" / "okf" / name).read_bytes() == (Path(okf_sphinx.__file__).parent / "static" / name).read_bytes()
 
 
 def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
@@ -391,3 +405,138 @@ def test_mkdocs_serve_rebuilds_the_index_it_serves(tmp_path: Path) -> None:
             proc.terminate()
             proc.wait(timeout=60)
         log.close()
+
+
+def _manifest(site: Path) -> dict[str, Any]:
+    text = (site / "_okf" / "manifest.js").read_text(encoding="utf-8")
+    return json.loads(text[text.index(",") + 1 : text.rindex(")")])
+
+
+@pytest.mark.parametrize(
+    ("theme", "option", "language", "stemmed"),
+    [
+        ("theme:\n  name: material\n  language: de\n", "", "de", True),  # Material's theme: language:
+        ("theme:\n  name: mkdocs\n  locale: es\n", "", "es", True),  # the mkdocs theme's locale
+        ("theme:\n  name: mkdocs\n", "", "en", True),  # the theme's own default
+        ("theme:\n  name: material\n  language: de\n", "      language: en\n", "en", True),  # okf's option wins
+        ("theme:\n  name: material\n  language: fr\n", "", "fr", False),  # no stemmer: said loudly
+    ],
+)
+def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: str, language: str, stemmed: bool) -> None:
+    plugins = "plugins:\n  - search\n  - okf:\n      title: Suche\n" + option
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Häuser\n\nDie Häuser und Katzen.\n"}, theme + plugins)
+    proc = mkdocs_build(project, tmp_path / "site")
+    smart = _manifest(tmp_path / "site")["smart"]
+    assert smart["language"] == language and bool(smart["stemmer"]) is stemmed
+    assert f"smart search language '{language}'" in proc.stderr
+    warned = "WARNING" in proc.stderr and f"no stemmer for language '{language}'" in proc.stderr
+    assert warned is (not stemmed)
+    if not stemmed:  # a warning: --strict fails on it
+        assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
+
+
+def test_snippet_line_ranges_and_sections_are_captured_exactly(tmp_path: Path) -> None:
+    """pymdownx.snippets line ranges and named sections: the included file is captured under its
+    own path, its sections hold exactly the physical lines the page includes (a lone CR breaks a
+    line for the parser but not for the contract), a second inclusion of the same lines renders
+    (``ranged_1``) but starts no section, and the ids are the rendered ones."""
+    config = "markdown_extensions:\n  - toc\n  - pymdownx.snippets:\n      base_path: [snips]\n      check_paths: true\n"
+    page = '# Home\n\n--8<-- "parts.md:3:4"\n\n--8<-- "parts.md:3:4"\n\n--8<-- "parts.md:cut"\n'
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": page}, config)
+    (project / "snips").mkdir()
+    (project / "snips" / "parts.md").write_bytes(
+        b"# Parts\r\n\r\n## Ranged\r\nText one.\rtext two.\n\n<!-- --8<-- [start:cut] -->\n## Cut part\ncut text\n"
+        b"<!-- --8<-- [end:cut] -->\n\n## Never included\n"
+    )
+    out = tmp_path / "site"
+    mkdocs_build(project, out, "--strict")
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="ranged"' in html and 'id="ranged_1"' in html and 'id="cut-part"' in html
+    assert outline(out)["index"]["sections"] == [
+        ["Home", 1, 1, 7, "home"],
+        ["Ranged", 2, 3, 4, "ranged", "snips/parts.md"],
+        ["Cut part", 2, 7, 8, "cut-part", "snips/parts.md"],
+    ]
+    index = okf_sphinx.open_index(out)
+    assert [f["path"] for f in index.files()] == ["docs/index.md", "snips/parts.md"]
+    data = (project / "snips" / "parts.md").read_bytes()
+    read = index.read_lines("snips/parts.md", [3, 4])  # what an agent reads for the Ranged section
+    assert read["content"] == "## Ranged\r\nText one.\rtext two."  # lines without their last break
+    assert read["content_sha256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
+    """Real mkdocstrings (``::: pkg``) and mkdocs-macros builds: every section keeps its exact
+    source lines; the API headings mkdocstrings renders start no section (a note in the log),
+    the page's own headings keep their rendered ids; headings a macro generates start no
+    section (a warning naming the page, a note with unmatched_headings: info)."""
+    files = {
+        "index.md": "# Home\n\nIntro text.\n\n## API\n\n::: pkg\n    options:\n      show_root_heading: true\n\n"
+                    "## After the API\n\nMore text.\n",
+        "macros.md": "# Macros page\n\nThe project is {{ config.site_name }}.\n\n{{ heading_macro(\"Generated heading\") }}\n\n"
+                     "## Real heading\n\nText under a real heading with {{ 2 + 3 }} things.\n\n{% for n in [1, 2] %}\n"
+                     "## Loop heading {{ n }}\n{% endfor %}\n\n## Last heading\n\nEnd.\n",
+    }
+    config = ("theme:\n  name: material\nplugins:\n  - search\n  - macros\n  - mkdocstrings:\n      handlers:\n"
+              "        python:\n          paths: [src]\n  - okf\nmarkdown_extensions:\n  - toc:\n      permalink: true\n")
+    project = write_mkdocs_project(tmp_path / "p", files, config)
+    (project / "src" / "pkg").mkdir(parents=True)
+    (project / "src" / "pkg" / "__init__.py").write_text(
+        '"""A package."""\n\n\ndef retry(times: int = 3) -> int:\n    """Retry a call."""\n    return times\n\n\n'
+        'class Client:\n    """A client."""\n\n    def fetch(self, url: str) -> str:\n        """Fetch a URL."""\n        return url\n',
+        encoding="utf-8")
+    (project / "main.py").write_text(
+        "def define_env(env):\n    @env.macro\n    def heading_macro(text):\n        return '## ' + text + '\\n\\nMacro body.'\n",
+        encoding="utf-8")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out)
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert 'id="pkg.Client.fetch"' in html  # mkdocstrings really rendered the API
+    assert outline(out)["index"]["sections"] == [
+        ["Home", 1, 1, 4, "home"], ["API", 2, 5, 10, "api"], ["After the API", 2, 11, 13, "after-the-api"]]
+    assert outline(out)["macros"]["sections"] == [
+        ["Macros page", 1, 1, 6, "macros-page"], ["Real heading", 2, 7, 14, "real-heading"],
+        ["Last heading", 2, 15, 17, "last-heading"]]
+    assert 'id="generated-heading"' in (out / "macros" / "index.html").read_text(encoding="utf-8")
+    log = proc.stderr
+    assert re.search(r"INFO .*mkdocstrings.* index\.md \(4\)", log), log
+    assert re.search(r"WARNING .*rewritten.* macros\.md \(3\)", log), log
+    assert "Traceback" not in log
+    # --strict fails on the macro warning only; once acknowledged, it passes
+    assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
+    (project / "mkdocs.yml").write_text(
+        (project / "mkdocs.yml").read_text(encoding="utf-8").replace("  - okf\n", "  - okf:\n      unmatched_headings: info\n"),
+        encoding="utf-8")
+    mkdocs_build(project, tmp_path / "strict-ok", "--strict")
+
+
+_BUILD_WITH = """
+import sys
+from okf_sphinx import mkdocs_plugin
+original = mkdocs_plugin.headings_from_tree
+taken = []
+def patched(*args, **kwargs):
+    found = None if sys.argv[1] == "shadow-only" else original(*args, **kwargs)
+    taken.append(found is not None)
+    return found
+mkdocs_plugin.headings_from_tree = patched
+from mkdocs.__main__ import cli
+try:
+    cli.main(args=["build", "-q", "-d", sys.argv[2]], prog_name="mkdocs", standalone_mode=False)
+finally:
+    print("OKF-FAST-PATH", sum(taken), len(taken))
+"""
+
+
+def test_headings_from_the_real_render_equal_the_shadow_parse(tmp_path: Path) -> None:
+    """Most pages take their headings from the real render's block tree (no second parse);
+    the index is byte for byte the one the shadow parse of every page gives."""
+    project = copy_example(tmp_path / "p")
+    runs = {}
+    for mode in ("normal", "shadow-only"):
+        proc = subprocess.run([sys.executable, "-c", _BUILD_WITH, mode, str(tmp_path / mode)], cwd=project,
+                              capture_output=True, text=True, env=build_env(), timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
+    assert runs["normal"][0] >= 5 and runs["shadow-only"][0] == 0  # the real render served several pages
+    assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")

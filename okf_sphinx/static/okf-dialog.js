@@ -92,8 +92,12 @@
   var script = doc.currentScript;
   if (!script || !win.OkfSearch || typeof HTMLDialogElement === 'undefined') return;
   var okf = win.OkfSearch;
-  var siteRoot = new URL('../', script.src).href;  // the script lives in <root>/_static/
+  // the site root: data-okf-root (relative to the page; MkDocs), else the script lives in <root>/_static/
+  var rootAttr = script.getAttribute('data-okf-root');
+  var siteRoot = rootAttr ? new URL(rootAttr, doc.baseURI).href : new URL('../', script.src).href;
   var searchPage = script.getAttribute('data-okf-search-page') || 'search.html';
+  var extraBoxes = script.getAttribute('data-okf-box');  // CSS selector: more theme search boxes to take over
+  var slashToTheme = script.getAttribute('data-okf-slash') === 'theme';  // the theme keeps "/" (its own search stays)
   try {
     var given = JSON.parse(script.getAttribute('data-okf-strings') || '{}');
     Object.keys(given).forEach(function (k) { if (typeof given[k] === 'string' && STRINGS.hasOwnProperty(k)) STRINGS[k] = given[k]; });
@@ -468,7 +472,7 @@
   function themeBox(t) {
     if (!t || !t.closest || (dialog && dialog.contains(t)) || t.closest('#okf-search') || t.closest('.okf-hl-bar')) return null;
     if (t.matches('input[name=q]') && t.form && /search(\.html)?\/?$/.test((t.form.getAttribute('action') || '').split('?')[0])) return t;
-    return t.closest('.search-button__button, .search-button-field, button.search-button');
+    return t.closest('.search-button__button, .search-button-field, button.search-button' + (extraBoxes ? ', ' + extraBoxes : ''));
   }
 
   // capture phase on window: runs before the theme's own handlers (pydata's Ctrl+K toggle)
@@ -481,12 +485,14 @@
     } else if (k === '/' && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !typing(ev.target) && !(dialog && dialog.open)) {
       // Read the Docs' addons search answers "/" on its own: never stack two dialogs
       // (and Sphinx's own "/" shortcut, which focuses the theme's box, must not open ours either)
-      if (doc.querySelector('readthedocs-search')) { quiet = true; setTimeout(function () { quiet = false; }, 0); return; }
+      if (slashToTheme || doc.querySelector('readthedocs-search')) { quiet = true; setTimeout(function () { quiet = false; }, 0); return; }
       ev.preventDefault();
       ev.stopImmediatePropagation();
       open(null, undefined);
     }
   }, true);
+  // for a theme's own shortcuts (okf-mkdocs.js): open the dialog, optionally with a query
+  win.OkfDialog = { open: function (text) { open(null, text); } };
   win.addEventListener('focusin', function (ev) {
     if (quiet) return;
     var box = themeBox(ev.target);

@@ -1,16 +1,24 @@
-/* okf search for MkDocs themes: the theme's own search box leads to okf's search page.
+/* okf search for MkDocs themes: the theme's own search box and shortcuts lead to okf.
  * Loaded on every page by the okf MkDocs plugin (replace_builtin: true) with
- * data-okf-search = the search page's URL relative to this page. Enter (or submit)
- * in the box of the mkdocs theme (#mkdocs-search-query), Material
- * (.md-search__input) or readthedocs (#rtd-search-form) opens search.html?q=...
+ * data-okf-search = the search page's URL relative to this page and data-okf-theme.
+ *
+ * With the dialog (okf-dialog.js, loaded after this file, which takes over the theme's
+ * search box itself): the theme's own search shortcut opens okf's dialog instead (mkdocs
+ * theme: its configured "s" key; Material: "s" and "f"; "/" is the dialog's own), and a
+ * Material-style ?q= link to any page opens the dialog with that query.
+ * Without the dialog (dialog: false): Enter (or submit) in the box of the mkdocs theme
+ * (#mkdocs-search-query), Material (.md-search__input) or readthedocs (#rtd-search-form)
+ * opens search.html?q=...
  * Works over http(s) and file:// (where Material hides its own box: it is shown again). */
 (function () {
   'use strict';
   var script = document.currentScript;
   var target = script && script.getAttribute('data-okf-search');
   if (!target) return;
+  var theme = script.getAttribute('data-okf-theme') || '';
   var SELECTORS = ['#mkdocs-search-query', 'input.md-search__input', '#rtd-search-form input[name=q]'];
 
+  function dialog() { return window.OkfDialog; }
   function go(input) {
     var q = input.value || '';
     window.location.href = target + (q ? '?q=' + encodeURIComponent(q) : '');
@@ -20,7 +28,7 @@
     input.setAttribute('data-okf-hooked', '1');
     // capture phase: runs before the theme's own handlers, which would keep the query in a popup
     input.addEventListener('keydown', function (ev) {
-      if (ev.key !== 'Enter' || ev.isComposing) return;
+      if (ev.key !== 'Enter' || ev.isComposing || dialog()) return;
       ev.preventDefault();
       ev.stopImmediatePropagation();
       go(input);
@@ -31,12 +39,34 @@
   // Material hides its search box when its own search cannot run (file://, no worker):
   // ours can, so keep the box shown
   function keepShown(input) {
-    var holder = input.closest('[data-md-component=search]');
+    var holder = input.closest('.md-search');
     if (!holder) return;
     var show = function () { if (holder.hasAttribute('hidden')) holder.removeAttribute('hidden'); };
     show();
     if (window.MutationObserver) new MutationObserver(show).observe(holder, { attributes: true, attributeFilter: ['hidden'] });
   }
+  function typing(t) {
+    var tag = t && t.tagName;
+    return !!t && (t.isContentEditable || tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT');
+  }
+  // the theme's own search shortcut key: true when this keydown is it
+  function themeShortcut(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target)) return false;
+    if (theme === 'material') return ev.key === 's' || ev.key === 'f';
+    if (theme === 'mkdocs') {
+      var keys = window.shortcuts;  // the mkdocs theme's configurable key codes (theme: shortcuts:)
+      return !!keys && (ev.which || ev.keyCode) === keys.search;
+    }
+    return false;
+  }
+  // capture phase on window: before the theme's own keyboard handlers
+  window.addEventListener('keydown', function (ev) {
+    if (!dialog() || !themeShortcut(ev)) return;
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    dialog().open();
+  }, true);
+
   function init() {
     SELECTORS.forEach(function (sel) {
       Array.prototype.forEach.call(document.querySelectorAll(sel), function (input) {
@@ -45,7 +75,14 @@
         keepShown(input);
       });
     });
+    // Material's ?q= on any page opens its search with the query; okf's dialog does the same
+    // (okf's own search page reads ?q= itself)
+    if (theme === 'material' && dialog() && !document.getElementById('okf-search')) {
+      var q = new URLSearchParams(window.location.search).get('q');
+      if (q) dialog().open(q);
+    }
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
-  else init();
+  // after every deferred script (okf-dialog.js comes after this one)
+  if (document.readyState === 'complete') init();
+  else document.addEventListener('DOMContentLoaded', init);
 })();

@@ -1018,10 +1018,12 @@
     fnv1a32: fnv1a32, pyRepr: pyRepr, cpSlice: cpSlice, Normaliser: Normaliser
   };
   var defaultEngine = null;
-  // The site's default index: the search page's data-okf-index, else ../_okf/ beside _static/.
+  // The site's default index: the search page's data-okf-index, else this script tag's (MkDocs),
+  // else ../_okf/ beside _static/.
   api.engine = function () {
     if (!defaultEngine) {
       var el = doc.getElementById('okf-search'), base = el && el.getAttribute('data-okf-index');
+      base = base || (thisScript && thisScript.getAttribute('data-okf-index'));
       base = base ? new URL(base, doc.baseURI).href : new URL('../_okf/', thisScript ? thisScript.src : doc.baseURI).href;
       defaultEngine = new Engine(scriptLoader(base));
     }
