@@ -48,7 +48,7 @@ class PageSpan:
     count: int
     path: str
     docname: str = ""
-    prior: float = 1.0
+    prior: float = 1.0  # the author's weight (metadata, okf_search_weights), then × the structure's
     meta: dict[str, Any] | None = None
 
 
@@ -194,6 +194,97 @@ def build_smart(
         "stem_shards": g_shards,
         "dict_shards": d_shards,
     }
+
+
+#: Page priors from the site's structure (chosen on the tune half of bench/bench_quality.py):
+#: ``structure = (1 + INBOUND_GAIN·log2(1 + inbound)) / (1 + DEPTH_COST·depth)``, bounded to
+#: [STRUCTURE_MIN, STRUCTURE_MAX]; ``inbound`` = how many other pages link to the page,
+#: ``depth`` = its toctree depth below the root (pages the root's toctrees do not reach count
+#: as UNREACHED_DEPTH).
+INBOUND_GAIN = 0.0
+DEPTH_COST = 0.0
+UNREACHED_DEPTH = 3
+STRUCTURE_MIN = 0.5
+STRUCTURE_MAX = 2.0
+
+
+def page_structure(firsts: Sequence[int], outgoing: Sequence[Sequence[Sequence[Any]]],
+                   root_sid: int | None) -> tuple[list[int], list[int | None]]:
+    """Per page (``firsts``: each page's first sid): how many other pages link to it, and its
+    toctree depth from the root's page (``None``: not reached)."""
+    import bisect
+
+    def page(sid: int) -> int:
+        return bisect.bisect_right(firsts, sid) - 1
+
+    sources: list[set[int]] = [set() for _ in firsts]
+    children: list[list[int]] = [[] for _ in firsts]
+    for sid, links in enumerate(outgoing):
+        a = page(sid)
+        for to, via in links:
+            b = page(to)
+            if b != a:
+                sources[b].add(a)
+                if via == "toctree" and b not in children[a]:
+                    children[a].append(b)
+    depth: list[int | None] = [None] * len(firsts)
+    if root_sid is not None and firsts:
+        todo = [page(root_sid)]
+        depth[todo[0]] = 0
+        while todo:  # breadth first: a page's depth is its shortest toctree path
+            nxt = []
+            for a in todo:
+                for b in children[a]:
+                    if depth[b] is None:
+                        depth[b] = depth[a] + 1  # type: ignore[operator]
+                        nxt.append(b)
+            todo = nxt
+    return [len(s) for s in sources], depth
+
+
+def structure_factor(inbound: int, depth: int | None) -> float:
+    """The page prior's structural factor (see the constants above)."""
+    import math
+
+    d = UNREACHED_DEPTH if depth is None else depth
+    f = (1 + INBOUND_GAIN * math.log2(1 + inbound)) / (1 + DEPTH_COST * d)
+    return min(STRUCTURE_MAX, max(STRUCTURE_MIN, f))
+
+
+def structure_priors(pages: list[PageSpan], outgoing: Sequence[Sequence[Sequence[Any]]], root_sid: int | None) -> None:
+    """Multiply every page's prior by its structural factor (rounded to 4 significant digits,
+    so the page table stays short)."""
+    inbound, depth = page_structure([p.first for p in pages], outgoing, root_sid)
+    for p, n, d in zip(pages, inbound, depth):
+        factor = structure_factor(n, d)
+        if factor != 1.0:
+            p.prior = float(f"{p.prior * factor:.4g}")
+
+
+LINK_TARGET_BYTES = 4096  # aim: one link shard ≈ 4 KB of JSON
+
+
+def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]]) -> list[int]:
+    """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about
+    :data:`LINK_TARGET_BYTES` each; returns each shard's first sid (the manifest's
+    ``smart.link_firsts``; ``[]``: the site links nowhere, no files)."""
+    firsts: list[int] = []
+    shard: dict[str, Any] = {}
+    size = 0
+    for sid, links in enumerate(outgoing):
+        if not links:
+            continue
+        cost = len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
+        if shard and size + cost > LINK_TARGET_BYTES:
+            out[f"l/{len(firsts) - 1:x}"] = shard
+            shard, size = {}, 0
+        if not shard:
+            firsts.append(sid)
+        shard[str(sid)] = [list(e) for e in links]
+        size += cost
+    if shard:
+        out[f"l/{len(firsts) - 1:x}"] = shard
+    return firsts
 
 
 def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Callable[[str, int], str],
