@@ -583,6 +583,8 @@ def expanded(index: Index, sources: list[int], keep: Callable[[int], bool]) -> l
     seen = set(sources)
     out: list[dict[str, Any]] = []
     for sid in sources:
+        if len(out) >= MAX_EXPANDED:
+            break
         for to, via in links(index, sid):
             if len(out) >= MAX_EXPANDED:
                 return out
