@@ -102,7 +102,7 @@ class OkfCollector(EnvironmentCollector):
         hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
         record = docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir),
                                                      hook, app.config.source_encoding)
-        links(env)[docname] = capture(doctree, record, Path(app.srcdir))
+        links(env)[docname] = capture(doctree, record, Path(app.srcdir), getattr(app.config, "html_baseurl", "") or "")
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []

@@ -10,7 +10,9 @@ reference becomes ``(from section, via, to docname, to section)``:
 
 - ``ref``: a label (``:ref:``, ``:numref:``, ``{ref}``, a MyST ``#label``
   link) → the section that holds the label's id;
-- ``doc``: ``:doc:`` or a MyST link to a document → the page's first section;
+- ``doc``: ``:doc:``, a MyST link to a document, or a hyperlink to one of the site's
+  pages (relative, or under ``html_baseurl``) → the page's first section (its section,
+  when the link names an anchor: then ``ref``);
 - ``toctree``: a toctree entry → the page's first section;
 - ``object``: a domain role (``:py:func:``, ``:confval:`` …) or ``:any:``
   naming a documented object → the object's section.
@@ -22,6 +24,7 @@ pages, are dropped.  Imports Sphinx/docutils only for node classes.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +44,7 @@ class PageLinks:
     """One document's captured references (unresolved) and its element ids."""
 
     #: ``(section index, kind, domain, type, target, refdoc, module, class, specific)``;
-    #: kind is ``toctree`` (target: a docname) or ``xref``
+    #: kind is ``toctree`` (target: a docname), ``uri`` (a hyperlink into the site) or ``xref``
     refs: list[tuple[int, str, str, str, str, str, str, str, bool]] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)  # element id -> section index
 
@@ -74,8 +77,19 @@ def _locator(record: DocRecord, srcdir: Path) -> Any:
     return section_of, by_anchor
 
 
-def capture(doctree: nodes.document, record: DocRecord, srcdir: Path) -> PageLinks:
-    """The document's references and ids, each with the index of the section it stands in."""
+def _site_uri(uri: str, base: str) -> str | None:
+    """A hyperlink's target as a path within the site: relative ones as written, absolute ones
+    under the site's own address (``html_baseurl``) without it; ``None`` for any other link."""
+    if base and uri.startswith(base):
+        return "/" + uri[len(base):].lstrip("/")
+    if not uri or uri.startswith(("#", "/", "mailto:")) or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", uri):
+        return None
+    return uri
+
+
+def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str = "") -> PageLinks:
+    """The document's references and ids, each with the index of the section it stands in
+    (``base``: the site's published address, ``html_baseurl``, so links written with it count)."""
     out = PageLinks()
     if not record.sections:
         return out
@@ -94,6 +108,11 @@ def capture(doctree: nodes.document, record: DocRecord, srcdir: Path) -> PageLin
             for _title, ref in node.get("entries", []):
                 if i is not None and ref not in ("self",) and "://" not in ref:
                     out.refs.append((i, "toctree", "", "", ref, record.docname, "", "", False))
+        elif isinstance(node, nodes.reference) and "refuri" in node:
+            uri = _site_uri(str(node["refuri"]), base.rstrip("/") + "/" if base else "")
+            i = section_of(node) if uri is not None else None
+            if i is not None:
+                out.refs.append((i, "uri", "", "", uri, record.docname, "", "", False))
         elif isinstance(node, addnodes.pending_xref):
             i = section_of(node)
             if i is not None:
@@ -190,6 +209,18 @@ class _Resolver:
         _i, kind, domain, type_, target, refdoc, module, cls, specific = ref
         if kind == "toctree":
             return ("toctree", target, 0) if target in self.pages else None
+        if kind == "uri":
+            path, _, anchor = target.partition("#")
+            path = path.split("?", 1)[0]
+            for ending in ("/index.html", ".html", "/"):
+                if path.endswith(ending):
+                    path = path[: -len(ending)]
+                    break
+            name = _join(refdoc, path) if path else refdoc
+            if name not in self.pages:
+                return None
+            j = self.section(name, anchor) if anchor else 0
+            return ("ref" if anchor else "doc", name, j) if j is not None else None
         if type_ == "doc":
             name = self.doc(refdoc, target)
             return ("doc", name, 0) if name else None

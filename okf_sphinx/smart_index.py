@@ -201,8 +201,8 @@ def build_smart(
 #: [STRUCTURE_MIN, STRUCTURE_MAX]; ``inbound`` = how many other pages link to the page,
 #: ``depth`` = its toctree depth below the root (pages the root's toctrees do not reach count
 #: as UNREACHED_DEPTH).
-INBOUND_GAIN = 0.0
-DEPTH_COST = 0.0
+INBOUND_GAIN = 0.1
+DEPTH_COST = 0.05
 UNREACHED_DEPTH = 3
 STRUCTURE_MIN = 0.5
 STRUCTURE_MAX = 2.0
@@ -257,6 +257,8 @@ def structure_priors(pages: list[PageSpan], outgoing: Sequence[Sequence[Sequence
     inbound, depth = page_structure([p.first for p in pages], outgoing, root_sid)
     for p, n, d in zip(pages, inbound, depth):
         factor = structure_factor(n, d)
+        if p.prior < 1.0:  # a page the author weighs down (change logs by default) is never lifted
+            factor = min(factor, 1.0)
         if factor != 1.0:
             p.prior = float(f"{p.prior * factor:.4g}")
 
