@@ -17,6 +17,7 @@ import pytest
 import okf_sphinx
 from okf_sphinx import format as fmt
 from okf_sphinx.smart import MAX_EXPANDED
+from conftest import sphinx_build, write_project
 from js.okf_js import run_node, same
 from test_mcp import session_for
 
@@ -180,3 +181,42 @@ def test_an_index_without_link_data_asks_for_a_rebuild(links_html: Path, tmp_pat
     assert want["error"]["code"] == "index_version_unsupported"
     assert same(run_node(site / "_okf", [req])[0], want) is None
     assert "error" not in _api(okf_sphinx.open_index(site), {"query": "handbook", "mode": "smart"})
+
+
+def _priors(site: Path) -> dict[str, float]:
+    return {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+
+
+def test_page_priors_count_inbound_pages_and_toctree_depth(links_html: Path) -> None:
+    from okf_sphinx.smart_index import DEPTH_COST, INBOUND_GAIN, structure_factor
+
+    assert INBOUND_GAIN > 0 and DEPTH_COST > 0
+    priors = _priors(links_html)
+    # other pages linking in (any via, any number of links from one page count once), at depth 1
+    inbound = {"tuning.rst": 4, "api.rst": 3, "setup.rst": 2, "notes.md": 1}
+    for path, n in inbound.items():
+        assert priors[path] == float(f"{structure_factor(n, 1):.4g}"), path
+    assert priors["index.rst"] == 1.0  # the root: depth 0, nothing links to it
+    assert priors["tuning.rst"] > priors["api.rst"] > priors["setup.rst"] > priors["notes.md"] > 1.0
+    assert structure_factor(0, 1) < 1.0 and structure_factor(0, None) == structure_factor(0, 3)
+
+
+def test_a_much_linked_change_log_stays_below_the_page_it_describes(tmp_path: Path) -> None:
+    pages = {
+        "index.rst": "Home\n====\n\n.. toctree::\n\n   feature\n   changelog\n"
+                     + "".join(f"   p{i}\n" for i in range(6)),
+        "feature.rst": "Walrus mode\n===========\n\nWalrus mode makes the tool sleep like a walrus.\n",
+        "changelog.rst": "Changelog\n=========\n\n2.0\n---\n\nWalrus mode: walrus walrus walrus (see :doc:`feature`).\n",
+    }
+    for i in range(6):  # every page links to the change log, none to the feature
+        pages[f"p{i}.rst"] = f"Page {i}\n=======\n\nWhat changed: :doc:`changelog`.\n"
+    src = write_project(tmp_path / "src", pages, conf="okf_search_exclude = []\n")
+    sphinx_build(src, tmp_path / "html", "-d", str(tmp_path / "doctrees"))
+    priors = _priors(tmp_path / "html")
+    assert priors["changelog.rst"] == 0.5 and priors["feature.rst"] > 1.0
+    index = okf_sphinx.open_index(tmp_path / "html")
+    assert [p["concept_id"] for p in index.search("walrus mode", mode="smart")["pages"]][:2] == ["feature", "changelog"]
+    from okf_sphinx.smart_index import structure_factor
+
+    # the structure alone would lift the change log (7 pages link to it, 2 to the feature) over the feature
+    assert structure_factor(7, 1) > structure_factor(2, 1) and priors["feature.rst"] == float(f"{structure_factor(2, 1):.4g}")
