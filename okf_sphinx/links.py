@@ -116,8 +116,10 @@ def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str 
         elif isinstance(node, addnodes.pending_xref):
             i = section_of(node)
             if i is not None:
-                out.refs.append((i, "xref", str(node.get("refdomain") or ""), str(node.get("reftype") or ""),
-                                 str(node.get("reftarget") or ""), str(node.get("refdoc") or record.docname),
+                target = str(node.get("reftarget") or "")
+                if node.get("reftype") == "myst" and node.get("reftargetid") and "#" not in target:
+                    target += "#" + str(node["reftargetid"])  # MyST: a link to a heading of a document
+                out.refs.append((i, "xref", str(node.get("refdomain") or ""), str(node.get("reftype") or ""), target, str(node.get("refdoc") or record.docname),
                                  str(node.get("py:module") or ""), str(node.get("py:class") or ""),
                                  bool(node.get("refspecific"))))
     return out
@@ -163,7 +165,7 @@ class _Resolver:
         return None
 
     def doc(self, base: str, target: str) -> str | None:
-        for suffix in ["", *self.suffixes]:
+        for suffix in ["", *self.suffixes, ".html"]:
             t = target[: -len(suffix)] if suffix and target.endswith(suffix) else target
             if suffix and t == target:
                 continue

@@ -100,7 +100,7 @@ LINKS_PAGES = {
         "Troubleshooting\n---------------\n\nA widget that does not spin is misconfigured.\n"
     ),
     "tuning.rst": (
-        "Tuning\n======\n\nTuning makes the widget spin faster.\n\n"
+        "Tuning\n======\n\nTuning makes the widget spin faster (`the API <https://widgets.example.org/api.html>`_).\n\n"
         ".. _tuning-knobs:\n\nKnobs\n-----\n\nEvery knob of the widget spin: speed and torque. Back to :ref:`setup-label`.\n\n"
         ".. _setup-label:\n\nAfter setup\n-----------\n\nSee :any:`widgets.Widget` and :term:`torque`.\n\n"
         ".. glossary::\n\n   torque\n      How hard a widget spins.\n"
@@ -113,7 +113,8 @@ LINKS_PAGES = {
     ),
     "notes.md": (
         "# Notes\n\nWidget notes: read [the setup](setup.rst) and {ref}`the knobs <tuning-knobs>`.\n\n"
-        "## Spin notes\n\nA widget spin note that links [nothing](https://example.org).\n"
+        "## Spin notes\n\nA widget spin note that links [nothing](https://example.org) and\n"
+        "[the troubleshooting](setup.html#troubleshooting).\n"
     ),
 }
 
@@ -121,7 +122,7 @@ LINKS_PAGES = {
 @pytest.fixture(scope="session")
 def links_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("links")
-    src = write_project(root / "src", LINKS_PAGES, conf='okf_search_exclude = []\n')
+    src = write_project(root / "src", LINKS_PAGES, conf='okf_search_exclude = []\nhtml_baseurl = "https://widgets.example.org/"\n')
     out = root / "html"
     sphinx_build(src, out, "-d", str(root / "doctrees"))
     return out

@@ -44,6 +44,8 @@ def test_every_kind_of_cross_reference_is_captured_and_resolved(links_html: Path
         ("widgets.spin", "ref", "Knobs"),
         ("widgets.Widget", "object", "widgets.Widget.stop"),
         ("Notes", "doc", "Setup"), ("Notes", "ref", "Knobs"),  # MyST: a link to a file, {ref}
+        ("Tuning", "doc", "API"),  # a hyperlink under html_baseurl
+        ("Spin notes", "ref", "Troubleshooting"),  # a relative hyperlink with an anchor
     }
 
 
