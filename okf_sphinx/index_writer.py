@@ -278,8 +278,9 @@ def build_index(
     avglen = total_len / n_search if n_search and total_len else 1.0
     shards = _write_postings(out, stats, n_search)
     spans = _page_spans(searchable, root, site)
-    outgoing = _section_links(site.links(), sid_of, n_search)
-    structure_priors(spans, outgoing, sid_of.get((site.root_doc, 0)))
+    resolved = site.links()
+    outgoing = _section_links(resolved, sid_of, n_search)
+    structure_priors(spans, resolved, site.root_doc)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
     smart["link_firsts"] = build_links(out, outgoing)

@@ -208,38 +208,32 @@ STRUCTURE_MIN = 0.5
 STRUCTURE_MAX = 2.0
 
 
-def page_structure(firsts: Sequence[int], outgoing: Sequence[Sequence[Sequence[Any]]],
-                   root_sid: int | None) -> tuple[list[int], list[int | None]]:
-    """Per page (``firsts``: each page's first sid): how many other pages link to it, and its
-    toctree depth from the root's page (``None``: not reached)."""
-    import bisect
-
-    def page(sid: int) -> int:
-        return bisect.bisect_right(firsts, sid) - 1
-
-    sources: list[set[int]] = [set() for _ in firsts]
-    children: list[list[int]] = [[] for _ in firsts]
-    for sid, links in enumerate(outgoing):
-        a = page(sid)
-        for to, via in links:
-            b = page(to)
-            if b != a:
-                sources[b].add(a)
-                if via == "toctree" and b not in children[a]:
-                    children[a].append(b)
-    depth: list[int | None] = [None] * len(firsts)
-    if root_sid is not None and firsts:
-        todo = [page(root_sid)]
-        depth[todo[0]] = 0
+def page_structure(resolved: dict[str, list[tuple[int, str, str, int]]],
+                   root: str) -> tuple[dict[str, int], dict[str, int]]:
+    """From the site's resolved links (every page, searchable or not): per docname, how many
+    other pages link to it, and its toctree depth from ``root`` (pages it reaches; with no
+    ``root`` — a builder without a toctree — none)."""
+    sources: dict[str, set[str]] = defaultdict(set)
+    children: dict[str, list[str]] = defaultdict(list)
+    for doc in sorted(resolved):
+        for _i, via, to, _j in resolved[doc]:
+            if to != doc:
+                sources[to].add(doc)
+                if via == "toctree" and to not in children[doc]:
+                    children[doc].append(to)
+    depth: dict[str, int] = {}
+    if root:
+        depth[root] = 0
+        todo = [root]
         while todo:  # breadth first: a page's depth is its shortest toctree path
             nxt = []
             for a in todo:
                 for b in children[a]:
-                    if depth[b] is None:
-                        depth[b] = depth[a] + 1  # type: ignore[operator]
+                    if b not in depth:
+                        depth[b] = depth[a] + 1
                         nxt.append(b)
             todo = nxt
-    return [len(s) for s in sources], depth
+    return {d: len(s) for d, s in sources.items()}, depth
 
 
 def structure_factor(inbound: int, depth: int | None) -> float:
@@ -251,12 +245,12 @@ def structure_factor(inbound: int, depth: int | None) -> float:
     return min(STRUCTURE_MAX, max(STRUCTURE_MIN, f))
 
 
-def structure_priors(pages: list[PageSpan], outgoing: Sequence[Sequence[Sequence[Any]]], root_sid: int | None) -> None:
+def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, str, str, int]]], root: str) -> None:
     """Multiply every page's prior by its structural factor (rounded to 4 significant digits,
-    so the page table stays short)."""
-    inbound, depth = page_structure([p.first for p in pages], outgoing, root_sid)
-    for p, n, d in zip(pages, inbound, depth):
-        factor = structure_factor(n, d)
+    so the page table stays short); without a ``root`` every page counts as depth 0."""
+    inbound, depth = page_structure(resolved, root)
+    for p in pages:
+        factor = structure_factor(inbound.get(p.docname, 0), depth.get(p.docname) if root else 0)
         if p.prior < 1.0:  # a page the author weighs down (change logs by default) is never lifted
             factor = min(factor, 1.0)
         if factor != 1.0:

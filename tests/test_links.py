@@ -222,3 +222,33 @@ def test_a_much_linked_change_log_stays_below_the_page_it_describes(tmp_path: Pa
 
     # the structure alone would lift the change log (7 pages link to it, 2 to the feature) over the feature
     assert structure_factor(7, 1) > structure_factor(2, 1) and priors["feature.rst"] == float(f"{structure_factor(2, 1):.4g}")
+
+
+def test_page_structure_counts_every_page_and_walks_excluded_ones() -> None:
+    from okf_sphinx.smart_index import page_structure
+
+    resolved = {  # index (say, excluded from search) lists guide; guide lists a and b; a links to b twice
+        "index": [(0, "toctree", "guide", 0)],
+        "guide": [(0, "toctree", "a", 0), (0, "toctree", "b", 0), (1, "ref", "guide", 2)],
+        "a": [(0, "ref", "b", 1), (2, "doc", "b", 0)],
+        "orphan": [(0, "doc", "a", 0)],
+    }
+    inbound, depth = page_structure(resolved, "index")
+    assert inbound == {"guide": 1, "a": 2, "b": 2}  # a link to its own page does not count
+    assert depth == {"index": 0, "guide": 1, "a": 2, "b": 2}  # orphan: unreached
+    assert page_structure(resolved, "")[1] == {}
+
+
+def test_an_excluded_root_still_gives_depths(tmp_path: Path) -> None:
+    from okf_sphinx.smart_index import structure_factor
+
+    pages = {"index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
+             "guide.rst": "Guide\n=====\n\n.. toctree::\n\n   deep\n",
+             "deep.rst": "Deep\n====\n\nText.\n", "orphan.rst": ":orphan:\n\nOrphan\n======\n\nText.\n"}
+    src = write_project(tmp_path / "src", pages, conf='okf_search_exclude = ["index"]\n')
+    sphinx_build(src, tmp_path / "html", "-d", str(tmp_path / "doctrees"))
+    priors = _priors(tmp_path / "html")
+    assert "index.rst" not in priors
+    assert priors["guide.rst"] == float(f"{structure_factor(1, 1):.4g}")
+    assert priors["deep.rst"] == float(f"{structure_factor(1, 2):.4g}")
+    assert priors["orphan.rst"] == float(f"{structure_factor(0, None):.4g}") < priors["deep.rst"]
