@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
                    "partial answers and spelling suggestions")
     p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
+    p.add_argument("--expand", action="store_true",
+                   help="smart: also list up to 5 sections the hits link to (the site's own cross-references)")
     p.add_argument("--under", metavar="PATH", help="smart: only pages whose source path starts with these path units")
     p.add_argument("--meta", metavar="FIELD=VALUE", action="append",
                    help="smart: only pages whose metadata field has this value (repeat for several)")
@@ -157,6 +159,8 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             request["mode"] = args.mode
         if args.prefix:
             request["prefix"] = True
+        if args.expand:
+            request["expand"] = True
         if args.under is not None:
             request["under"] = args.under
         if args.meta:
@@ -231,6 +235,12 @@ def _render_smart(r: dict[str, Any]) -> str:
         for h in page["hits"]:
             out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}")
             out.append(_indent(h["snippet"], "      "))
+    if r.get("expanded"):
+        out.append("")
+        out.append("linked from these hits:")
+        for e in r["expanded"]:
+            out.append(f"  {e['path']}:{e['line_start']}-{e['line_end']}  {e['heading'] or '(no heading)'}"
+                       f"  ({e['via']} from {e['from']})")
     return "\n".join(out) + "\n"
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
+from .links import PageLinks, capture
 from .myst_include import correct_included_lines
 from .objects import Settings
 from .objects import collect as collect_objects
@@ -23,12 +24,19 @@ if TYPE_CHECKING:
 
 ENV_DOCS = "okf_docs"  # env attribute: docname -> DocRecord
 ENV_INCLUDES = "okf_includes"  # env attribute: docname -> [included absolute paths]
+ENV_LINKS = "okf_links"  # env attribute: docname -> PageLinks (its references, unresolved)
 
 
 def docs(env: BuildEnvironment) -> dict[str, DocRecord]:
     if not hasattr(env, ENV_DOCS):
         setattr(env, ENV_DOCS, {})
     return getattr(env, ENV_DOCS)
+
+
+def links(env: BuildEnvironment) -> dict[str, PageLinks]:
+    if not hasattr(env, ENV_LINKS):
+        setattr(env, ENV_LINKS, {})
+    return getattr(env, ENV_LINKS)
 
 
 def _includes(env: BuildEnvironment) -> dict[str, list[str]]:
@@ -68,6 +76,7 @@ def on_include_read(app: Sphinx, relative_path: Path, parent_docname: str, conte
 class OkfCollector(EnvironmentCollector):
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         docs(env).pop(docname, None)
+        links(env).pop(docname, None)
         _includes(env).pop(docname, None)
 
     def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
@@ -75,6 +84,8 @@ class OkfCollector(EnvironmentCollector):
         for docname in docnames:
             if docname in theirs:
                 docs(env)[docname] = theirs[docname]
+            if docname in links(other):
+                links(env)[docname] = links(other)[docname]
 
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
@@ -89,8 +100,9 @@ class OkfCollector(EnvironmentCollector):
         settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"),
                             inherit_docstrings=getattr(app.config, "autodoc_inherit_docstrings", True))
         hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
-        docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir), hook,
-                                            app.config.source_encoding)
+        record = docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir),
+                                                     hook, app.config.source_encoding)
+        links(env)[docname] = capture(doctree, record, Path(app.srcdir), getattr(app.config, "html_baseurl", "") or "")
 
     def get_updated_docs(self, app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []

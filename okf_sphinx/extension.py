@@ -13,7 +13,8 @@ from sphinx.util import logging
 from sphinx.util.display import status_iterator
 
 from . import __version__
-from .collector import OkfCollector, all_records, on_include_read
+from .collector import OkfCollector, all_records, links, on_include_read
+from .links import resolve as resolve_links
 from .errors import BuildError, NotAnIndexError
 from .llms import on_index_written
 from .search_page import setup_search_page
@@ -52,6 +53,9 @@ def _site(app: Sphinx) -> Site:
         page_prior=functools.cache(lambda docname: page_prior(docname, weights, app.env.metadata.get(docname, {}))),
         page_meta=lambda docname: page_meta(app.env.metadata.get(docname, {})),
         project=str(app.config.project or ""),
+        links=lambda: resolve_links(app.env, {d: p for d, p in links(app.env).items() if d in app.env.all_docs},
+                                    list(app.config.source_suffix)),
+        root_doc=app.config.root_doc,
     )
 
 

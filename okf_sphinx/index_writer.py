@@ -26,7 +26,7 @@ from . import format as fmt
 from .errors import BuildLimitError, NotAnIndexError, PathLimitError, SourceChangedError
 from .lines import LineMap
 from .sections import CapturedFile, DocRecord, Section, decode, text_encoding
-from .smart_index import PageSpan, build_names, build_smart
+from .smart_index import PageSpan, build_links, build_names, build_smart, structure_priors
 from .terms import terms, unicode_tables
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -64,6 +64,10 @@ class Site:
     page_prior: Callable[[str], float] = lambda docname: 1.0  # smart mode's page weight
     page_meta: Callable[[str], dict[str, Any]] = lambda docname: {}  # smart mode's `meta` filter
     project: str = ""  # conf.py's ``project``: names the site for agents (list_sites, llms.txt)
+    #: the site's own cross-references, resolved (okf_sphinx/links.py):
+    #: ``docname → [(from section, via, to docname, to section)]`` (section = index in the record)
+    links: Callable[[], dict[str, list[tuple[int, str, str, int]]]] = lambda: {}
+    root_doc: str = ""  # the toctree's root document (page priors: toctree depth)
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -274,8 +278,12 @@ def build_index(
     avglen = total_len / n_search if n_search and total_len else 1.0
     shards = _write_postings(out, stats, n_search)
     spans = _page_spans(searchable, root, site)
+    resolved = site.links()
+    outgoing = _section_links(resolved, sid_of, n_search)
+    structure_priors(spans, resolved, site.root_doc)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
+    smart["link_firsts"] = build_links(out, outgoing)
     anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
     names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search)
     if names:  # an index without searchable objects stays what it was
@@ -354,6 +362,20 @@ def _identifier_stats(out: dict[str, Any], stats: list[_Stats], n: int) -> list[
             freqs[ident] += 2
         result.append(_Stats(dict(freqs), stats[sid].length, 0))
     return result
+
+
+def _section_links(resolved: dict[str, list[tuple[int, str, str, int]]], sid_of: dict[tuple[str, int], int],
+                   n: int) -> list[list[list[Any]]]:
+    """``[[to sid, via], …]`` per searchable sid: links between searchable sections, in document
+    order, the first link to each target kept, none to the section itself."""
+    out: list[list[list[Any]]] = [[] for _ in range(n)]
+    for docname in sorted(resolved):
+        for i, via, to_doc, j in resolved[docname]:
+            a, b = sid_of.get((docname, i)), sid_of.get((to_doc, j))
+            if a is None or b is None or a >= n or b >= n or a == b or any(e[0] == b for e in out[a]):
+                continue
+            out[a].append([b, via])
+    return out
 
 
 def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath, site: Site) -> list[PageSpan]:

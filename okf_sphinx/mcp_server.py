@@ -50,7 +50,9 @@ DESCRIPTIONS = {
         "mode='smart' instead ranks pages for a reader (stemming, words spread over a page, partial answers "
         "flagged with missing_terms, spelling suggestions, prefix=true for the last word, identifiers such as "
         "SECRET_KEY ranked first), each page with up to 3 hits of the same shape; smart mode also filters by "
-        "under (path prefix), meta (page metadata) and kind ('section' or an object kind)." + _COMMON
+        "under (path prefix), meta (page metadata) and kind ('section' or an object kind), and with expand=true "
+        "adds `expanded`: up to 5 sections the hits link to, each with via (ref/doc/toctree/object) and from (the "
+        "hit's locator)." + _COMMON
     ),
     "get_section": (
         "Read one section's exact source text. Give `locator` (from a hit, an outline or `subsections`; add the "

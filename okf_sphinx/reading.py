@@ -823,7 +823,7 @@ def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]
 
 #: Tool name → (arguments it takes, arguments it requires).
 TOOL_ARGUMENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "search_sections": (("query", "limit", "mode", "prefix", "under", "meta", "kind"), ("query",)),
+    "search_sections": (("query", "limit", "mode", "prefix", "under", "meta", "kind", "expand"), ("query",)),
     "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset", "limit", "object"), ()),
     "read_lines": (("path", "lines"), ("lines",)),
     "search_concepts": (("query", "limit"), ("query",)),

@@ -38,7 +38,9 @@ MAX_PHRASES = 4  # quoted phrases of a query that are checked
 MAX_PHRASE_SECTIONS = 200  # sections whose text one phrase is checked in; beyond, its words suffice
 _QUOTE = re.compile("[\"\u201c\u201d]")
 
-OPTIONS = ("prefix", "under", "meta", "kind")
+OPTIONS = ("prefix", "under", "meta", "kind", "expand")
+MAX_EXPANDED = 5  # sections that link expansion adds to an answer
+VIAS = ("ref", "doc", "toctree", "object")
 _KIND = re.compile(r"^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$")
 
 
@@ -312,11 +314,12 @@ def _phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool
 
 
 def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
-           kind: Any = None) -> dict[str, Any]:
+           kind: Any = None, expand: Any = False) -> dict[str, Any]:
     words = index.normaliser.query_terms(query)
     limit = validate_limit(limit)
-    if not isinstance(prefix, bool):
-        raise OkfError("schema_validation", f"prefix must be true or false, got {prefix!r}", field="prefix")
+    for name, value in (("prefix", prefix), ("expand", expand)):
+        if not isinstance(value, bool):
+            raise OkfError("schema_validation", f"{name} must be true or false, got {value!r}", field=name)
     units, wanted, kinds = check_filters(under, meta, kind)
     m = smart_meta(index)
     pages = index._load("smart", _page_table_check(index.sections))
@@ -421,11 +424,12 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             ranked.sort()
     ranked.sort()
     total = len(candidates)
+    hit_sids: list[int] = []
     shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]]
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, phrase_pages) if page not in pages_k],
                    not full or count[page] < needed, found, ev,
                    scored[page] if page in scored else _section_scores(ev, iv, pv, page, by_page_named.get(page, ())),
-                   words, names)
+                   words, names, hit_sids)
              for _t, _m, neg, page in ranked[:limit]]
     result = {
         "query": query,
@@ -435,8 +439,12 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         "total": total,
         "truncated": total > limit,
         "pages": shown,
-        "suggestions": [{"term": w, "candidates": suggestions(index, w)} for w in unknown],
     }
+    if expand:
+        result["expanded"] = expanded(index, hit_sids, lambda sid: (
+            page_ok is None or page_ok(bisect.bisect_right(firsts, sid) - 1)) and (
+            kinds is None or index.section(sid).get("kind", "section") in kinds))
+    result["suggestions"] = [{"term": w, "candidates": suggestions(index, w)} for w in unknown]
     size = len(fmt.canonical_json(result, sort_keys=False).encode("utf-8"))
     if size > MAX_RESPONSE_BYTES:
         raise OkfError("resource_limit", f"the answer is {size} bytes, over the 1 MiB limit: lower limit", limit=MAX_RESPONSE_BYTES, actual=size)
@@ -515,10 +523,12 @@ def _compute_evidence(postings: list[tuple[Any, float]], sidf: float, pidf: floa
 
 
 def _page(index: Index, row: list[Any], score: float, missing: list[str], partial: bool, found: list[Any],
-          ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str], names: dict[int, int]) -> dict[str, Any]:
+          ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str], names: dict[int, int],
+          hit_sids: list[int]) -> dict[str, Any]:
     best = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)[:HITS_PER_PAGE]
     hits = []
     for _t, neg, sid in best:
+        hit_sids.append(sid)
         present = [i for i, e in enumerate(ev) if sid in e["acc"]]
         forms = [t for i in present for t, _w in found[i][0] if _holds(index, t, sid)]
         h = hit(index, sid, -neg, forms)
@@ -535,6 +545,63 @@ def _page(index: Index, row: list[Any], score: float, missing: list[str], partia
         "missing_terms": missing,
         "hits": hits,
     }
+
+
+def _check_links(name: str, v: Any) -> dict[str, Any]:
+    from .format import is_int
+
+    if not isinstance(v, dict) or not all(
+        isinstance(k, str) and k.isdigit() and isinstance(e, list) and all(
+            isinstance(x, list) and len(x) == 2 and is_int(x[0]) and x[0] >= 0 and x[1] in VIAS for x in e)
+        for k, e in v.items()
+    ):
+        raise _corrupt(name, "a link shard is malformed")
+    return v
+
+
+def links(index: Index, sid: int) -> list[list[Any]]:
+    """``[[to sid, via], …]`` of a searchable section, in document order (``l/<shard>``)."""
+    from .format import is_int
+
+    firsts = smart_meta(index).get("link_firsts")
+    if firsts is None:
+        raise OkfError("index_version_unsupported",
+                       "this index has no link data (built by an older okf_sphinx): rebuild the site, or leave out expand")
+    if not isinstance(firsts, list) or not all(is_int(f) and f >= 0 for f in firsts) or any(
+            a >= b for a, b in zip(firsts, firsts[1:])):
+        raise _corrupt("manifest", "smart.link_firsts is invalid")
+    k = bisect.bisect_right(firsts, sid) - 1
+    if k < 0:
+        return []
+    return index._load(f"l/{k:x}", _check_links).get(str(sid), [])
+
+
+def expanded(index: Index, sources: list[int], keep: Callable[[int], bool]) -> list[dict[str, Any]]:
+    """Link expansion: the sections the answer's hits link to (each hit in answer order, its
+    links in document order), none already a hit, each once, that pass the filters; at most
+    :data:`MAX_EXPANDED`, each with ``via`` and the locator of the hit it came ``from``."""
+    seen = set(sources)
+    out: list[dict[str, Any]] = []
+    for sid in sources:
+        if len(out) >= MAX_EXPANDED:
+            break
+        for to, via in links(index, sid):
+            if len(out) >= MAX_EXPANDED:
+                return out
+            if to in seen:
+                continue
+            if to >= index.sections:
+                raise _corrupt("manifest", "a link shard refers to a section past the searchable ones")
+            seen.add(to)
+            if not keep(to):
+                continue
+            h = hit(index, to, 0.0, [])
+            s = index.section(to)
+            out.append({"concept_id": h["concept_id"], "title": s["title"], "path": h["path"], "heading": h["heading"],
+                        "url": s["url"], "locator": h["locator"], "line_start": h["line_start"],
+                        "line_end": h["line_end"], "content_sha256": h["content_sha256"], "snippet": h["snippet"],
+                        "via": via, "from": index.section(sid)["locator"]})
+    return out
 
 
 def _holds(index: Index, term: str, sid: int) -> bool:

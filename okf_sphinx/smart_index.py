@@ -48,7 +48,7 @@ class PageSpan:
     count: int
     path: str
     docname: str = ""
-    prior: float = 1.0
+    prior: float = 1.0  # the author's weight (metadata, okf_search_weights), then × the structure's
     meta: dict[str, Any] | None = None
 
 
@@ -194,6 +194,93 @@ def build_smart(
         "stem_shards": g_shards,
         "dict_shards": d_shards,
     }
+
+
+#: Page priors from the site's structure (chosen on the tune half of bench/bench_quality.py):
+#: ``structure = (1 + INBOUND_GAIN·log2(1 + inbound)) / (1 + DEPTH_COST·depth)``, bounded to
+#: [STRUCTURE_MIN, STRUCTURE_MAX]; ``inbound`` = how many other pages link to the page,
+#: ``depth`` = its toctree depth below the root (pages the root's toctrees do not reach count
+#: as UNREACHED_DEPTH).
+INBOUND_GAIN = 0.1
+DEPTH_COST = 0.05
+UNREACHED_DEPTH = 3
+STRUCTURE_MIN = 0.5
+STRUCTURE_MAX = 2.0
+
+
+def page_structure(resolved: dict[str, list[tuple[int, str, str, int]]],
+                   root: str) -> tuple[dict[str, int], dict[str, int]]:
+    """From the site's resolved links (every page, searchable or not): per docname, how many
+    other pages link to it, and its toctree depth from ``root`` (pages it reaches; with no
+    ``root`` — a builder without a toctree — none)."""
+    sources: dict[str, set[str]] = defaultdict(set)
+    children: dict[str, list[str]] = defaultdict(list)
+    for doc in sorted(resolved):
+        for _i, via, to, _j in resolved[doc]:
+            if to != doc:
+                sources[to].add(doc)
+                if via == "toctree" and to not in children[doc]:
+                    children[doc].append(to)
+    depth: dict[str, int] = {}
+    if root:
+        depth[root] = 0
+        todo = [root]
+        while todo:  # breadth first: a page's depth is its shortest toctree path
+            nxt = []
+            for a in todo:
+                for b in children[a]:
+                    if b not in depth:
+                        depth[b] = depth[a] + 1
+                        nxt.append(b)
+            todo = nxt
+    return {d: len(s) for d, s in sources.items()}, depth
+
+
+def structure_factor(inbound: int, depth: int | None) -> float:
+    """The page prior's structural factor (see the constants above)."""
+    import math
+
+    d = UNREACHED_DEPTH if depth is None else depth
+    f = (1 + INBOUND_GAIN * math.log2(1 + inbound)) / (1 + DEPTH_COST * d)
+    return min(STRUCTURE_MAX, max(STRUCTURE_MIN, f))
+
+
+def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, str, str, int]]], root: str) -> None:
+    """Multiply every page's prior by its structural factor (rounded to 4 significant digits,
+    so the page table stays short); without a ``root`` every page counts as depth 0."""
+    inbound, depth = page_structure(resolved, root)
+    for p in pages:
+        factor = structure_factor(inbound.get(p.docname, 0), depth.get(p.docname) if root else 0)
+        if p.prior < 1.0:  # a page the author weighs down (change logs by default) is never lifted
+            factor = min(factor, 1.0)
+        if factor != 1.0:
+            p.prior = float(f"{p.prior * factor:.4g}")
+
+
+LINK_TARGET_BYTES = 4096  # aim: one link shard ≈ 4 KB of JSON
+
+
+def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]]) -> list[int]:
+    """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about
+    :data:`LINK_TARGET_BYTES` each; returns each shard's first sid (the manifest's
+    ``smart.link_firsts``; ``[]``: the site links nowhere, no files)."""
+    firsts: list[int] = []
+    shard: dict[str, Any] = {}
+    size = 0
+    for sid, links in enumerate(outgoing):
+        if not links:
+            continue
+        cost = len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
+        if shard and size + cost > LINK_TARGET_BYTES:
+            out[f"l/{len(firsts) - 1:x}"] = shard
+            shard, size = {}, 0
+        if not shard:
+            firsts.append(sid)
+        shard[str(sid)] = [list(e) for e in links]
+        size += cost
+    if shard:
+        out[f"l/{len(firsts) - 1:x}"] = shard
+    return firsts
 
 
 def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Callable[[str, int], str],

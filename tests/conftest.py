@@ -86,3 +86,43 @@ def pytest_report_header(config: pytest.Config) -> str:
         f"okf_sphinx matrix: Python {sys.version.split()[0]} (Unicode {unicodedata.unidata_version}), "
         f"Sphinx {sphinx.__version__}, docutils {docutils.__version__}, MyST-Parser {myst_parser.__version__}"
     )
+
+
+#: A small site whose pages cross-reference each other in every way link expansion follows
+#: (tests/test_links.py, the smart-mode parity tests).
+LINKS_PAGES = {
+    "index.rst": "Handbook\n========\n\nThe handbook of the widget tool.\n\n.. toctree::\n\n   setup\n   tuning\n   api\n   notes\n",
+    "setup.rst": (
+        "Setup\n=====\n\nInstall the widget tool first.\n\n"
+        "Widget configuration\n--------------------\n\n"
+        "The widget reads its configuration at start; for the knobs see :ref:`tuning-knobs`,\n"
+        "for the whole story :doc:`tuning`, and call :py:func:`widgets.spin` to start it.\n\n"
+        "Troubleshooting\n---------------\n\nA widget that does not spin is misconfigured.\n"
+    ),
+    "tuning.rst": (
+        "Tuning\n======\n\nTuning makes the widget spin faster (`the API <https://widgets.example.org/api.html>`_).\n\n"
+        ".. _tuning-knobs:\n\nKnobs\n-----\n\nEvery knob of the widget spin: speed and torque. Back to :ref:`setup-label`.\n\n"
+        ".. _setup-label:\n\nAfter setup\n-----------\n\nSee :any:`widgets.Widget` and :term:`torque`.\n\n"
+        ".. glossary::\n\n   torque\n      How hard a widget spins.\n"
+    ),
+    "api.rst": (
+        "API\n===\n\n.. py:module:: widgets\n\n"
+        ".. py:function:: spin(speed)\n\n   Spin the widget at ``speed``; see :ref:`tuning-knobs`.\n\n"
+        ".. py:class:: Widget\n\n   A widget. Its :py:meth:`stop` stops it.\n\n"
+        "   .. py:method:: stop()\n\n      Stop the widget spin.\n"
+    ),
+    "notes.md": (
+        "# Notes\n\nWidget notes: read [the setup](setup.rst) and {ref}`the knobs <tuning-knobs>`.\n\n"
+        "## Spin notes\n\nA widget spin note that links [nothing](https://example.org) and\n"
+        "[the troubleshooting](setup.html#troubleshooting).\n"
+    ),
+}
+
+
+@pytest.fixture(scope="session")
+def links_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("links")
+    src = write_project(root / "src", LINKS_PAGES, conf='okf_search_exclude = []\nhtml_baseurl = "https://widgets.example.org/"\n')
+    out = root / "html"
+    sphinx_build(src, out, "-d", str(root / "doctrees"))
+    return out

@@ -297,6 +297,8 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
             req["meta"] = rng.choice(metas)
         elif r < 0.2:
             req["kind"] = rng.choice(kinds)
+        if rng.random() < 0.3:
+            req["expand"] = True
         out.append(req)
     endings = ["s", "es", "ed", "ing", "ion", "ly", "er", "ers", "ation"]
     idents = ["SECRET_KEY", "url_for", "QuerySet.filter", "--no-deps", "retry.base_delay", "max_delay", "e.g."]
@@ -330,6 +332,8 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
             req["prefix"] = True
         if rng.random() < 0.3:
             req["limit"] = rng.choice([1, 2, 3, 10, 100])
+        if rng.random() < 0.3:
+            req["expand"] = rng.random() < 0.9
         out.append(req)
     objects = site / "_okf" / "objects.js"
     names = [r[0] for r in fmt.unwrap("objects", objects.read_bytes())] if objects.exists() else []
@@ -359,6 +363,9 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
         {"query": "retry", "mode": "smart", "meta": ["a"]}, {"query": "retry", "mode": "smart", "kind": "Py"},
         {"query": "retry", "mode": "smart", "kind": []}, {"query": "retry", "mode": "smart", "kind": [1]},
         {"query": "retry", "mode": "keyword", "under": "guide"}, {"query": "retry", "mode": "smart", "under": None},
+        {"query": "retry", "mode": "smart", "expand": 1}, {"query": "retry", "mode": "smart", "expand": "yes"},
+        {"query": "retry", "mode": "smart", "expand": None}, {"query": "retry", "mode": "keyword", "expand": True},
+        {"query": "retry", "mode": "smart", "expand": True, "prefix": 0},
     ]
     return out
 

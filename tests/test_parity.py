@@ -36,7 +36,7 @@ smart_request = st.fixed_dictionaries(
     {"query": query, "mode": st.just("smart")},
     optional={"limit": st.sampled_from([1, 3, 20, 100]), "prefix": st.booleans(),
               "under": st.sampled_from(["guide", "platforms", "platforms/linux", "retry"]),
-              "kind": st.sampled_from(["section", "py:function"])},
+              "kind": st.sampled_from(["section", "py:function"]), "expand": st.booleans()},
 )
 
 
@@ -46,6 +46,7 @@ FIXED = [{"query": q} for q in ("retry policy", "clearing cache", "the", "Кэш
 FIXED += [{"query": "the", "limit": 3}, {"query": "cache", "limit": 100}]
 FIXED += [{"query": q, "mode": "smart"} for q in ("retry policy", "retries", "retry polcy", "retyr", "the", "Кэш")]
 FIXED += [{"query": q, "mode": "smart"} for q in ('"retry policy" settings', '"policy retry"', "“exponential backoff” cache")]
+FIXED += [{"query": q, "mode": "smart", "expand": True} for q in ("installation", "retry policy", "the", "retyr")]
 FIXED += [{"query": "conf", "mode": "smart", "prefix": True}, {"query": "the", "mode": "smart", "limit": 2},
           {"query": "retry", "mode": "keyword"}, {"query": "retry", "mode": "fuzzy"}, {"query": "retry", "prefix": True}]
 
@@ -78,6 +79,8 @@ def cli_answer(site: Path, req: dict[str, Any]) -> dict[str, Any]:
         argv += ["--under", req["under"]]
     if "kind" in req:
         argv += ["--kind", req["kind"]]
+    if req.get("expand"):
+        argv += ["--expand"]
     proc = subprocess.run(argv, capture_output=True, timeout=60)
     answer = json.loads(proc.stdout)
     assert (proc.returncode == 0) == ("error" not in answer)
@@ -145,7 +148,18 @@ def assert_surfaces_agree(site: Path, requests: list[dict[str, Any]], cli_sample
     # a process each: a sample, the modes' both kinds, as far as flags can say it (no --mode fuzzy)
     sample = requests[:cli_sample] + [r for r in requests if r.get("mode") == "smart"][:10]
     for req in sample:
-        if req.get("mode") not in (None, "keyword", "smart") or req.get("prefix") is False:
+        if req.get("mode") not in (None, "keyword", "smart") or req.get("prefix") is False or req.get("expand", True) is not True:
             continue
         got = cli_answer(site, req)
         assert got == expected[requests.index(req)], ("cli", req)
+
+
+def test_link_expansion_agrees_on_every_surface(links_html: Path) -> None:
+    """The links site (tests/conftest.py LINKS_PAGES): expand on every surface, filters too."""
+    words = ["widget", "spin", "knobs", "handbook", "notes", "setup", "tuning", "configuration", "stop", "spi"]
+    requests: list[dict[str, Any]] = [{"query": f"{a} {b}", "mode": "smart", "expand": True, "limit": 3}
+                                      for a in words[:5] for b in words]
+    requests += [{"query": w, "mode": "smart", "expand": True, **extra} for w in words
+                 for extra in ({"under": "api"}, {"kind": "section"}, {"prefix": True})]
+    requests += [{"query": "widget", "mode": "smart", "expand": "yes"}, {"query": "widget", "expand": True}]
+    assert_surfaces_agree(links_html, requests, cli_sample=8)

@@ -214,7 +214,14 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
 
 def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) -> None:
     rows = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
-    assert rows["changelog.rst"] == 0.5 and rows["guide/draft.md"] == 3.0 and rows["other.rst"] == 1.0
+    # the author's weight times the structure's factor (each page: linked from the root's toctree, depth 1);
+    # a page weighed below 1 (the change log, by default) is never lifted
+    from okf_sphinx.smart_index import structure_factor
+
+    lifted = structure_factor(1, 1)
+    assert lifted > 1
+    assert rows["changelog.rst"] == 0.5 and rows["guide/draft.md"] == float(f"{3.0 * lifted:.4g}")
+    assert rows["other.rst"] == float(f"{lifted:.4g}") and rows["index.rst"] == 1.0  # the root: depth 0, no inbound link
     assert index.search("walrus", 1)["hits"][0]["concept_id"] == "changelog"  # keyword: the most mentions
     order = pages(index.search("walrus", mode="smart"))
     assert order[0] == "guide/draft" and order.index("changelog") > order.index("other")

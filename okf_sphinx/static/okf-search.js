@@ -306,7 +306,7 @@
     if (!ok) throw corrupt(name, 'a section record is malformed');
     return s;
   }
-  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdn]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name, fresh) -> Promise of the parsed JSON value of _okf/<name>.js (fresh: past any HTTP cache)
@@ -506,7 +506,7 @@
   };
   // -- smart mode (okf_sphinx/smart.py; docs/smart.md) -------------------------------------
   var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
-  var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind'];
+  var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind', 'expand'];
   var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;
   function badOption(field, what, value) { return new OkfError('schema_validation', field + ' must be ' + what + ', got ' + pyRepr(value), { field: field }); }
   // smart.py check_filters: [path units or null, metadata pairs or null, kinds or null]
@@ -722,12 +722,14 @@
   };
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
+    var expand = own.call(options, 'expand') ? options.expand : false;
     var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null, names;
     return this.prepare(query, limit).then(function (q) {
       norm = q.norm;
       words = q.terms;
       lim = q.lim;
       if (typeof prefix !== 'boolean') fail('schema_validation', 'prefix must be true or false, got ' + pyRepr(prefix), { field: 'prefix' });
+      if (typeof expand !== 'boolean') fail('schema_validation', 'expand must be true or false, got ' + pyRepr(expand), { field: 'expand' });
       filters = checkFilters(options.under, options.meta, options.kind);
       self.smartMeta();
       return Promise.all([self.load('smart', pageTableCheck(self.manifest.sections)), filters[1] !== null ? self.load('meta', checkMeta) : {}]);
@@ -855,14 +857,75 @@
           };
         });
       })).then(function (pages) {
+        if (!expand) return [pages, null];
+        var sources = [];
+        shown.forEach(function (p) { p.top.forEach(function (t) { sources.push(t[1]); }); });
+        var keep = function (sid) {
+          if (pageFilter !== null && !pageFilter(pageOf(table.firsts, sid))) return false;
+          if (filters[2] === null) return true;
+          return self.section(sid).then(function (s) { return filters[2].indexOf(own.call(s, 'kind') ? s.kind : 'section') >= 0; });
+        };
+        return self.expanded(sources, keep).then(function (more) { return [pages, more]; });
+      }).then(function (got) {
         var result = {
           query: query, mode: 'smart', terms: words, snapshot_revision: self.manifest.snapshot_revision,
-          total: total, truncated: total > lim, pages: pages,
-          suggestions: unknown.map(function (w, i) { return { term: w, candidates: sugg[i] }; })
+          total: total, truncated: total > lim, pages: got[0]
         };
+        if (got[1] !== null) result.expanded = got[1];
+        result.suggestions = unknown.map(function (w, i) { return { term: w, candidates: sugg[i] }; });
         var size = jsonBytes(result);
         if (!(opts && opts.present) && size > MAX_BYTES) fail('resource_limit', 'the answer is ' + size + ' bytes, over the 1 MiB limit: lower limit', { limit: MAX_BYTES, actual: size });
         return result;
+      });
+    });
+  };
+  // link expansion (smart.py links / expanded)
+  var MAX_EXPANDED = 5, VIAS = ['ref', 'doc', 'toctree', 'object'];
+  function checkLinks(name, v) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
+      return /^[0-9]+$/.test(k) && Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && isInt(x[0]) && x[0] >= 0 && VIAS.indexOf(x[1]) >= 0; });
+    })) throw corrupt(name, 'a link shard is malformed');
+    return v;
+  }
+  Engine.prototype.links = function (sid) {
+    var firsts = this.manifest.smart.link_firsts;
+    if (firsts === undefined || firsts === null) fail('index_version_unsupported', 'this index has no link data (built by an older okf_sphinx): rebuild the site, or leave out expand');
+    if (!Array.isArray(firsts) || !firsts.every(function (f, i) { return isInt(f) && f >= 0 && (i === 0 || firsts[i - 1] < f); })) throw corrupt('manifest', 'smart.link_firsts is invalid');
+    var k = pageOf(firsts, sid);
+    if (k < 0) return Promise.resolve([]);
+    return this.load('l/' + k.toString(16), checkLinks).then(function (shard) { return own.call(shard, String(sid)) ? shard[String(sid)] : []; });
+  };
+  // the sections the hits (sources, in answer order) link to: each once, none a hit, those keep() allows
+  Engine.prototype.expanded = function (sources, keep) {
+    var self = this, seen = new Set(sources), picked = [], i = 0;
+    function next() {
+      if (i >= sources.length) return Promise.resolve();
+      var from = sources[i++];
+      return Promise.resolve(self.links(from)).then(function (links) {
+        var j = 0;
+        function step() {
+          if (j >= links.length || picked.length >= MAX_EXPANDED) return Promise.resolve();
+          var to = links[j][0], via = links[j][1];
+          j++;
+          if (seen.has(to)) return step();
+          if (to >= self.manifest.sections) throw corrupt('manifest', 'a link shard refers to a section past the searchable ones');
+          seen.add(to);
+          return Promise.resolve(keep(to)).then(function (ok) { if (ok) picked.push([to, via, from]); return step(); });
+        }
+        return step();
+      }).then(function () { return picked.length >= MAX_EXPANDED ? null : next(); });
+    }
+    return next().then(function () {
+      return Promise.all(picked.map(function (x) { return Promise.all([self.section(x[0]), self.section(x[2])]); }));
+    }).then(function (secs) {
+      return secs.map(function (pair, n) {
+        var s = pair[0];
+        if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
+        return {
+          concept_id: s.concept_id, title: s.title, path: s.path, heading: s.heading, url: s.url, locator: s.locator,
+          line_start: s.line_start, line_end: s.line_end, content_sha256: s.content_sha256,
+          snippet: cpSlice(s.text, 0, SNIP), via: picked[n][1], from: pair[1].locator
+        };
       });
     });
   };
