@@ -47,8 +47,12 @@ REFERENCE_LIMITS = {
 }
 MAX_PATH_BYTES = 4096
 MAX_PATH_COMPONENTS = 64
-SHARD_TARGET_BYTES = 2048  # aim: one posting shard ≈ 2 KB of JSON before gzip
-BIG_POSTING_BYTES = 1024  # a posting list larger than this gets a file of its own
+SHARD_TARGET_BYTES = 12 * 1024  # aim: one posting shard ≈ 12 KB of JSON before gzip
+ID_SHARD_TARGET_BYTES = 64 * 1024  # identifier shards (x/): read only for a query holding an identifier
+BIG_POSTING_BYTES = 8 * 1024  # a posting list larger than this gets a file of its own
+MAX_SHARDS = 4096
+SECTION_FILE_BYTES = 16 * 1024  # aim: one section file s/<k> ≈ 16 KB of JSON before gzip
+PAGE_FILE_BYTES = 128 * 1024  # aim: one outline file p/<k> ≈ 128 KB of JSON (agents only read them)
 
 
 @dataclass
@@ -64,6 +68,9 @@ class Site:
     page_prior: Callable[[str], float] = lambda docname: 1.0  # smart mode's page weight
     page_meta: Callable[[str], dict[str, Any]] = lambda docname: {}  # smart mode's `meta` filter
     project: str = ""  # conf.py's ``project``: names the site for agents (list_sites, llms.txt)
+    #: captured file's path -> (path relative to the index folder, where it is now) of the copy
+    #: the site ships of it (Sphinx's ``_sources/``), or None; used only when its bytes are equal
+    source_copy: Callable[[str], tuple[str, Path] | None] = lambda path: None
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -222,8 +229,12 @@ def build_index(
     out["files"] = entries
     by_rel = {_relative(f.path, root): f for f in files.values()}
     for e in entries:
-        data = captured[by_rel[e["path"]].path]
-        out[f"f/{file_no[e['path']]}"] = _file_record(e["path"], data, codec)
+        path = by_rel[e["path"]].path
+        copy = _verified_copy(site, path, captured[path], codec)
+        if copy is not None:
+            e["copy"] = copy
+        else:
+            out[f"f/{file_no[e['path']]}"] = _file_record(e["path"], captured[path], codec)
 
     # sids: searchable sections in (concept_id, line_start, path) order, then the rest
     keyed = [(r, i, s, _relative(s.file, root)) for r in records for i, s in enumerate(r.sections)]
@@ -235,16 +246,18 @@ def build_index(
     shared = _shared_anchors(records) if site.singlehtml else set()
     stats: list[_Stats] = []
     title_terms: dict[str, list[str]] = {}
+    page_no = {r.docname: n for n, r in enumerate(records)}
+    sections: list[tuple[int, int, list[Any]]] = []  # (page number, file number, row) by sid
+    anchors: dict[int, str] = {}
     for sid, (record, i, s, rel) in enumerate(searchable + others):
         url, anchor = _url(site, record.docname, record.sections, i, shared)
+        anchors[sid] = anchor
         text = s.obj.text if s.obj is not None and s.obj.generated else maps[s.file].range_text(s.line_start, s.line_end)
-        out[f"s/{sid}"] = {
-            "sid": sid, "concept_id": record.docname, "title": record.title, "path": rel,
-            "heading": s.heading, "level": s.level, "line_start": s.line_start, "line_end": s.line_end,
-            "locator": fmt.locator(rel, s.line_start, s.line_end), "content_sha256": files[s.file].sha256,
-            "url": url, "anchor": anchor, "searchable": record.searchable, "text": text,
-            **_object_fields(s, full=True),
-        }
+        row = [s.heading, s.level, s.line_start, s.line_end, fmt.locator(rel, s.line_start, s.line_end), url, anchor, text]
+        extra = _object_fields(s, full=True)
+        if extra:
+            row.append(extra)
+        sections.append((page_no[record.docname], file_no[rel], row))
         if sid < len(searchable):
             if record.docname not in title_terms:
                 title_terms[record.docname] = terms(record.title)
@@ -252,20 +265,23 @@ def build_index(
     _check("terms", sum(st.tokens for st in stats), limits)
 
     concepts = []
+    pages: list[dict[str, Any]] = []
     for n, record in enumerate(progress(records)):
         paths = sorted({_relative(f.path, root) for f in record.files} & {_relative(s.file, root) for s in record.sections})
         concepts.append([record.docname, record.title, n, record.searchable, paths])
-        out[f"p/{n}"] = {
+        pages.append({
             "concept_id": record.docname, "title": record.title, "url": site.page_url(record.docname),
             "path": _relative(record.files[0].path, root), "searchable": record.searchable,
             "sections": [
                 {"sid": sid_of[(record.docname, i)], "heading": s.heading, "level": s.level, "parent": s.parent,
                  "path": _relative(s.file, root), "line_start": s.line_start, "line_end": s.line_end,
-                 "anchor": out[f"s/{sid_of[(record.docname, i)]}"]["anchor"], **_object_fields(s, full=False)}
+                 "anchor": anchors[sid_of[(record.docname, i)]], **_object_fields(s, full=False)}
                 for i, s in enumerate(record.sections)
             ],
-        }
+        })
     out["concepts"] = concepts
+    section_files = _pack_sections(out, sections, records, entries)
+    pages_per_file = _pack_pages(out, pages)
     objects = _objects(records, sid_of)
     if objects:  # a site without documented objects gets no objects.js (and no manifest key)
         out["objects"] = objects
@@ -275,7 +291,8 @@ def build_index(
     shards = _write_postings(out, stats, n_search)
     spans = _page_spans(searchable, root, site)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
-    smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
+    smart["id_shards"] = _write_postings(out, _identifier_stats(sections, records, stats, n_search), n_search, "x",
+                                         ID_SHARD_TARGET_BYTES)
     anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
     names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search)
     if names:  # an index without searchable objects stays what it was
@@ -287,12 +304,69 @@ def build_index(
         "snapshot_revision": fmt.snapshot_revision(entries), "unicode_version": tables["unicode_version"],
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
+        "section_files": section_files, "pages_per_file": pages_per_file,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
         "smart": smart,
         "project": site.project,
         **({"objects": len(out["objects"])} if "objects" in out else {}),
     }
     return out
+
+
+def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None:
+    """The copy of a captured file the site ships (``_sources/``), as a path relative to the
+    index folder, when its bytes are exactly the captured ones (and UTF-8 is how the build
+    decoded them); else None (the index then holds the file as ``f/<n>``)."""
+    if codec != "utf-8":
+        return None
+    found = site.source_copy(path)
+    if found is None:
+        return None
+    rel, where = found
+    try:
+        if not where.is_file() or where.is_symlink() or where.stat().st_size != len(data) or where.read_bytes() != data:
+            return None
+    except OSError:
+        return None
+    return rel if fmt.COPY_PATH.match(rel) else None
+
+
+def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
+                   entries: list[dict[str, Any]]) -> list[int]:
+    """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each, with the
+    pages and files they refer to; returns the first sid of each file."""
+    starts: list[int] = []
+    size = SECTION_FILE_BYTES
+    for sid, (_page, _file, row) in enumerate(sections):
+        cost = 64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
+        if size + cost > SECTION_FILE_BYTES and (size or not starts):
+            starts.append(sid)
+            size = 0
+        size += cost
+    for k, first in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(sections)
+        pages: dict[int, int] = {}
+        files: dict[int, int] = {}
+        rows = []
+        for page, file, row in sections[first:end]:
+            rows.append([pages.setdefault(page, len(pages)), files.setdefault(file, len(files)), *row])
+        out[f"s/{k}"] = {
+            "first": first,
+            "pages": [[records[p].docname, records[p].title, records[p].searchable] for p in pages],
+            "files": [[entries[f]["path"], entries[f]["sha256"]] for f in files],
+            "sections": rows,
+        }
+    return starts
+
+
+def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]]) -> int:
+    """``p/<k>``: the outlines of pages ``k·P … k·P + P − 1``; returns P, chosen so a file
+    holds about :data:`PAGE_FILE_BYTES` of JSON."""
+    size = sum(200 + sum(80 + len(s["heading"]) + len(s["path"]) + len(s["anchor"]) for s in p["sections"]) for p in pages)
+    per_file = max(1, len(pages) * PAGE_FILE_BYTES // max(size, 1))
+    for k in range(0, len(pages), per_file):
+        out[f"p/{k // per_file}"] = pages[k : k + per_file]
+    return per_file
 
 
 def _file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
@@ -339,18 +413,20 @@ def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> li
     return rows
 
 
-def _identifier_stats(out: dict[str, Any], stats: list[_Stats], n: int) -> list[_Stats]:
+def _identifier_stats(sections: list[tuple[int, int, list[Any]]], records: list[DocRecord], stats: list[_Stats],
+                      n: int) -> list[_Stats]:
     """Smart mode's identifier frequencies per searchable section, weighted like terms."""
     result = []
     titles: dict[str, list[str]] = {}
     for sid in range(n):
-        s = out[f"s/{sid}"]
-        freqs: Counter[str] = Counter(fmt.identifiers(s["text"]))
-        for ident in fmt.identifiers(s["heading"]):
+        page, _file, row = sections[sid]
+        title = records[page].title
+        freqs: Counter[str] = Counter(fmt.identifiers(row[7]))
+        for ident in fmt.identifiers(row[0]):
             freqs[ident] += 3
-        if s["title"] not in titles:
-            titles[s["title"]] = fmt.identifiers(s["title"])
-        for ident in titles[s["title"]]:
+        if title not in titles:
+            titles[title] = fmt.identifiers(title)
+        for ident in titles[title]:
             freqs[ident] += 2
         result.append(_Stats(dict(freqs), stats[sid].length, 0))
     return result
@@ -368,7 +444,8 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
     return spans
 
 
-def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t") -> int:
+def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
+                    target: int = SHARD_TARGET_BYTES) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
@@ -377,10 +454,9 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
             flat = postings[term]
             flat.extend((sid - last.get(term, 0) if flat else sid, f, s.length))
             last[term] = sid
-    size = sum(len(t) + 24 + 6 * min(len(p), BIG_POSTING_BYTES // 6) for t, p in postings.items())
-    shards = 1
-    while size / shards > SHARD_TARGET_BYTES and shards < 4096:
-        shards *= 2
+    sizes = {t: _json_size(p) for t, p in postings.items()}
+    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= BIG_POSTING_BYTES)
+    shards = min(max(1, -(-size // target)), MAX_SHARDS)
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
     for term in sorted(postings):
@@ -388,7 +464,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
         df = len(flat) // 3
         idf = fmt.idf(n, df)
         name = fmt.shard_name(term, shards, folder)
-        if len(fmt.canonical_json(flat)) > BIG_POSTING_BYTES:
+        if sizes[term] > BIG_POSTING_BYTES:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = flat
@@ -398,6 +474,12 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
     for k in range(shards):
         out[f"{folder}/{k:x}"] = content.get(f"{folder}/{k:x}", {})
     return shards
+
+
+def _json_size(flat: list[int]) -> int:
+    """The length of a list of integers as compact JSON (``str`` writes ``", "`` between
+    them), without serialising it as JSON."""
+    return len(str(flat)) - max(len(flat) - 1, 0)
 
 
 def is_index_folder(target: Path) -> bool:

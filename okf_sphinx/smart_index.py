@@ -26,9 +26,9 @@ from typing import Any
 from . import format as fmt
 from .errors import BuildError
 
-NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
-GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
-DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
+NAME_TARGET_BYTES = 16 * 1024  # aim: one object-name shard ≈ 16 KB of JSON
+GROUP_TARGET_BYTES = 16 * 1024  # aim: one stem-group shard ≈ 16 KB of JSON
+DICT_TARGET_BYTES = 32 * 1024  # aim: one dictionary shard ≈ 32 KB of JSON (read only for prefixes)
 MAX_SHARDS = 4096
 
 
