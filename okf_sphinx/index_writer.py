@@ -47,13 +47,17 @@ REFERENCE_LIMITS = {
 }
 MAX_PATH_BYTES = 4096
 MAX_PATH_COMPONENTS = 64
-SHARD_TARGET_BYTES = 12 * 1024  # aim: one posting shard ≈ 12 KB of JSON before gzip
-ID_SHARD_TARGET_BYTES = 64 * 1024  # identifier shards (x/): read only for a query holding an identifier
-BIG_POSTING_BYTES = 8 * 1024  # a posting list larger than this gets a file of its own
+#: File budgets: a small site gets small files (a query reads little); a large one gets
+#: larger files, so that the number of files stays about these counts whatever its size.
+SECTION_FILES = 1024  # s/<k>: sections, each file ≥ SECTION_FILE_BYTES
+SECTION_FILE_BYTES = 4 * 1024
+POSTING_FILES = 512  # t/: posting shards plus the big lists' own files
+ID_POSTING_FILES = 64  # x/: read only for a query holding an identifier
+SHARD_TARGET_BYTES = 2048  # smallest aim of one posting shard, in bytes of JSON before gzip
+BIG_POSTING_BYTES = 1024  # smallest size of a posting list that gets a file of its own
+PAGE_FILES = 64  # p/<k>: page outlines (read by the agent tools only)
+PAGE_FILE_BYTES = 32 * 1024
 MAX_SHARDS = 4096
-SECTION_FILE_BYTES = 16 * 1024  # aim: one section file s/<k> ≈ 16 KB of JSON before gzip
-PAGE_FILE_BYTES = 128 * 1024  # aim: one outline file p/<k> ≈ 128 KB of JSON (agents only read them)
-
 
 @dataclass
 class Site:
@@ -292,7 +296,7 @@ def build_index(
     spans = _page_spans(searchable, root, site)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
     smart["id_shards"] = _write_postings(out, _identifier_stats(sections, records, stats, n_search), n_search, "x",
-                                         ID_SHARD_TARGET_BYTES)
+                                         ID_POSTING_FILES)
     anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
     names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search)
     if names:  # an index without searchable objects stays what it was
@@ -333,13 +337,16 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
 
 def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
                    entries: list[dict[str, Any]]) -> list[int]:
-    """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each, with the
-    pages and files they refer to; returns the first sid of each file."""
+    """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more on a
+    site so large that this would make more than about :data:`SECTION_FILES` files), with
+    the pages and files they refer to; returns the first sid of each file."""
+    costs = [64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
+             for _page, _file, row in sections]
+    target = max(SECTION_FILE_BYTES, -(-sum(costs) // SECTION_FILES))
     starts: list[int] = []
-    size = SECTION_FILE_BYTES
-    for sid, (_page, _file, row) in enumerate(sections):
-        cost = 64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
-        if size + cost > SECTION_FILE_BYTES and (size or not starts):
+    size = target
+    for sid, cost in enumerate(costs):
+        if size + cost > target and (size or not starts):
             starts.append(sid)
             size = 0
         size += cost
@@ -361,9 +368,10 @@ def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]
 
 def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]]) -> int:
     """``p/<k>``: the outlines of pages ``k·P … k·P + P − 1``; returns P, chosen so a file
-    holds about :data:`PAGE_FILE_BYTES` of JSON."""
+    holds about :data:`PAGE_FILE_BYTES` of JSON (more, past about :data:`PAGE_FILES` files)."""
     size = sum(200 + sum(80 + len(s["heading"]) + len(s["path"]) + len(s["anchor"]) for s in p["sections"]) for p in pages)
-    per_file = max(1, len(pages) * PAGE_FILE_BYTES // max(size, 1))
+    target = max(PAGE_FILE_BYTES, -(-size // PAGE_FILES))
+    per_file = max(1, len(pages) * target // max(size, 1))
     for k in range(0, len(pages), per_file):
         out[f"p/{k // per_file}"] = pages[k : k + per_file]
     return per_file
@@ -445,7 +453,7 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
 
 
 def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
-                    target: int = SHARD_TARGET_BYTES) -> int:
+                    budget: int = POSTING_FILES) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
@@ -455,7 +463,10 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
             flat.extend((sid - last.get(term, 0) if flat else sid, f, s.length))
             last[term] = sid
     sizes = {t: _json_size(p) for t, p in postings.items()}
-    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= BIG_POSTING_BYTES)
+    # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
+    target = max(SHARD_TARGET_BYTES, -(-sum(len(t) + 32 + p for t, p in sizes.items()) // budget))
+    big_bytes = max(BIG_POSTING_BYTES, target // 2)
+    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes)
     shards = min(max(1, -(-size // target)), MAX_SHARDS)
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
@@ -464,7 +475,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
         df = len(flat) // 3
         idf = fmt.idf(n, df)
         name = fmt.shard_name(term, shards, folder)
-        if sizes[term] > BIG_POSTING_BYTES:
+        if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = flat

@@ -26,10 +26,10 @@ from typing import Any
 from . import format as fmt
 from .errors import BuildError
 
-NAME_TARGET_BYTES = 16 * 1024  # aim: one object-name shard ≈ 16 KB of JSON
-GROUP_TARGET_BYTES = 16 * 1024  # aim: one stem-group shard ≈ 16 KB of JSON
-DICT_TARGET_BYTES = 32 * 1024  # aim: one dictionary shard ≈ 32 KB of JSON (read only for prefixes)
-MAX_SHARDS = 4096
+NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
+GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
+DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
+MAX_SHARDS = 128  # a large site gets larger shards rather than more files (format_version 2)
 
 
 def stemmer_for(language: str | None) -> tuple[Callable[[str], str] | None, str]:
