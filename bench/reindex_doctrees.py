@@ -28,6 +28,7 @@ def main() -> None:
     ap.add_argument("srcdir", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("--sources", type=Path, help="the built site's _sources/ folder, copied into OUT")
+    ap.add_argument("--trace-memory", action="store_true", help="report tracemalloc's peak over the index build")
     args = ap.parse_args()
     from sphinx.util.docutils import LoggingReporter
 
@@ -54,14 +55,27 @@ def main() -> None:
         return None if name is None or not args.sources else (f"../_sources/{name}", args.out / "_sources" / name)
 
     weights = check_weights(DEFAULT_WEIGHTS)
+    extra = {"source_copy": copy} if "source_copy" in getattr(Site, "__dataclass_fields__", {}) else {}
     site = Site(builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
                 language=env.config.language or "en",
                 page_prior=lambda d: page_prior(d, weights, env.metadata.get(d, {})),
-                page_meta=lambda d: page_meta(env.metadata.get(d, {})), source_copy=copy)
+                page_meta=lambda d: page_meta(env.metadata.get(d, {})), **extra)
+    if args.trace_memory:
+        import gc
+        import tracemalloc
+
+        del env
+        gc.collect()
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+    t1 = time.time()
     files = build_index(records, source_root(records, args.srcdir, None), site, resolve_limits("default"))
     written = write_index(args.out / "_okf", files)
     print(len(records), "pages", files["manifest"]["sections"], "sections", written, "bytes",
-          round(time.time() - t0, 1), "s")
+          len(files), "files", "index", round(time.time() - t1, 1), "s", "total", round(time.time() - t0, 1), "s")
+    if args.trace_memory:
+        peak = tracemalloc.get_traced_memory()[1]
+        print(f"peak memory of the index build (tracemalloc, above the records): {(peak - base) / 2**20:.1f} MiB")
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
     return PurePosixPath(base.as_posix())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
 def _relative(path: str, root: PurePosixPath) -> str:
     return PurePosixPath(path).relative_to(root).as_posix()
 
@@ -267,6 +267,7 @@ def build_index(
                 title_terms[record.docname] = terms(record.title)
             stats.append(_section_stats(text, s.heading, title_terms[record.docname]))
     _check("terms", sum(st.tokens for st in stats), limits)
+    del captured, maps  # every text the index needs is in `sections` now: free the sources' bytes and line maps
 
     concepts = []
     pages: list[dict[str, Any]] = []

@@ -169,3 +169,13 @@ def test_a_stale_searchindex_is_removed(tmp_path: Path) -> None:
     (out / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
     sphinx_build(src, out)
     assert not (out / "searchindex.js").exists()
+
+
+def test_the_relative_path_cache_does_not_grow_without_bound() -> None:
+    """sphinx-autobuild keeps one process for many builds: the writer's path cache is bounded."""
+    from pathlib import PurePosixPath
+
+    root = PurePosixPath("/r")
+    for i in range(6000):
+        assert index_writer._relative(f"/r/{i}.rst", root) == f"{i}.rst"
+    assert index_writer._relative.cache_info().currsize <= 4096
