@@ -30,6 +30,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import bench_smart  # noqa: E402
 
+RUNTIME = bench_smart.STATIC  # this checkout's okf-search.js
+
 
 def gz(data: bytes) -> int:
     return len(gzip.compress(data, 9))
@@ -82,13 +84,13 @@ def cold(site: Path, runtime: Path) -> dict[str, Any]:
     return result
 
 
-def measure(name: str, html: Path, runtime: Path, with_pagefind: bool) -> dict[str, Any]:
+def measure(name: str, html: Path, runtime: Path, with_pagefind: bool, pages: Path | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {"site": name, "html": str(html), "okf": tree(html / "_okf")}
     index = html / "searchindex.js"
     row["searchindex"] = {"raw": index.stat().st_size, "gzip": gz(index.read_bytes())} if index.is_file() else None
     row["cold"] = cold(html, runtime)
     if with_pagefind:
-        row["pagefind"] = pagefind(html)
+        row["pagefind"] = pagefind(pages or html)
     return row
 
 
@@ -115,12 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("sites", nargs="+", help="NAME=HTML[@RUNTIME_DIR]")
     ap.add_argument("--pagefind", action="store_true", help="also run Pagefind 1.6 over each site's HTML")
     ap.add_argument("--json", type=Path, help="write the measurements here")
+    ap.add_argument("--html", action="append", default=[], metavar="NAME=DIR",
+                    help="the HTML Pagefind indexes for site NAME when its index lies elsewhere (an index-only rebuild)")
     args = ap.parse_args(argv)
     rows = []
+    other = dict(h.split("=", 1) for h in args.html)
     for spec in args.sites:
         name, _, rest = spec.partition("=")
         html, _, runtime = rest.partition("@")
-        rows.append(measure(name, Path(html), Path(runtime) if runtime else bench_smart.STATIC, args.pagefind))
+        rows.append(measure(name, Path(html), Path(runtime) if runtime else RUNTIME, args.pagefind,
+                            Path(other[name]) if name in other else None))
         print(json.dumps({k: rows[-1][k] for k in ("site", "searchindex", "cold")}), flush=True)
         print(json.dumps(rows[-1]["okf"]), flush=True)
     print(report(rows))

@@ -29,9 +29,17 @@ def main() -> None:
     ap.add_argument("out", type=Path)
     ap.add_argument("--sources", type=Path, help="the built site's _sources/ folder, copied into OUT")
     ap.add_argument("--trace-memory", action="store_true", help="report tracemalloc's peak over the index build")
+    ap.add_argument("--budget-scale", type=float, default=1.0,
+                    help="multiply the writer's file budgets (to measure files against cold-query bytes)")
     args = ap.parse_args()
     from sphinx.util.docutils import LoggingReporter
 
+    if args.budget_scale != 1.0:
+        from okf_sphinx import index_writer, smart_index
+
+        for name in ("SECTION_FILES", "POSTING_FILES", "ID_POSTING_FILES", "PAGE_FILES"):
+            setattr(index_writer, name, int(getattr(index_writer, name) * args.budget_scale))
+        smart_index.MAX_SHARDS = int(smart_index.MAX_SHARDS * args.budget_scale)
     t0 = time.time()
     env = pickle.loads((args.doctrees / "environment.pickle").read_bytes())
     records = []
@@ -64,7 +72,6 @@ def main() -> None:
         import gc
         import tracemalloc
 
-        del env
         gc.collect()
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]

@@ -454,7 +454,7 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
 
 
 def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
-                    budget: int = POSTING_FILES) -> int:
+                    budget: int | None = None) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
@@ -465,7 +465,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
             last[term] = sid
     sizes = {t: _json_size(p) for t, p in postings.items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
-    target = max(SHARD_TARGET_BYTES, -(-sum(len(t) + 32 + p for t, p in sizes.items()) // budget))
+    target = max(SHARD_TARGET_BYTES, -(-sum(len(t) + 32 + p for t, p in sizes.items()) // (budget or POSTING_FILES)))
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
     size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes)
     shards = min(max(1, -(-size // target)), MAX_SHARDS)
