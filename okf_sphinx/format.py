@@ -97,9 +97,17 @@ SECTION_ROW = ("page", "file", "heading", "level", "line_start", "line_end", "lo
 COPY_PATH = re.compile(r"^(?:\.\./){1,64}_sources/(?!(?:.*/)?\.\.?(?:/|$))[^\x00\\]{1,4096}$")
 
 
+def section_starts(counts: list[int]) -> list[int]:
+    """The first sid of each section file, from the manifest's ``section_files`` (how many
+    sections each file holds, in order)."""
+    import itertools
+
+    return [0, *itertools.accumulate(counts)][:-1] if counts else []
+
+
 def section_file_of(starts: list[int], sid: int) -> int:
-    """The number ``k`` of the section file ``s/<k>`` holding ``sid`` (``starts``: the
-    manifest's ``section_files``, the first sid of each file, ascending from 0)."""
+    """The number ``k`` of the section file ``s/<k>`` holding ``sid`` (``starts``: the first
+    sid of each file, :func:`section_starts`)."""
     import bisect
 
     return bisect.bisect_right(starts, sid) - 1

@@ -312,10 +312,8 @@ class Index:
             raise corrupt(name, "snapshot_revision or unicode_version is invalid")
         if not _is_hex64(m.get("index_revision")):
             raise corrupt(name, "index_revision is missing or invalid")
-        starts = m.get("section_files")
-        if not (isinstance(starts, list) and all(is_int(x) for x in starts)
-                and (starts[:1] == [0] if m["sections_all"] else starts == [])
-                and all(a < b for a, b in zip(starts, starts[1:])) and (not starts or starts[-1] < m["sections_all"])):
+        counts = m.get("section_files")
+        if not (isinstance(counts, list) and all(is_int(x) and x >= 1 for x in counts) and sum(counts) == m["sections_all"]):
             raise corrupt(name, "section_files is missing or invalid")
         if not (is_int(m.get("pages_per_file")) and m["pages_per_file"] >= 1):
             raise corrupt(name, "pages_per_file is missing or invalid")
@@ -398,7 +396,7 @@ class Index:
         section file ``s/<k>`` that holds it."""
         if not is_int(sid) or not 0 <= sid < self.sections_all:
             raise OkfError("not_found", f"no section {sid!r} in this index")
-        starts = self.manifest["section_files"]
+        starts = self.memo("section_starts", lambda: fmt.section_starts(self.manifest["section_files"]))
         k = fmt.section_file_of(starts, sid)
         end = starts[k + 1] if k + 1 < len(starts) else self.sections_all
         records = self._load(f"s/{k}", lambda name, chunk: self._check_sections(name, chunk, starts[k], end))

@@ -294,7 +294,7 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     assert name_shard in okf
     # smart mode: the page table, one stem-group shard per word, the forms' postings, the sections shown
     assert okf - shards - groups - {"manifest", "smart", name_shard} == {n for n in okf if n.startswith("s/")}
-    starts = index.manifest["section_files"]
+    starts = fmt.section_starts(index.manifest["section_files"])
     sids = {index.section(sid)["locator"]: sid for sid in range(index.sections)}
     def locators(v: object) -> list[str]:  # every hit shown, at any depth (pages hold their sections' hits)
         if isinstance(v, dict):

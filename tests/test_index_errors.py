@@ -44,6 +44,16 @@ def test_truncated_manifest(site: Path) -> None:
     assert code_of(lambda: search(site)) == "index_corrupt"
 
 
+def test_section_file_counts_must_add_up(site: Path) -> None:
+    m = site / "_okf" / "manifest.js"
+    value = unwrap("manifest", m.read_bytes())
+    counts = value["section_files"]
+    for bad in ([*counts, 1], [counts[0] + 1, *counts[1:]], [0, *counts], ["1"], None):
+        value["section_files"] = bad
+        m.write_bytes(wrap("manifest", value))
+        assert code_of(lambda: search(site)) == "index_corrupt", bad
+
+
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())

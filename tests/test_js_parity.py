@@ -233,7 +233,7 @@ def test_cold_ascii_query_loads_only_what_it_needs(stress_site: Path) -> None:
         terms = result["terms"]
         shards = {fmt.shard_name(t, index.shards) for t in terms}
         sections = [n for n in loaded if n.startswith("s/")]
-        starts = index.manifest["section_files"]
+        starts = fmt.section_starts(index.manifest["section_files"])
         hit_sids = [next(i for i in range(index.sections_all) if index.section(i)["locator"] == h["locator"]
                          and index.section(i)["concept_id"] == h["concept_id"]) for h in result["hits"]]
         # the section files holding the hits, each once

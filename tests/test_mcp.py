@@ -23,7 +23,7 @@ from test_reading_site import built_site
 import okf_sphinx
 from okf_sphinx import open_index
 from okf_sphinx.errors import EXIT_CODES
-from okf_sphinx.format import section_file_of
+from okf_sphinx.format import section_file_of, section_starts
 from okf_sphinx.mcp_server import contract
 from okf_sphinx.reading import answer_json, call_tool
 
@@ -243,7 +243,7 @@ def test_index_errors_through_the_server(site, tmp_path):
             before = await s.call_tool("search_sections", {"query": "retry"})
             shutil.copytree(site, target)  # the site gets built while the server runs
             found = await s.call_tool("search_sections", {"query": "retry"})
-            k = section_file_of(okf_sphinx.open_index(target).manifest["section_files"], 3)
+            k = section_file_of(section_starts(okf_sphinx.open_index(target).manifest["section_files"]), 3)
             (target / "_okf" / "s" / f"{k}.js").write_bytes(f'okfLoad("s/{k}",{{"truncated'.encode())
             corrupt = await s.call_tool("get_section", {"locator": _locator_of(site, 3)})
             manifest = target / "_okf" / "manifest.js"

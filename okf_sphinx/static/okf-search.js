@@ -279,9 +279,9 @@
     if (typeof m.avglen !== 'number' || !(m.avglen > 0) || !isFinite(m.avglen)) throw corrupt('manifest', 'avglen is missing or invalid');
     if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
     if (!isHex64(m.index_revision)) throw corrupt('manifest', 'index_revision is missing or invalid');
-    var st = m.section_files;
-    if (!(Array.isArray(st) && st.every(function (x, i) { return isInt(x) && (i === 0 ? x === 0 : st[i - 1] < x); })
-      && (m.sections_all ? st.length > 0 && st[st.length - 1] < m.sections_all : st.length === 0))) throw corrupt('manifest', 'section_files is missing or invalid');
+    var counts = m.section_files;
+    if (!(Array.isArray(counts) && counts.every(function (x) { return isInt(x) && x >= 1; })
+      && counts.reduce(function (a, x) { return a + x; }, 0) === m.sections_all)) throw corrupt('manifest', 'section_files is missing or invalid');
     if (!(isInt(m.pages_per_file) && m.pages_per_file >= 1)) throw corrupt('manifest', 'pages_per_file is missing or invalid');
     return m;
   }
@@ -377,7 +377,12 @@
     });
   };
   Engine.prototype.section = function (sid) {
-    var st = this.manifest.section_files, lo = 0, hi = st.length;
+    var m = this.manifest;
+    if (this.startsOf !== m) {  // the first sid of each section file, once per manifest
+      this.starts = m.section_files.reduce(function (a, n, i) { a.push(i ? a[i - 1] + m.section_files[i - 1] : 0); return a; }, []);
+      this.startsOf = m;
+    }
+    var st = this.starts, lo = 0, hi = st.length;
     while (lo < hi) { var mid = (lo + hi) >> 1; if (st[mid] <= sid) lo = mid + 1; else hi = mid; }
     var k = lo - 1, first = st[k], end = k + 1 < st.length ? st[k + 1] : this.manifest.sections_all;
     return this.load('s/' + k, function (name, c) { return checkSections(name, c, first, end); }).then(function (recs) { return recs[sid - first]; });
