@@ -121,8 +121,9 @@ def build(tree: Path, spec: dict[str, str], out: Path, objects: bool) -> float:
     wrapper.write_text(WRAPPER.format(src=str(tree / spec["src"]), conf=str(docs / "conf.py"), stubs=STUBS,
                                       wrapper=str(wrapper), objects=objects), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
-    cmd = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(confdir), "-d", str(out / ".doctrees"),
-           str(docs), str(out)]
+    # Sphinx's object index (searchindex.js) is compared: keep Sphinx's search
+    cmd = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(confdir), "-D", "okf_search_replace_builtin=0",
+           "-d", str(out / ".doctrees"), str(docs), str(out)]
     started = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=docs)
     elapsed = time.perf_counter() - started

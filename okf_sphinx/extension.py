@@ -56,7 +56,34 @@ def _site(app: Sphinx) -> Site:
         links=lambda: resolve_links(app.env, {d: p for d, p in links(app.env).items() if d in app.env.all_docs},
                                     list(app.config.source_suffix)),
         root_doc=app.config.root_doc,
+        source_copy=_source_copies(app),
     )
+
+
+def _source_copies(app: Sphinx) -> Any:
+    """captured path -> its copy in ``_sources/`` (relative to the index folder, and where it
+    is), as Sphinx names it when ``html_copy_source`` is on: ``<docname><suffix>`` plus
+    ``html_sourcelink_suffix`` unless the suffixes are equal."""
+    if not app.config.html_copy_source:
+        return lambda path: None
+    outdir = Path(app.outdir)
+    target = output_target(outdir, app.config.okf_search_output_dir)
+    up = "../" * len(target.relative_to(outdir.resolve()).parts)
+    link_suffix = app.config.html_sourcelink_suffix
+    docs: dict[str, str] = {}
+    for docname in sorted(app.env.found_docs):
+        source = Path(app.env.doc2path(docname))
+        suffix = source.suffix
+        name = docname + suffix + ("" if suffix == link_suffix else link_suffix)
+        docs.setdefault(str(source.resolve()), name)
+
+    def copy(path: str) -> tuple[str, Path] | None:
+        name = docs.get(str(Path(path).resolve()))
+        if name is None:
+            return None
+        return f"{up}_sources/{name}", outdir / "_sources" / name
+
+    return copy
 
 
 def _toctree_reachable(app: Sphinx) -> set[str]:

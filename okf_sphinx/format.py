@@ -15,7 +15,7 @@ from urllib.parse import quote
 from .errors import OkfError
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
 STAGING_PREFIX = ".okf-"
 K1 = 1.2
@@ -84,6 +84,52 @@ def shard_name(term: str, shards: int, folder: str = "t") -> str:
 
 def locator(path: str, line_start: int, line_end: int) -> str:
     return f"{quote(path, safe='/$&+,:;=@')}#L{line_start}-L{line_end}"
+
+
+# -- sections and page outlines, packed (format_version 2) ------------------------------------
+
+#: The fields of one row of a section file's ``sections`` (the object fields, when any, follow).
+SECTION_ROW = ("page", "file", "heading", "level", "line_start", "line_end", "locator", "url", "anchor", "text")
+
+
+#: A captured file's ``copy`` in ``files.js``: a path relative to the index folder that
+#: climbs to the site root and goes down into ``_sources/``, without ``.``/``..`` parts there.
+COPY_PATH = re.compile(r"^(?:\.\./){1,64}_sources/(?!(?:.*/)?\.\.?(?:/|$))[^\x00\\]{1,4096}$")
+
+
+def section_starts(counts: list[int]) -> list[int]:
+    """The first sid of each section file, from the manifest's ``section_files`` (how many
+    sections each file holds, in order)."""
+    import itertools
+
+    return [0, *itertools.accumulate(counts)][:-1] if counts else []
+
+
+def section_file_of(starts: list[int], sid: int) -> int:
+    """The number ``k`` of the section file ``s/<k>`` holding ``sid`` (``starts``: the first
+    sid of each file, :func:`section_starts`)."""
+    import bisect
+
+    return bisect.bisect_right(starts, sid) - 1
+
+
+def section_records(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """The section records (docs/index-format.md, *section record*) a checked section
+    file holds, in sid order."""
+    pages, files, first = chunk["pages"], chunk["files"], chunk["first"]
+    out = []
+    for i, row in enumerate(chunk["sections"]):
+        concept_id, title, searchable = pages[row[0]]
+        path, sha256 = files[row[1]]
+        record = {
+            "sid": first + i, "concept_id": concept_id, "title": title, "path": path, "heading": row[2],
+            "level": row[3], "line_start": row[4], "line_end": row[5], "locator": row[6],
+            "content_sha256": sha256, "url": row[7], "anchor": row[8], "searchable": searchable, "text": row[9],
+        }
+        if len(row) > 10:
+            record.update(row[10])
+        out.append(record)
+    return out
 
 
 def snapshot_revision(entries: list[dict[str, Any]]) -> str:

@@ -89,7 +89,7 @@ DEFAULT_CACHE_BYTES = 256 * 1024 * 1024
 #: Bytes CPython holds per byte of file for the many small files (measured with
 #: tracemalloc on the PEPs index): walking each parsed shard to size it would cost
 #: more than parsing it.  Other files are sized by :func:`~okf_sphinx.cache.footprint`.
-_MEMORY_PER_BYTE = {"t": 5.0, "s": 2.2, "p": 4.0}
+_MEMORY_PER_BYTE = {"t": 5.0, "s": 3.0, "p": 4.0}
 #: How often one request is answered again when the index is rebuilt under it.
 MAX_ATTEMPTS = 4
 
@@ -312,6 +312,11 @@ class Index:
             raise corrupt(name, "snapshot_revision or unicode_version is invalid")
         if not _is_hex64(m.get("index_revision")):
             raise corrupt(name, "index_revision is missing or invalid")
+        counts = m.get("section_files")
+        if not (isinstance(counts, list) and all(is_int(x) and x >= 1 for x in counts) and sum(counts) == m["sections_all"]):
+            raise corrupt(name, "section_files is missing or invalid")
+        if not (is_int(m.get("pages_per_file")) and m["pages_per_file"] >= 1):
+            raise corrupt(name, "pages_per_file is missing or invalid")
         return m
 
     @property
@@ -387,21 +392,36 @@ class Index:
         return Posting(float(idf), df, tuple(sids), tuple(flat[1::3]), tuple(flat[2::3]))
 
     def section(self, sid: int) -> dict[str, Any]:
-        """Section record ``s/<sid>`` (metadata and exact range text)."""
+        """The record of section ``sid`` (metadata and exact range text), from the
+        section file ``s/<k>`` that holds it."""
         if not is_int(sid) or not 0 <= sid < self.sections_all:
             raise OkfError("not_found", f"no section {sid!r} in this index")
-        return self._load(f"s/{sid}", self._check_section)
+        starts = self.memo("section_starts", lambda: fmt.section_starts(self.manifest["section_files"]))
+        k = fmt.section_file_of(starts, sid)
+        end = starts[k + 1] if k + 1 < len(starts) else self.sections_all
+        records = self._load(f"s/{k}", lambda name, chunk: self._check_sections(name, chunk, starts[k], end))
+        return records[sid - starts[k]]
 
     @staticmethod
-    def _check_section(name: str, s: Any) -> dict[str, Any]:
-        strings = ("concept_id", "title", "path", "heading", "locator", "url", "anchor", "text")
-        ints = ("sid", "level", "line_start", "line_end")
-        if (not isinstance(s, dict) or not all(isinstance(s.get(k), str) for k in strings)
-                or not all(is_int(s.get(k)) for k in ints) or not _is_hex64(s.get("content_sha256"))
-                or not isinstance(s.get("searchable"), bool) or f"s/{s['sid']}" != name
-                or not 1 <= s["line_start"] <= s["line_end"]):
-            raise corrupt(name, "a section record is malformed")
-        return s
+    def _check_sections(name: str, chunk: Any, first: int, end: int) -> list[dict[str, Any]]:
+        """A section file holds sids ``first … end − 1``, each row well formed; its records."""
+        if not (isinstance(chunk, dict) and chunk.get("first") == first and is_int(chunk.get("first"))
+                and isinstance(chunk.get("pages"), list) and isinstance(chunk.get("files"), list)
+                and isinstance(chunk.get("sections"), list) and len(chunk["sections"]) == end - first):
+            raise corrupt(name, "a section file is malformed")
+        pages, files = chunk["pages"], chunk["files"]
+        if not all(isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and isinstance(p[1], str)
+                   and isinstance(p[2], bool) for p in pages) or not all(
+                isinstance(f, list) and len(f) == 2 and isinstance(f[0], str) and _is_hex64(f[1]) for f in files):
+            raise corrupt(name, "a section file's page or file table is malformed")
+        for row in chunk["sections"]:
+            if not (isinstance(row, list) and len(row) in (10, 11) and is_int(row[0]) and 0 <= row[0] < len(pages)
+                    and is_int(row[1]) and 0 <= row[1] < len(files) and isinstance(row[2], str) and is_int(row[3])
+                    and is_int(row[4]) and is_int(row[5]) and 1 <= row[4] <= row[5]
+                    and all(isinstance(v, str) for v in row[6:10])
+                    and (len(row) == 10 or (isinstance(row[10], dict) and _object_fields_ok(row[10])))):
+                raise corrupt(name, "a section record is malformed")
+        return fmt.section_records(chunk)
 
     def concepts(self) -> list[list[Any]]:
         return self._load("concepts", self._check_concepts)
@@ -433,18 +453,29 @@ class Index:
         return rows
 
     def page(self, n: int) -> dict[str, Any]:
-        return self._load(f"p/{n}", self._check_page)
+        """Page ``n``'s outline: entry ``n mod P`` of ``p/<n div P>`` (P: the manifest's
+        ``pages_per_file``)."""
+        per = self.manifest["pages_per_file"]
+        count = self.manifest["concepts"]
+        if not is_int(n) or not 0 <= n < count:
+            raise corrupt("concepts", f"a concept refers to page {n!r}, past the {count} pages")
+        k = n // per
+        want = min(per, count - k * per)
+        return self._load(f"p/{k}", lambda name, ps: self._check_pages(name, ps, want))[n % per]
 
     @staticmethod
-    def _check_page(name: str, p: Any) -> dict[str, Any]:
-        if not isinstance(p, dict) or not isinstance(p.get("concept_id"), str) or not isinstance(p.get("sections"), list):
-            raise corrupt(name, "a page outline is malformed")
-        for s in p["sections"]:
-            if not (isinstance(s, dict) and is_int(s.get("sid")) and isinstance(s.get("heading"), str)
-                    and is_int(s.get("level")) and is_int(s.get("line_start")) and is_int(s.get("line_end"))
-                    and isinstance(s.get("path"), str) and (s.get("parent") is None or is_int(s.get("parent")))):
-                raise corrupt(name, "a page outline entry is malformed")
-        return p
+    def _check_pages(name: str, pages: Any, count: int) -> list[dict[str, Any]]:
+        if not isinstance(pages, list) or len(pages) != count:
+            raise corrupt(name, "an outline file does not hold the pages it should")
+        for p in pages:
+            if not isinstance(p, dict) or not isinstance(p.get("concept_id"), str) or not isinstance(p.get("sections"), list):
+                raise corrupt(name, "a page outline is malformed")
+            for s in p["sections"]:
+                if not (isinstance(s, dict) and is_int(s.get("sid")) and isinstance(s.get("heading"), str)
+                        and is_int(s.get("level")) and is_int(s.get("line_start")) and is_int(s.get("line_end"))
+                        and isinstance(s.get("path"), str) and (s.get("parent") is None or is_int(s.get("parent")))):
+                    raise corrupt(name, "a page outline entry is malformed")
+        return pages
 
     def files(self) -> list[dict[str, Any]]:
         return self._load("files", self._check_files)
@@ -452,6 +483,7 @@ class Index:
     def _check_files(self, name: str, files: Any) -> list[dict[str, Any]]:
         if not isinstance(files, list) or not all(
             isinstance(e, dict) and isinstance(e.get("path"), str) and is_int(e.get("size")) and _is_hex64(e.get("sha256"))
+            and ("copy" not in e or (isinstance(e["copy"], str) and fmt.COPY_PATH.match(e["copy"]) is not None))
             for e in files
         ):
             raise corrupt(name, "the captured-file list is malformed")
@@ -461,13 +493,32 @@ class Index:
 
     def file_bytes(self, n: int) -> bytes:
         """The exact captured bytes of file ``n`` of :meth:`files`, checked against its SHA-256."""
-        return self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))[0]
+        return self._captured(n)[0]
 
     def file_text(self, n: int) -> str:
         """File ``n`` decoded as the build decoded it (its ``encoding``, else UTF-8);
         undecodable bytes show as U+FFFD, while :meth:`file_bytes` stays exact."""
-        data, encoding = self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))
+        data, encoding = self._captured(n)
         return data.decode(encoding, errors="replace")
+
+    def _captured(self, n: int) -> tuple[bytes, str]:
+        """``(bytes, encoding)`` of captured file ``n``: from the site's copy (``copy``,
+        ``_sources/``) or from ``f/<n>``, checked against its size and SHA-256 either way."""
+        entry = self.files()[n]
+        copy = entry.get("copy")
+        if copy is None:
+            return self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))
+
+        def read() -> tuple[bytes, str]:
+            import hashlib
+
+            data = self.source.read_copy(copy)
+            if len(data) != entry["size"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
+                raise OkfError("index_corrupt", f"the site's copy {copy} of {entry['path']} does not match its SHA-256; "
+                               "rebuild the site", file=copy)
+            return data, "utf-8"
+
+        return self.memo(f"copy:{n}", read, lambda v: len(v[0]) + 64)
 
     def _check_file(self, name: str, n: int, f: Any) -> tuple[bytes, str]:
         import base64
@@ -545,6 +596,12 @@ class Index:
 
         request = {"items": items} if isinstance(items, list) else items
         return read_batch(answer_of(lambda tool, arguments: call_tool(self, tool, arguments)), request, **options)
+
+
+def _object_fields_ok(fields: dict[str, Any]) -> bool:
+    """The object fields of a section row: strings ``kind``/``name``/``signature``, flags true."""
+    allowed = {"kind": str, "name": str, "signature": str, "generated": bool, "continued": bool}
+    return all(k in allowed and isinstance(v, allowed[k]) and (allowed[k] is not bool or v is True) for k, v in fields.items())
 
 
 def open_index(location: str | os.PathLike[str], cache_bytes: int = DEFAULT_CACHE_BYTES) -> Index:

@@ -47,9 +47,17 @@ REFERENCE_LIMITS = {
 }
 MAX_PATH_BYTES = 4096
 MAX_PATH_COMPONENTS = 64
-SHARD_TARGET_BYTES = 2048  # aim: one posting shard ≈ 2 KB of JSON before gzip
-BIG_POSTING_BYTES = 1024  # a posting list larger than this gets a file of its own
-
+#: File budgets: a small site gets small files (a query reads little); a large one gets
+#: larger files, so that the number of files stays about these counts whatever its size.
+SECTION_FILES = 1024  # s/<k>: sections, each file ≥ SECTION_FILE_BYTES
+SECTION_FILE_BYTES = 4 * 1024
+POSTING_FILES = 512  # t/: posting shards plus the big lists' own files
+ID_POSTING_FILES = 64  # x/: read only for a query holding an identifier
+SHARD_TARGET_BYTES = 2048  # smallest aim of one posting shard, in bytes of JSON before gzip
+BIG_POSTING_BYTES = 1024  # smallest size of a posting list that gets a file of its own
+PAGE_FILES = 64  # p/<k>: page outlines (read by the agent tools only)
+PAGE_FILE_BYTES = 32 * 1024
+MAX_SHARDS = 4096
 
 @dataclass
 class Site:
@@ -68,6 +76,9 @@ class Site:
     #: ``docname → [(from section, via, to docname, to section)]`` (section = index in the record)
     links: Callable[[], dict[str, list[tuple[int, str, str, int]]]] = lambda: {}
     root_doc: str = ""  # the toctree's root document (page priors: toctree depth)
+    #: captured file's path -> (path relative to the index folder, where it is now) of the copy
+    #: the site ships of it (Sphinx's ``_sources/``), or None; used only when its bytes are equal
+    source_copy: Callable[[str], tuple[str, Path] | None] = lambda path: None
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -104,7 +115,7 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
     return PurePosixPath(base.as_posix())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
 def _relative(path: str, root: PurePosixPath) -> str:
     return PurePosixPath(path).relative_to(root).as_posix()
 
@@ -226,8 +237,12 @@ def build_index(
     out["files"] = entries
     by_rel = {_relative(f.path, root): f for f in files.values()}
     for e in entries:
-        data = captured[by_rel[e["path"]].path]
-        out[f"f/{file_no[e['path']]}"] = _file_record(e["path"], data, codec)
+        path = by_rel[e["path"]].path
+        copy = _verified_copy(site, path, captured[path], codec)
+        if copy is not None:
+            e["copy"] = copy
+        else:
+            out[f"f/{file_no[e['path']]}"] = _file_record(e["path"], captured[path], codec)
 
     # sids: searchable sections in (concept_id, line_start, path) order, then the rest
     keyed = [(r, i, s, _relative(s.file, root)) for r in records for i, s in enumerate(r.sections)]
@@ -239,37 +254,43 @@ def build_index(
     shared = _shared_anchors(records) if site.singlehtml else set()
     stats: list[_Stats] = []
     title_terms: dict[str, list[str]] = {}
+    page_no = {r.docname: n for n, r in enumerate(records)}
+    sections: list[tuple[int, int, list[Any]]] = []  # (page number, file number, row) by sid
+    anchors: dict[int, str] = {}
     for sid, (record, i, s, rel) in enumerate(searchable + others):
         url, anchor = _url(site, record.docname, record.sections, i, shared)
+        anchors[sid] = anchor
         text = s.obj.text if s.obj is not None and s.obj.generated else maps[s.file].range_text(s.line_start, s.line_end)
-        out[f"s/{sid}"] = {
-            "sid": sid, "concept_id": record.docname, "title": record.title, "path": rel,
-            "heading": s.heading, "level": s.level, "line_start": s.line_start, "line_end": s.line_end,
-            "locator": fmt.locator(rel, s.line_start, s.line_end), "content_sha256": files[s.file].sha256,
-            "url": url, "anchor": anchor, "searchable": record.searchable, "text": text,
-            **_object_fields(s, full=True),
-        }
+        row = [s.heading, s.level, s.line_start, s.line_end, fmt.locator(rel, s.line_start, s.line_end), url, anchor, text]
+        extra = _object_fields(s, full=True)
+        if extra:
+            row.append(extra)
+        sections.append((page_no[record.docname], file_no[rel], row))
         if sid < len(searchable):
             if record.docname not in title_terms:
                 title_terms[record.docname] = terms(record.title)
             stats.append(_section_stats(text, s.heading, title_terms[record.docname]))
     _check("terms", sum(st.tokens for st in stats), limits)
+    del captured, maps  # every text the index needs is in `sections` now: free the sources' bytes and line maps
 
     concepts = []
+    pages: list[dict[str, Any]] = []
     for n, record in enumerate(progress(records)):
         paths = sorted({_relative(f.path, root) for f in record.files} & {_relative(s.file, root) for s in record.sections})
         concepts.append([record.docname, record.title, n, record.searchable, paths])
-        out[f"p/{n}"] = {
+        pages.append({
             "concept_id": record.docname, "title": record.title, "url": site.page_url(record.docname),
             "path": _relative(record.files[0].path, root), "searchable": record.searchable,
             "sections": [
                 {"sid": sid_of[(record.docname, i)], "heading": s.heading, "level": s.level, "parent": s.parent,
                  "path": _relative(s.file, root), "line_start": s.line_start, "line_end": s.line_end,
-                 "anchor": out[f"s/{sid_of[(record.docname, i)]}"]["anchor"], **_object_fields(s, full=False)}
+                 "anchor": anchors[sid_of[(record.docname, i)]], **_object_fields(s, full=False)}
                 for i, s in enumerate(record.sections)
             ],
-        }
+        })
     out["concepts"] = concepts
+    section_files = _pack_sections(out, sections, records, entries)
+    pages_per_file = _pack_pages(out, pages)
     objects = _objects(records, sid_of)
     if objects:  # a site without documented objects gets no objects.js (and no manifest key)
         out["objects"] = objects
@@ -282,7 +303,8 @@ def build_index(
     outgoing = _section_links(resolved, sid_of, n_search)
     structure_priors(spans, resolved, site.root_doc)
     smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
-    smart["id_shards"] = _write_postings(out, _identifier_stats(out, stats, n_search), n_search, "x")
+    smart["id_shards"] = _write_postings(out, _identifier_stats(sections, records, stats, n_search), n_search, "x",
+                                         ID_POSTING_FILES)
     smart["link_firsts"] = build_links(out, outgoing)
     anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
     names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search)
@@ -295,12 +317,74 @@ def build_index(
         "snapshot_revision": fmt.snapshot_revision(entries), "unicode_version": tables["unicode_version"],
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
+        "section_files": [b - a for a, b in zip(section_files, [*section_files[1:], len(keyed)])],
+        "pages_per_file": pages_per_file,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
         "smart": smart,
         "project": site.project,
         **({"objects": len(out["objects"])} if "objects" in out else {}),
     }
     return out
+
+
+def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None:
+    """The copy of a captured file the site ships (``_sources/``), as a path relative to the
+    index folder, when its bytes are exactly the captured ones (and UTF-8 is how the build
+    decoded them); else None (the index then holds the file as ``f/<n>``)."""
+    if codec != "utf-8":
+        return None
+    found = site.source_copy(path)
+    if found is None:
+        return None
+    rel, where = found
+    try:
+        if not where.is_file() or where.is_symlink() or where.stat().st_size != len(data) or where.read_bytes() != data:
+            return None
+    except OSError:
+        return None
+    return rel if fmt.COPY_PATH.match(rel) else None
+
+
+def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
+                   entries: list[dict[str, Any]]) -> list[int]:
+    """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more on a
+    site so large that this would make more than about :data:`SECTION_FILES` files), with
+    the pages and files they refer to; returns the first sid of each file."""
+    costs = [64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
+             for _page, _file, row in sections]
+    target = max(SECTION_FILE_BYTES, -(-sum(costs) // SECTION_FILES))
+    starts: list[int] = []
+    size = target
+    for sid, cost in enumerate(costs):
+        if size + cost > target and (size or not starts):
+            starts.append(sid)
+            size = 0
+        size += cost
+    for k, first in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(sections)
+        pages: dict[int, int] = {}
+        files: dict[int, int] = {}
+        rows = []
+        for page, file, row in sections[first:end]:
+            rows.append([pages.setdefault(page, len(pages)), files.setdefault(file, len(files)), *row])
+        out[f"s/{k}"] = {
+            "first": first,
+            "pages": [[records[p].docname, records[p].title, records[p].searchable] for p in pages],
+            "files": [[entries[f]["path"], entries[f]["sha256"]] for f in files],
+            "sections": rows,
+        }
+    return starts
+
+
+def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]]) -> int:
+    """``p/<k>``: the outlines of pages ``k·P … k·P + P − 1``; returns P, chosen so a file
+    holds about :data:`PAGE_FILE_BYTES` of JSON (more, past about :data:`PAGE_FILES` files)."""
+    size = sum(200 + sum(80 + len(s["heading"]) + len(s["path"]) + len(s["anchor"]) for s in p["sections"]) for p in pages)
+    target = max(PAGE_FILE_BYTES, -(-size // PAGE_FILES))
+    per_file = max(1, len(pages) * target // max(size, 1))
+    for k in range(0, len(pages), per_file):
+        out[f"p/{k // per_file}"] = pages[k : k + per_file]
+    return per_file
 
 
 def _file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
@@ -347,18 +431,20 @@ def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> li
     return rows
 
 
-def _identifier_stats(out: dict[str, Any], stats: list[_Stats], n: int) -> list[_Stats]:
+def _identifier_stats(sections: list[tuple[int, int, list[Any]]], records: list[DocRecord], stats: list[_Stats],
+                      n: int) -> list[_Stats]:
     """Smart mode's identifier frequencies per searchable section, weighted like terms."""
     result = []
     titles: dict[str, list[str]] = {}
     for sid in range(n):
-        s = out[f"s/{sid}"]
-        freqs: Counter[str] = Counter(fmt.identifiers(s["text"]))
-        for ident in fmt.identifiers(s["heading"]):
+        page, _file, row = sections[sid]
+        title = records[page].title
+        freqs: Counter[str] = Counter(fmt.identifiers(row[7]))
+        for ident in fmt.identifiers(row[0]):
             freqs[ident] += 3
-        if s["title"] not in titles:
-            titles[s["title"]] = fmt.identifiers(s["title"])
-        for ident in titles[s["title"]]:
+        if title not in titles:
+            titles[title] = fmt.identifiers(title)
+        for ident in titles[title]:
             freqs[ident] += 2
         result.append(_Stats(dict(freqs), stats[sid].length, 0))
     return result
@@ -390,7 +476,8 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
     return spans
 
 
-def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t") -> int:
+def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
+                    budget: int | None = None) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
@@ -399,10 +486,12 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
             flat = postings[term]
             flat.extend((sid - last.get(term, 0) if flat else sid, f, s.length))
             last[term] = sid
-    size = sum(len(t) + 24 + 6 * min(len(p), BIG_POSTING_BYTES // 6) for t, p in postings.items())
-    shards = 1
-    while size / shards > SHARD_TARGET_BYTES and shards < 4096:
-        shards *= 2
+    sizes = {t: _json_size(p) for t, p in postings.items()}
+    # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
+    target = max(SHARD_TARGET_BYTES, -(-sum(len(t) + 32 + p for t, p in sizes.items()) // (budget or POSTING_FILES)))
+    big_bytes = max(BIG_POSTING_BYTES, target // 2)
+    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes)
+    shards = min(max(1, -(-size // target)), MAX_SHARDS)
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
     for term in sorted(postings):
@@ -410,7 +499,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
         df = len(flat) // 3
         idf = fmt.idf(n, df)
         name = fmt.shard_name(term, shards, folder)
-        if len(fmt.canonical_json(flat)) > BIG_POSTING_BYTES:
+        if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = flat
@@ -420,6 +509,12 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
     for k in range(shards):
         out[f"{folder}/{k:x}"] = content.get(f"{folder}/{k:x}", {})
     return shards
+
+
+def _json_size(flat: list[int]) -> int:
+    """The length of a list of integers as compact JSON (``str`` writes ``", "`` between
+    them), without serialising it as JSON."""
+    return len(str(flat)) - max(len(flat) - 1, 0)
 
 
 def is_index_folder(target: Path) -> bool:

@@ -99,14 +99,21 @@ def _pages(files: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """docname → page outline (``p/<n>``) with its title and link.  On a single-page
     build every page shares one URL: the link is its first section's (with the anchor)."""
     single = files["manifest"].get("builder") == "singlehtml"
+    per = files["manifest"]["pages_per_file"]
+    sections = _sections(files)
     out = {}
     for docname, title, n, _searchable, _paths in files["concepts"]:
-        page = files[f"p/{n}"]
+        page = files[f"p/{n // per}"][n % per]
         link = page["url"]
         if single and page["sections"]:
-            link = files[f"s/{page['sections'][0]['sid']}"]["url"] or link
+            link = sections[page["sections"][0]["sid"]]["url"] or link
         out[docname] = {**page, "title": title, "link": link}
     return out
+
+
+def _sections(files: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every section record, by sid, from the section files ``s/<k>``."""
+    return [r for k in range(len(files["manifest"]["section_files"])) for r in fmt.section_records(files[f"s/{k}"])]
 
 
 def _order(pages: dict[str, Any], groups: list[tuple[str, list[str]]], root: str) -> list[tuple[str, list[str]]]:
@@ -129,6 +136,7 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
            root: str, baseurl: str = "") -> tuple[str, str]:
     """``(llms.txt, llms-full.txt)`` for the index ``files`` of one build."""
     pages = _pages(files)
+    sections = _sections(files)
     hashes = {e["path"]: e["sha256"] for e in files["files"]}
     order = _order(pages, groups, root)
     head = [f"# {_one_line(project) or 'Documentation'}", ""]
@@ -158,7 +166,7 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
                     f"sha256={hashes.get(page['path'], '')} url={_link_url(page['link'], baseurl)} -->")
         full.append("")
         for s in page["sections"]:
-            record = files[f"s/{s['sid']}"]
+            record = sections[s["sid"]]
             text = record["text"]
             data = text.encode("utf-8", "surrogatepass")
             full.append(f"### {_one_line(s['heading'])}" if s["heading"] else "### (introduction)")

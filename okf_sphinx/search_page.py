@@ -17,6 +17,7 @@ page only.  The chosen page's URL (relative to the site root) is left in
 from __future__ import annotations
 
 import posixpath
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,41 @@ def _builder_inited(app: Sphinx) -> None:
         app.config.html_additional_pages.setdefault(name, TEMPLATE)
     app.okf_search_page = builder.get_target_uri(name)  # type: ignore[attr-defined]
     app.okf_dialog_strings = dialog_strings_attribute()  # type: ignore[attr-defined]  # the site's language
+    if app.config.okf_search_replace_builtin and getattr(builder, "search", False):
+        _drop_sphinx_index(builder)
+
+
+def _drop_sphinx_index(builder: Any) -> None:
+    """Sphinx's own search index is written for nothing when our page replaces its search:
+    leave its indexer out (no ``searchindex.js``, no time spent feeding it), while
+    ``builder.search`` stays true so the theme keeps its search box and page."""
+    prepare = builder.prepare_writing
+
+    def prepare_writing(docnames: Any) -> None:
+        prepare(docnames)
+        builder.indexer = None
+
+    builder.prepare_writing = prepare_writing
+
+
+#: Sphinx's search scripts (and its index) that a theme may load on every page.
+_SPHINX_SEARCH_SCRIPT = re.compile(
+    r'[ \t]*<script[^>]*\ssrc="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)(?:\?[^"]*)?"[^>]*>\s*</script>[ \t]*\n?'
+)
+
+
+def strip_sphinx_search_scripts(html: str) -> str:
+    """``html`` without the script tags of Sphinx's own search (pydata-sphinx-theme puts
+    them in every page's head for its search-as-you-type)."""
+    return _SPHINX_SEARCH_SCRIPT.sub("", html)
+
+
+def _remove_sphinx_index(app: Sphinx, exception: BaseException | None) -> None:
+    """A ``searchindex.js`` left by an earlier build without okf is not shipped either."""
+    if exception is None and _enabled(app) and app.config.okf_search_replace_builtin:
+        stale = Path(app.outdir) / "searchindex.js"
+        if stale.is_file() and not stale.is_symlink():
+            stale.unlink()
 
 
 def _collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
@@ -93,6 +129,8 @@ def _add_assets(app: Sphinx, search_page: bool) -> None:
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> str | None:
     if not _enabled(app):
         return None
+    replacing = app.config.okf_search_replace_builtin
+    context["okf_strip_search_scripts"] = strip_sphinx_search_scripts if replacing else (lambda html: html)
     if pagename != page_name(app):
         _add_assets(app, False)
         return None
@@ -130,3 +168,4 @@ def setup_search_page(app: Sphinx) -> None:
     app.connect("builder-inited", _builder_inited)
     app.connect("html-collect-pages", _collect_pages)
     app.connect("html-page-context", _page_context)
+    app.connect("build-finished", _remove_sphinx_index)

@@ -29,7 +29,7 @@ from .errors import BuildError
 NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
 GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
 DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
-MAX_SHARDS = 4096
+MAX_SHARDS = 128  # a large site gets larger shards rather than more files (format_version 2)
 
 
 def stemmer_for(language: str | None) -> tuple[Callable[[str], str] | None, str]:

@@ -50,6 +50,20 @@ class Source(Protocol):
         """The bytes of ``<name>.js``; ``OkfError`` when missing or unreadable."""
         ...
 
+    def read_copy(self, path: str) -> bytes:
+        """The bytes of a file the site ships beside the index (``files.js``'s ``copy``:
+        ``../_sources/…``, relative to the index folder)."""
+        ...
+
+
+def check_copy(path: str) -> list[str]:
+    """The parts of a ``copy`` path, once it is known to be one (format.COPY_PATH)."""
+    from .format import COPY_PATH
+
+    if not isinstance(path, str) or not COPY_PATH.match(path):
+        raise OkfError("index_corrupt", f"index refers to an invalid source copy {path!r}; rebuild the site")
+    return path.split("/")
+
 
 class DiskSource:
     """Index files under a local folder, read without following symlinks."""
@@ -84,9 +98,17 @@ class DiskSource:
         except OSError:
             return False
 
+    def read_copy(self, path: str) -> bytes:
+        return self._read_parts(check_copy(path), path, f"the site's copy {path} of a captured file")
+
     def _read(self, name: str) -> bytes:
         check_name(name)
-        parts = (name + ".js").split("/")
+        return self._read_parts((name + ".js").split("/"), name)
+
+    def _read_parts(self, parts: list[str], name: str, label: str = "") -> bytes:
+        """Open ``parts`` from the index folder one component at a time, following no link
+        (``..`` climbs to the site's copies of its sources)."""
+        label = label or f"index file {name}.js"
         fd = None
         try:
             fd = os.open(self.index_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
@@ -98,9 +120,9 @@ class DiskSource:
             try:
                 st = os.fstat(ffd)
                 if not stat.S_ISREG(st.st_mode):
-                    raise OkfError("index_corrupt", f"index file {name}.js is not a regular file")
+                    raise OkfError("index_corrupt", f"{label} is not a regular file")
                 if st.st_size > MAX_FILE_BYTES:
-                    raise OkfError("resource_limit", f"index file {name}.js is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}")
+                    raise OkfError("resource_limit", f"{label} is {st.st_size} bytes; the limit is {MAX_FILE_BYTES}")
                 with os.fdopen(ffd, "rb", closefd=False) as fh:
                     # the file's own size, not the cap: read(n) allocates n bytes up front (64 MiB per file)
                     return fh.read(min(st.st_size, MAX_FILE_BYTES) + 1)
@@ -112,8 +134,8 @@ class DiskSource:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.ENOENT):
                 code = "index_not_found" if name == "manifest" else "index_corrupt"
                 why = "is a symbolic link (links are not followed)" if exc.errno == errno.ELOOP else "is missing"
-                raise OkfError(code, f"index file {name}.js under {self.location} {why}; rebuild the site", file=f"{name}.js") from None
-            raise OkfError("index_corrupt", f"cannot read index file {name}.js: {exc.strerror}", file=f"{name}.js") from None
+                raise OkfError(code, f"{label} under {self.location} {why}; rebuild the site", file=name if label.startswith("the site") else f"{name}.js") from None
+            raise OkfError("index_corrupt", f"cannot read {label}: {exc.strerror}", file=name if label.startswith("the site") else f"{name}.js") from None
         finally:
             if fd is not None:
                 os.close(fd)
@@ -219,12 +241,18 @@ class UrlSource:
         self._lock = threading.Lock()
 
     def read(self, name: str) -> bytes:
+        check_name(name)
+        return self._get(name, urllib.parse.urljoin(self.base, name + ".js"))
+
+    def read_copy(self, path: str) -> bytes:
+        check_copy(path)
+        return self._get(path, urllib.parse.urljoin(self.base, path))
+
+    def _get(self, name: str, url: str) -> bytes:
         import http.client  # noqa: PLC0415
         import urllib.error  # noqa: PLC0415 - urllib.request costs ~20 ms to import; disk-only runs skip it
         import urllib.request  # noqa: PLC0415
 
-        check_name(name)
-        url = urllib.parse.urljoin(self.base, name + ".js")
         base = self.base
 
         class Redirects(urllib.request.HTTPRedirectHandler):

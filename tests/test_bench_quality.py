@@ -41,6 +41,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     src = write_project(root / "src", FILES)
     (src / "conf.py").write_text(
         (src / "conf.py").read_text("utf-8")
+        + "okf_search_replace_builtin = False  # Sphinx's searchindex.js is compared too\n"
         + "def setup(app):\n    app.add_object_type('confval', 'confval')\n",
         "utf-8",
     )

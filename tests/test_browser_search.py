@@ -294,7 +294,15 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     assert name_shard in okf
     # smart mode: the page table, one stem-group shard per word, the forms' postings, the sections shown
     assert okf - shards - groups - {"manifest", "smart", name_shard} == {n for n in okf if n.startswith("s/")}
-    assert len([n for n in okf if n.startswith("s/")]) == len(result["hits"])
+    starts = fmt.section_starts(index.manifest["section_files"])
+    sids = {index.section(sid)["locator"]: sid for sid in range(index.sections)}
+    def locators(v: object) -> list[str]:  # every hit shown, at any depth (pages hold their sections' hits)
+        if isinstance(v, dict):
+            return ([v["locator"]] if "locator" in v else []) + [x for w in v.values() for x in locators(w)]
+        return [x for w in v for x in locators(w)] if isinstance(v, list) else []
+
+    shown = {fmt.section_file_of(starts, sids[loc]) for loc in locators(result["hits"])}
+    assert {n for n in okf if n.startswith("s/")} == {f"s/{k}" for k in shown}
     assert "unicode" not in okf and "/searchindex.js" not in loaded
     assert "/_static/okf-search.js" in loaded
     index_bytes = sum(v for k, v in loaded.items() if "/_okf/" in k)

@@ -510,9 +510,11 @@ def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.
     shutil.copytree(Path(index.source.location), site / "_okf")
     sid = index.search("policy")["hits"][0]
     n = next(i for i in range(index.sections) if index.section(i)["locator"] == sid["locator"])
-    record = fmt.unwrap(f"s/{n}", (site / "_okf" / "s" / f"{n}.js").read_bytes())
-    record["searchable"] = False
-    (site / "_okf" / "s" / f"{n}.js").write_bytes(fmt.wrap(f"s/{n}", record))
+    starts = fmt.section_starts(index.manifest["section_files"])
+    k = fmt.section_file_of(starts, n)
+    chunk = fmt.unwrap(f"s/{k}", (site / "_okf" / "s" / f"{k}.js").read_bytes())
+    chunk["pages"][chunk["sections"][n - starts[k]][0]][2] = False  # the page of section n: not searchable
+    (site / "_okf" / "s" / f"{k}.js").write_bytes(fmt.wrap(f"s/{k}", chunk))
     assert details(lambda: okf_sphinx.open_index(site).search("policy")) == ("index_corrupt", {})
 
 

@@ -137,6 +137,9 @@ def test_missing_shard_over_http_is_index_corrupt(site, tmp_path):
     shutil.copytree(site, copy)
     for f in (copy / "_okf" / "f").iterdir():
         f.unlink()
+    for f in (copy / "_sources").rglob("*"):  # files served from the site's copies of its sources
+        if f.is_file():
+            f.unlink()
     with serve_folder(copy) as (url, _):
         with pytest.raises(OkfError) as info:
             open_index(url).read_lines("guide.rst", [1, 2])

@@ -44,12 +44,26 @@ def test_truncated_manifest(site: Path) -> None:
     assert code_of(lambda: search(site)) == "index_corrupt"
 
 
+def test_section_file_counts_must_add_up(site: Path) -> None:
+    m = site / "_okf" / "manifest.js"
+    value = unwrap("manifest", m.read_bytes())
+    counts = value["section_files"]
+    for bad in ([*counts, 1], [counts[0] + 1, *counts[1:]], [0, *counts], ["1"], None):
+        value["section_files"] = bad
+        m.write_bytes(wrap("manifest", value))
+        assert code_of(lambda: search(site)) == "index_corrupt", bad
+
+
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    value["format_version"] = 2
-    m.write_bytes(wrap("manifest", value))
-    assert code_of(lambda: search(site)) == "index_version_unsupported"
+    for old in (1, 3):  # format_version 1 (one file per section) and a future version
+        value["format_version"] = old
+        m.write_bytes(wrap("manifest", value))
+        assert code_of(lambda: search(site)) == "index_version_unsupported"
+        with pytest.raises(OkfError) as err:
+            search(site)
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [2]
     value["format"] = "something-else"
     m.write_bytes(wrap("manifest", value))
     assert code_of(lambda: search(site)) == "index_corrupt"
@@ -89,11 +103,22 @@ def test_tampered_values(site: Path) -> None:
 def test_tampered_section_and_files(site: Path) -> None:
     index = okf_sphinx.open_index(site)
     sid = 0
-    s = site / "_okf" / "s" / f"{sid}.js"
-    value = unwrap(f"s/{sid}", s.read_bytes())
-    value["line_start"] = "1"
-    s.write_bytes(wrap(f"s/{sid}", value))
-    assert code_of(lambda: okf_sphinx.open_index(site).section(sid)) == "index_corrupt"
+    s = site / "_okf" / "s" / "0.js"
+    original = s.read_bytes()
+    for damage in (
+        lambda v: v["sections"][0].__setitem__(4, "1"),  # line_start not an integer
+        lambda v: v["sections"][0].__setitem__(0, len(v["pages"])),  # page past the file's page table
+        lambda v: v["sections"].pop(),  # fewer rows than the manifest's section_files say
+        lambda v: v.__setitem__("first", 1),  # not the first sid the manifest names
+        lambda v: v["files"][0].__setitem__(1, "0" * 63),  # not a SHA-256
+        lambda v: v["sections"][0].append({"kind": 3}),  # object fields of the wrong type
+    ):
+        value = unwrap("s/0", original)
+        damage(value)
+        s.write_bytes(wrap("s/0", value))
+        assert code_of(lambda: okf_sphinx.open_index(site).section(sid)) == "index_corrupt"
+    s.write_bytes(original)
+    assert okf_sphinx.open_index(site).section(sid)["sid"] == sid
     files = site / "_okf" / "files.js"
     entries = unwrap("files", files.read_bytes())
     entries[0]["size"] += 1
@@ -103,11 +128,36 @@ def test_tampered_section_and_files(site: Path) -> None:
 
 
 def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
-    f = site / "_okf" / "f" / "0.js"
-    value = unwrap("f/0", f.read_bytes())
+    entries = okf_sphinx.open_index(site).files()
+    n = next(i for i, e in enumerate(entries) if "copy" not in e)  # a file held in the index (f/<n>)
+    f = site / "_okf" / "f" / f"{n}.js"
+    value = unwrap(f"f/{n}", f.read_bytes())
     value["text"] = value["text"] + "x"
-    f.write_bytes(wrap("f/0", value))
-    assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(0)) == "index_corrupt"
+    f.write_bytes(wrap(f"f/{n}", value))
+    assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
+
+
+def test_tampered_source_copy_fails_its_sha256(site: Path) -> None:
+    """A captured file served from the site's ``_sources/`` copy is checked like ``f/<n>``."""
+    index = okf_sphinx.open_index(site)
+    n, entry = next((i, e) for i, e in enumerate(index.files()) if "copy" in e)
+    assert index.file_bytes(n) == (site / "_okf" / entry["copy"]).read_bytes()
+    assert not (site / "_okf" / "f" / f"{n}.js").exists()
+    copy = site / "_okf" / entry["copy"]
+    copy.write_bytes(copy.read_bytes() + b"x")
+    assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
+    copy.unlink()
+    assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
+
+
+def test_a_copy_path_outside_the_sources_is_refused(site: Path) -> None:
+    files = site / "_okf" / "files.js"
+    entries = unwrap("files", files.read_bytes())
+    n = next(i for i, e in enumerate(entries) if "copy" in e)
+    for bad in ("../../etc/passwd", "../_sources/../conf.py", "_sources/x.txt", "../_static/x.txt"):
+        entries[n]["copy"] = bad
+        files.write_bytes(wrap("files", entries))
+        assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
 
 
 def test_missing_shard_file(site: Path) -> None:

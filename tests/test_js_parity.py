@@ -233,14 +233,18 @@ def test_cold_ascii_query_loads_only_what_it_needs(stress_site: Path) -> None:
         terms = result["terms"]
         shards = {fmt.shard_name(t, index.shards) for t in terms}
         sections = [n for n in loaded if n.startswith("s/")]
-        assert len(sections) == len(result["hits"])
+        starts = fmt.section_starts(index.manifest["section_files"])
+        hit_sids = [next(i for i in range(index.sections_all) if index.section(i)["locator"] == h["locator"]
+                         and index.section(i)["concept_id"] == h["concept_id"]) for h in result["hits"]]
+        # the section files holding the hits, each once
+        assert sorted(sections) == sorted({f"s/{fmt.section_file_of(starts, sid)}" for sid in hit_sids})
         assert {n for n in loaded if n.startswith("t/") and "-" not in n} == shards
         assert len(loaded) == len(set(loaded)), "a file was loaded twice"
         if not req["query"].isascii():
             assert "unicode" in loaded
         elif "unicode" in loaded:
             # only allowed when a snippet needed the tables
-            texts = [index.section(int(n[2:]))["text"] for n in sections]
+            texts = [index.section(sid)["text"] for sid in hit_sids]
             assert any(not t.isascii() for t in texts)
     assert "unicode" not in answers[3]["loaded"]
     # that term's postings live in a file of their own

@@ -20,8 +20,10 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from test_reading_site import built_site
 
+import okf_sphinx
 from okf_sphinx import open_index
 from okf_sphinx.errors import EXIT_CODES
+from okf_sphinx.format import section_file_of, section_starts
 from okf_sphinx.mcp_server import contract
 from okf_sphinx.reading import answer_json, call_tool
 
@@ -241,10 +243,11 @@ def test_index_errors_through_the_server(site, tmp_path):
             before = await s.call_tool("search_sections", {"query": "retry"})
             shutil.copytree(site, target)  # the site gets built while the server runs
             found = await s.call_tool("search_sections", {"query": "retry"})
-            (target / "_okf" / "s" / "3.js").write_bytes(b'okfLoad("s/3",{"truncated')
+            k = section_file_of(section_starts(okf_sphinx.open_index(target).manifest["section_files"]), 3)
+            (target / "_okf" / "s" / f"{k}.js").write_bytes(f'okfLoad("s/{k}",{{"truncated'.encode())
             corrupt = await s.call_tool("get_section", {"locator": _locator_of(site, 3)})
             manifest = target / "_okf" / "manifest.js"
-            text = manifest.read_text(encoding="utf-8").replace('"format_version":1', '"format_version":2')
+            text = manifest.read_text(encoding="utf-8").replace('"format_version":2', '"format_version":1')
             manifest.unlink()
             manifest.write_text(text, encoding="utf-8")
             version = await s.call_tool("search_sections", {"query": "retry"})

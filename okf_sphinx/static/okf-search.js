@@ -12,6 +12,7 @@
   'use strict';
   var MAX_Q = 512, MAX_TERMS = 32, MAX_TERM = 4096, SNIP = 512, LEAD = 80, MAX_BYTES = 1048576;
   var own = Object.prototype.hasOwnProperty;
+  var FORMAT_VERSION = 2; // docs/index-format.md (format.FORMAT_VERSION)
   var doc = root && root.document;
   var thisScript = doc && doc.currentScript;
 
@@ -273,11 +274,15 @@
   function isHex64(v) { return typeof v === 'string' && /^[0-9a-f]{64}$/.test(v); }
   function checkManifest(m) {
     if (!m || typeof m !== 'object' || m.format !== 'okf-sphinx-index') fail('index_corrupt', 'manifest.js is not an okf_sphinx index manifest; rebuild the site', { file: 'manifest.js' });
-    if (m.format_version !== 1) fail('index_version_unsupported', 'index format_version ' + pyRepr(m.format_version) + ' is not supported by this okf_sphinx (it reads version 1); rebuild the site or upgrade okf_sphinx', { found: m.format_version === undefined ? null : m.format_version, supported: [1] });
+    if (m.format_version !== FORMAT_VERSION) fail('index_version_unsupported', 'index format_version ' + pyRepr(m.format_version) + ' is not supported by this okf_sphinx (it reads version ' + FORMAT_VERSION + '); rebuild the site or upgrade okf_sphinx', { found: m.format_version === undefined ? null : m.format_version, supported: [FORMAT_VERSION] });
     if (!['sections', 'sections_all', 'concepts', 'files', 'shards'].every(function (k) { return isInt(m[k]) && m[k] >= 0; }) || m.shards < 1 || m.sections_all < m.sections) throw corrupt('manifest', 'counts are missing or invalid');
     if (typeof m.avglen !== 'number' || !(m.avglen > 0) || !isFinite(m.avglen)) throw corrupt('manifest', 'avglen is missing or invalid');
     if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
     if (!isHex64(m.index_revision)) throw corrupt('manifest', 'index_revision is missing or invalid');
+    var counts = m.section_files;
+    if (!(Array.isArray(counts) && counts.every(function (x) { return isInt(x) && x >= 1; })
+      && counts.reduce(function (a, x) { return a + x; }, 0) === m.sections_all)) throw corrupt('manifest', 'section_files is missing or invalid');
+    if (!(isInt(m.pages_per_file) && m.pages_per_file >= 1)) throw corrupt('manifest', 'pages_per_file is missing or invalid');
     return m;
   }
   function checkUnicode(t) {
@@ -297,14 +302,29 @@
     });
     return shard;
   }
-  function checkSection(name, s) {
-    var ok = s && typeof s === 'object'
-      && ['concept_id', 'title', 'path', 'heading', 'locator', 'url', 'anchor', 'text'].every(function (k) { return typeof s[k] === 'string'; })
-      && ['sid', 'level', 'line_start', 'line_end'].every(function (k) { return isInt(s[k]); })
-      && isHex64(s.content_sha256) && typeof s.searchable === 'boolean' && 's/' + s.sid === name
-      && s.line_start >= 1 && s.line_start <= s.line_end;
-    if (!ok) throw corrupt(name, 'a section record is malformed');
-    return s;
+  var OBJECT_FIELDS = { kind: 'string', name: 'string', signature: 'string', generated: true, continued: true };
+  // A section file s/<k> (index.py _check_sections): sids first … end-1; its records, by sid.
+  function checkSections(name, c, first, end) {
+    if (!(c && typeof c === 'object' && !Array.isArray(c) && c.first === first && Array.isArray(c.pages) && Array.isArray(c.files)
+      && Array.isArray(c.sections) && c.sections.length === end - first)) throw corrupt(name, 'a section file is malformed');
+    var pages = c.pages, files = c.files;
+    if (!pages.every(function (p) { return Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && typeof p[1] === 'string' && typeof p[2] === 'boolean'; })
+      || !files.every(function (f) { return Array.isArray(f) && f.length === 2 && typeof f[0] === 'string' && isHex64(f[1]); })) throw corrupt(name, "a section file's page or file table is malformed");
+    return c.sections.map(function (r, i) {
+      var ok = Array.isArray(r) && (r.length === 10 || r.length === 11) && isInt(r[0]) && r[0] >= 0 && r[0] < pages.length
+        && isInt(r[1]) && r[1] >= 0 && r[1] < files.length && typeof r[2] === 'string' && isInt(r[3]) && isInt(r[4]) && isInt(r[5])
+        && r[4] >= 1 && r[4] <= r[5] && [6, 7, 8, 9].every(function (j) { return typeof r[j] === 'string'; })
+        && (r.length === 10 || (r[10] && typeof r[10] === 'object' && !Array.isArray(r[10]) && Object.keys(r[10]).every(function (k) {
+          var want = own.call(OBJECT_FIELDS, k) ? OBJECT_FIELDS[k] : undefined;
+          return want === true ? r[10][k] === true : want !== undefined && typeof r[10][k] === want;
+        })));
+      if (!ok) throw corrupt(name, 'a section record is malformed');
+      var p = pages[r[0]], f = files[r[1]];
+      var rec = { sid: first + i, concept_id: p[0], title: p[1], path: f[0], heading: r[2], level: r[3], line_start: r[4], line_end: r[5],
+        locator: r[6], content_sha256: f[1], url: r[7], anchor: r[8], searchable: p[2], text: r[9] };
+      if (r.length === 11) Object.keys(r[10]).forEach(function (k) { rec[k] = r[10][k]; });
+      return rec;
+    });
   }
   var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
@@ -357,7 +377,15 @@
     });
   };
   Engine.prototype.section = function (sid) {
-    return this.load('s/' + sid, checkSection);
+    var m = this.manifest;
+    if (this.startsOf !== m) {  // the first sid of each section file, once per manifest
+      this.starts = m.section_files.reduce(function (a, n, i) { a.push(i ? a[i - 1] + m.section_files[i - 1] : 0); return a; }, []);
+      this.startsOf = m;
+    }
+    var st = this.starts, lo = 0, hi = st.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (st[mid] <= sid) lo = mid + 1; else hi = mid; }
+    var k = lo - 1, first = st[k], end = k + 1 < st.length ? st[k + 1] : this.manifest.sections_all;
+    return this.load('s/' + k, function (name, c) { return checkSections(name, c, first, end); }).then(function (recs) { return recs[sid - first]; });
   };
   // Every matching section as [score, sid], best first (query.py rank).
   function rank(postings, avglen) {

@@ -1,0 +1,182 @@
+"""Index format 2's footprint: packed section files, captured files served from the
+site's ``_sources/`` copies, bounded file counts, and no Sphinx search index when
+okf_sphinx's search replaces Sphinx's."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+import okf_sphinx
+from okf_sphinx import format as fmt
+from okf_sphinx import index_writer
+
+from conftest import sphinx_build, write_project
+
+PAGES = {
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   usage\n   other\n\n.. include:: _inc/part.rst\n",
+    "_inc/part.rst": "Included part\n-------------\n\nIncluded walrus text.\n",
+    "usage.rst": "Usage\n=====\n\nRetry the request.\n\n" + "".join(
+        f"Section {i}\n{'-' * (8 + len(str(i)))}\n\nWalrus number {i} retries politely.\n\n" for i in range(60)
+    ),
+    "other.md": "# Other\n\nA walrus in Markdown.\n",
+}
+
+
+def _files(okf: Path) -> dict[str, bytes]:
+    return {p.relative_to(okf).as_posix(): p.read_bytes() for p in sorted(okf.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = write_project(tmp_path_factory.mktemp("fp") / "src", PAGES)
+    out = src.parent / "html"
+    sphinx_build(src, out)
+    return out
+
+
+def test_sections_are_packed_into_files_each_reader_unpacks_alike(built: Path) -> None:
+    index = okf_sphinx.open_index(built)
+    m = index.manifest
+    assert m["format_version"] == 2 and m["sections_all"] > 60
+    starts = fmt.section_starts(m["section_files"])
+    assert sum(m["section_files"]) == m["sections_all"]
+    assert starts[0] == 0 and len(starts) == len(list((built / "_okf" / "s").glob("*.js"))) < m["sections_all"]
+    for k, first in enumerate(starts):
+        chunk = fmt.unwrap(f"s/{k}", (built / "_okf" / "s" / f"{k}.js").read_bytes())
+        assert chunk["first"] == first
+    usage = next(c for c in index.concepts() if c[0] == "usage")
+    outline = index.page(usage[2])
+    for entry in outline["sections"]:
+        record = index.section(entry["sid"])
+        assert (record["heading"], record["line_start"], record["line_end"]) == (
+            entry["heading"], entry["line_start"], entry["line_end"])
+        data = (built / "_sources" / "usage.rst.txt").read_bytes()
+        lines = data.decode().split("\n")
+        assert record["text"] == "\n".join(lines[record["line_start"] - 1 : record["line_end"]])
+        assert record["content_sha256"] == hashlib.sha256(data).hexdigest()
+        assert record["locator"] == fmt.locator("usage.rst", record["line_start"], record["line_end"])
+
+
+def test_captured_files_are_served_from_the_sites_sources_copy(built: Path) -> None:
+    index = okf_sphinx.open_index(built)
+    entries = {e["path"]: (n, e) for n, e in enumerate(index.files())}
+    for path in ("index.rst", "usage.rst", "other.md"):
+        n, e = entries[path]
+        assert e["copy"] == f"../_sources/{path}.txt"
+        assert not (built / "_okf" / "f" / f"{n}.js").exists()
+        assert index.file_bytes(n) == (built / "_sources" / f"{path}.txt").read_bytes()
+    # an included file has no copy of its own in _sources/: the index holds it
+    n, e = entries["_inc/part.rst"]
+    assert "copy" not in e and (built / "_okf" / "f" / f"{n}.js").is_file()
+    answer = index.read_lines("usage.rst", [1, 3])
+    assert answer["content"] == "Usage\n=====\n" and answer["status"] == "ok"
+    assert index.get_section(locator=index.search("politely")["hits"][0]["locator"])["status"] == "ok"
+
+
+def test_without_html_copy_source_the_index_holds_every_file(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "src", PAGES, conf="html_copy_source = False\n")
+    sphinx_build(src, tmp_path / "html")
+    index = okf_sphinx.open_index(tmp_path / "html")
+    assert all("copy" not in e for e in index.files())
+    assert len(list((tmp_path / "html" / "_okf" / "f").glob("*.js"))) == len(index.files())
+    assert index.read_lines("usage.rst", [1, 2])["content"] == "Usage\n====="
+
+
+def test_the_copy_is_named_with_html_sourcelink_suffix(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "src", PAGES, conf='html_sourcelink_suffix = ".src"\n')
+    sphinx_build(src, tmp_path / "html")
+    index = okf_sphinx.open_index(tmp_path / "html")
+    entries = {e["path"]: e for e in index.files()}
+    assert entries["usage.rst"]["copy"] == "../_sources/usage.rst.src"
+    assert index.read_lines("usage.rst", [1, 1])["content"] == "Usage"
+
+
+def test_a_copy_whose_bytes_differ_is_not_used(tmp_path: Path) -> None:
+    """The index refers to a copy only when its bytes are exactly the captured ones."""
+    copy = tmp_path / "_sources" / "a.rst.txt"
+    copy.parent.mkdir()
+    site = index_writer.Site("html", lambda d: d, lambda e: True, "search.html",
+                             source_copy=lambda path: ("../_sources/a.rst.txt", copy))
+    for data, expected in ((b"A\n", "../_sources/a.rst.txt"), (b"A\r\n", None), (b"", None)):
+        copy.write_bytes(data)
+        assert index_writer._verified_copy(site, "a.rst", b"A\n", "utf-8") == expected
+    copy.write_bytes(b"A\n")
+    assert index_writer._verified_copy(site, "a.rst", b"A\n", "latin-1") is None  # decoded otherwise: f/<n>
+    copy.unlink()
+    assert index_writer._verified_copy(site, "a.rst", b"A\n", "utf-8") is None
+
+
+def test_copies_keep_builds_byte_identical_when_relocated(built: Path, tmp_path: Path) -> None:
+    moved = tmp_path / "moved"
+    shutil.copytree(built, moved)
+    assert okf_sphinx.open_index(moved).read_lines("other.md", [1, 1])["content"] == "# Other"
+    src = write_project(tmp_path / "elsewhere" / "src", PAGES)
+    sphinx_build(src, tmp_path / "elsewhere" / "html", "-j", "2")
+    a, b = _files(built / "_okf"), _files(tmp_path / "elsewhere" / "html" / "_okf")
+    a.pop("manifest.js"), b.pop("manifest.js")
+    assert a == b
+
+
+def test_file_budgets_bound_the_number_of_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large site gets larger files rather than more of them (the writer's budgets)."""
+    monkeypatch.setattr(index_writer, "SECTION_FILES", 4)
+    stats = [index_writer._Stats({f"w{i % 50}": 1, "common": 2, f"u{i}": 1}, 10, 3) for i in range(2000)]
+    out: dict[str, object] = {}
+    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=8)
+    names = [k for k in out if k.startswith("t/")]
+    assert shards <= 8 and len(names) <= 10, (shards, len(names))
+    assert any("-" in k for k in names)  # the biggest lists have files of their own
+    sections = [(0, 0, ["h", 1, i + 1, i + 1, f"a#L{i + 1}-L{i + 1}", "", "", "x" * 100]) for i in range(400)]
+
+    class R:
+        docname, title, searchable = "a", "A", True
+
+    out = {}
+    starts = index_writer._pack_sections(out, sections, [R()], [{"path": "a", "sha256": "0" * 64}])
+    assert 3 <= len(starts) <= 5 and starts[0] == 0
+
+
+def test_sphinx_search_index_is_not_shipped(built: Path) -> None:
+    assert not (built / "searchindex.js").exists()
+    search = (built / "search.html").read_text(encoding="utf-8")
+    assert "searchindex.js" not in search and "okf-search.js" in search
+
+
+def test_pydata_theme_pages_load_no_sphinx_search_scripts(tmp_path: Path) -> None:
+    pytest.importorskip("pydata_sphinx_theme")
+    src = write_project(tmp_path / "src", PAGES, conf='html_theme = "pydata_sphinx_theme"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    assert not (out / "searchindex.js").exists()
+    for page in ("index.html", "usage.html", "other.html", "search.html"):
+        html = (out / page).read_text(encoding="utf-8")
+        assert "searchindex.js" not in html and "searchtools.js" not in html and "language_data.js" not in html, page
+        assert "okf-dialog.js" in html
+    # keeping Sphinx's search keeps all of it
+    src2 = write_project(tmp_path / "src2", PAGES, conf='html_theme = "pydata_sphinx_theme"\nokf_search_replace_builtin = False\n')
+    sphinx_build(src2, tmp_path / "html2")
+    assert (tmp_path / "html2" / "searchindex.js").is_file()
+    assert "searchindex.js" in (tmp_path / "html2" / "usage.html").read_text(encoding="utf-8")
+
+
+def test_a_stale_searchindex_is_removed(tmp_path: Path) -> None:
+    src = write_project(tmp_path / "src", PAGES)
+    out = tmp_path / "html"
+    out.mkdir()
+    (out / "searchindex.js").write_text("Search.setIndex({})", encoding="utf-8")
+    sphinx_build(src, out)
+    assert not (out / "searchindex.js").exists()
+
+
+def test_the_relative_path_cache_does_not_grow_without_bound() -> None:
+    """sphinx-autobuild keeps one process for many builds: the writer's path cache is bounded."""
+    from pathlib import PurePosixPath
+
+    root = PurePosixPath("/r")
+    for i in range(6000):
+        assert index_writer._relative(f"/r/{i}.rst", root) == f"{i}.rst"
+    assert index_writer._relative.cache_info().currsize <= 4096
