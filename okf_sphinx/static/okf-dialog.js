@@ -274,13 +274,17 @@
     return u.href;
   }
 
-  // the parents of a deep section (level 3 and more): the page outline (concepts + p/<n>),
+  // the parents of a deep section (level 3 and more): the page outline (concepts + p/<k>),
   // loaded after the answer is shown; level 1-2 sections need none (the group is the page)
   function outline(eng, cid) {
     if (!outlines[cid]) {
       outlines[cid] = eng.load('concepts').then(function (rows) {
         var row = Array.isArray(rows) && rows.filter(function (r) { return r && r[0] === cid; })[0];
-        return row ? eng.load('p/' + row[2]) : null;
+        var per = eng.manifest && eng.manifest.pages_per_file;  // page n: entry n mod P of p/<n div P>
+        if (!row || !(per >= 1) || !(row[2] >= 0)) return null;
+        return eng.load('p/' + Math.floor(row[2] / per)).then(function (ps) {
+          return Array.isArray(ps) ? ps[row[2] % per] : null;
+        });
       });
       outlines[cid].catch(function () { delete outlines[cid]; });
     }
