@@ -121,6 +121,29 @@ def test_bm25_part_values_and_operation_order() -> None:
     assert (fmt.K1, fmt.B, fmt.WEIGHTS) == (1.2, 0.75, {"body": 1, "heading": 3, "title": 2})
 
 
+
+def test_smart_mode_keys_of_the_format() -> None:
+    """The keys smart mode's files are named and grouped by (docs/smart.md), as every engine computes them."""
+    assert fmt.identifiers("Set SECRET_KEY, url_for(), QuerySet.filter and --no-deps; e.g. 1.2.0") == [
+        "secret_key", "url_for", "queryset.filter", "--no-deps", "e.g"]
+    # options keep at most two leading hyphens; an option needs no connector, a word does
+    assert fmt.identifiers("---verbose -ab --x") == ["--verbose", "-ab"]  # "--x": one code point
+    # two code points at least; a letter and a connector; "." ":" "-" trimmed from the ends, "_" kept
+    assert fmt.identifiers("-x a_ _1 1_2 x. .a.b. a-b- Xa_b plain 1.2 c::d") == [
+        "a_", "a.b", "a-b", "xa_b", "c::d"]
+    assert fmt.identifiers("1.2 then a_b") == ["a_b"]  # a run that is not an identifier does not end the scan
+    assert fmt.object_name_query("  QuerySet.filter()\t") == "QuerySet.filter"
+    assert fmt.object_name_query("f()()") == "f()" and fmt.object_name_query(" () ") is None
+    assert fmt.object_name_query("\u00a0f\u00a0") == "\u00a0f\u00a0"  # only ASCII white space is trimmed
+    assert fmt.object_name_query("\n\r\f\vf \t") == "f" and fmt.object_name_query("") is None
+    assert fmt.name_key("pkg.mod.cls") == "cls" and fmt.name_key("cls") == "cls" and fmt.name_key("a b.c d") == "c d"
+    assert fmt.ascii_lower("ÀBC Ωz") == "Àbc Ωz"
+    assert fmt.dict_key("été") == "ét" and fmt.dict_key("x") == "x"
+    for folder, name in (("n", fmt.name_shard_name), ("g", fmt.stem_shard_name), ("d", fmt.dict_shard_name)):
+        assert name("foobar", 4096) == f"{folder}/{0xBF9CF968 % 4096:x}" and name("foobar", 1) == f"{folder}/0"
+    assert fmt.shard_name("foobar", 16, "x") == f"x/{0xBF9CF968 % 16:x}"
+    assert fmt.idf(10, 3) == math.log(1 + (10 - 3 + 0.5) / (3 + 0.5))
+
 # -- terms.py -------------------------------------------------------------------------------
 
 
