@@ -174,7 +174,9 @@ def test_query_terms_validation_and_order() -> None:
 def test_validate_limit() -> None:
     assert validate_limit(None) == 20 and validate_limit(1) == 1 and validate_limit(100) == 100
     for bad in (0, 101, -1, True, 1.0, "5"):
-        assert code_of(lambda: validate_limit(bad)) == "schema_validation", bad
+        with pytest.raises(OkfError) as err:
+            validate_limit(bad)
+        assert err.value.code == "schema_validation" and "from 1 to 100" in err.value.message, bad  # what to give
 
 
 def test_snippet_rule() -> None:
@@ -550,8 +552,41 @@ def test_table_driven_normaliser_equals_the_native_one() -> None:
     for text in ("Straße ΣΊΣΥΦΟΣ ﬁle \u212aelvin İstanbul Ǆ", "Cafe\u0301 x\u0301y 日本語 \U0001d400bc", "plain ascii WORDS_2"):
         assert other.terms(text) == own.terms(text) == terms(text), text
         assert other.snippet(text, own.terms(text)[1:2]) == own.snippet(text, own.terms(text)[1:2])
+    assert other.query_terms("Straße ΣΊΣΥΦΟΣ retry") == own.query_terms("Straße ΣΊΣΥΦΟΣ retry") == ["strasse", "σίσυφοσ", "retry"]
     assert other.is_word("é") and not other.is_word(" ") and other.has_letter_number("…a") and not other.has_letter_number("…")
     assert list(other.word_runs("ab, c\u0301d")) == [(0, "ab"), (4, "c\u0301d")]
+
+
+def test_term_characters_are_exactly_letters_numbers_and_marks() -> None:
+    """The word table answers the contract's L/N/M rule for every code point, range ends included."""
+    import sys
+    import unicodedata
+
+    from okf_sphinx.terms import Normaliser, unicode_tables
+
+    for engine in (native(), Normaliser({**unicode_tables(), "unicode_version": "0.0.0"})):
+        for cp in [*range(0, 0x3100), *range(0x10FF00, sys.maxunicode + 1)]:
+            if 0xD800 <= cp <= 0xDFFF:
+                continue
+            ch = chr(cp)
+            assert engine.is_word(ch) is (unicodedata.category(ch)[0] in "LNM"), hex(cp)
+            assert engine.has_letter_number(ch) is (unicodedata.category(ch)[0] in "LN"), hex(cp)
+
+
+def test_an_engine_with_older_unicode_refuses_a_code_point_only_the_build_knows() -> None:
+    from okf_sphinx.terms import Normaliser, unicode_tables
+
+    tables = unicode_tables()
+    assigned = list(tables["assigned"])
+    assert not any(lo <= 0x378 <= hi for lo, hi in zip(assigned[::2], assigned[1::2]))  # unassigned here
+    newer = {**tables, "unicode_version": "99.0.0", "assigned": sorted([*assigned, 0x378, 0x378])}
+    build = Normaliser(newer)
+    assert build.query_terms("caf\u00e9 retry") == ["café", "retry"]  # what this engine knows: the build's terms
+    assert details(lambda: build.query_terms("retry \u0378x")) == (
+        "index_version_unsupported", {"unicode_version": "99.0.0", "code_point": "U+0378"})
+    # the engine of this Python's own Unicode (the build's) has nothing to refuse: U+0378 separates
+    assert native().query_terms("retry \u0378x") == ["retry", "x"]
+
 
 
 def test_shorten_keeps_messages_readable() -> None:
@@ -698,6 +733,28 @@ SNIPPET_CASES = [
     ("é" * 100 + " retry", ["retry"]), ("é" * 100 + " café", ["café"]), ("café" + " x" * 300 + " retry", ["retry"]),
     ("Kelvin \u212aelvin kelvin", ["kelvin"]), ("a-retry_b", ["retry"]), ("xé retry", ["é"]),
 ]
+
+
+#: texts where a match the shortcut wrongly takes or misses early (within the 80-point lead)
+#: shows only because a later match, far enough on, is then the snippet's anchor
+_FAR = " " + "x " * 60
+SNIPPET_EDGE_CASES = [
+    ("retry" + _FAR + "retry é", ["retry"]),        # a match at 0: the text's last character is no neighbour
+    ("éretry" + _FAR + "retry", ["retry"]),         # a non-ASCII letter right before: not a run of its own
+    ("éx" + _FAR + "x", ["x"]),                     # a one-letter term: the neighbour is the character before
+    ("retry…" + _FAR + "retry", ["retry"]),         # a non-ASCII non-letter after: a boundary
+    ("x…retry" + _FAR + "retry", ["retry"]),        # a non-ASCII non-letter before: a boundary
+    ("é" + _FAR + "é", ["é"]),                      # a non-ASCII term at offset 0
+    ("aé" + _FAR + "aé", ["aé"]),                   # a run that starts with ASCII before its first non-ASCII letter
+    ("éa", ["éa"]), ("é", ["é"]), ("aé", ["aé"]),   # the whole text is the run
+]
+
+
+@pytest.mark.parametrize(("text", "query"), SNIPPET_EDGE_CASES)
+def test_snippet_anchor_at_the_edges_of_runs(text: str, query: list[str]) -> None:
+    from test_terms import straightforward_snippet
+
+    assert native().snippet(text, query) == straightforward_snippet(text, query)
 
 
 @pytest.mark.parametrize(("text", "query"), SNIPPET_CASES)
