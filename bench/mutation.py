@@ -30,7 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["okf_sphinx/format.py", "okf_sphinx/query.py", "okf_sphinx/terms.py", "okf_sphinx/reading.py"]
+MODULES = ["okf_sphinx/format.py", "okf_sphinx/query.py", "okf_sphinx/terms.py", "okf_sphinx/reading.py",
+           "okf_sphinx/lines.py"]
 #: build-free tests only (see the module docstring)
 TESTS = [
     "tests/test_contract_rules.py",

@@ -144,6 +144,41 @@ def test_smart_mode_keys_of_the_format() -> None:
     assert fmt.shard_name("foobar", 16, "x") == f"x/{0xBF9CF968 % 16:x}"
     assert fmt.idf(10, 3) == math.log(1 + (10 - 3 + 0.5) / (3 + 0.5))
 
+
+# -- lines.py: the contract's line numbers and the parsers' ------------------------------------
+
+
+def test_physical_lines_are_counted_by_lf_only() -> None:
+    from okf_sphinx.lines import LineMap, is_blank
+
+    lm = LineMap("a\nb\r\nc\rd\u2028e\n")  # CRLF is one break; a lone CR and U+2028 are none
+    assert lm.total_lines == 3 and lm.body_start == 0
+    assert [lm.line_text(i) for i in (1, 2, 3)] == ["a", "b", "c\rd\u2028e"]  # the CR of a CRLF is not line text
+    assert lm.range_text(1, 2) == "a\nb" and lm.range_text(2, 3) == "b\r\nc\rd\u2028e"
+    assert [lm.line_of(i) for i in (0, 1, 2, 4, 5, 10)] == [1, 1, 2, 2, 3, 3]
+    assert [LineMap(t).total_lines for t in ("", "a", "a\n", "a\n\n", "\n", "a\nb")] == [0, 1, 1, 2, 1, 2]
+    assert LineMap("\nab\r").line_text(1) == "" and LineMap("\nab\r").line_text(2) == "ab\r"  # a last CR is no CRLF
+    assert LineMap("\r\n\r\n").line_text(2) == ""
+    bom = LineMap("\ufeffa\nb")
+    assert bom.body_start == 1 and bom.line_text(1) == "a" and bom.range_text(1, 2) == "a\nb" and bom.total_lines == 2
+    assert is_blank("") and is_blank(" \t\u3000\u2028\xa0") and not is_blank("\u200b") and not is_blank(" x")
+
+
+def test_parser_line_models_map_to_physical_lines() -> None:
+    from okf_sphinx.lines import LineMap
+
+    lm = LineMap("a\nb\r\nc\rd\u2028e\n")
+    # docutils breaks at CR and the Unicode line separators too; Markdown (universal newlines) at CR
+    assert [lm.parser_line_text("rst", i) for i in range(0, 8)] == [None, "a", "b", "c", "d", "e", "", None]
+    assert [lm.parser_line_text("md", i) for i in range(0, 7)] == [None, "a", "b", "c", "d\u2028e", "", None]
+    assert [lm.physical_line("rst", i) for i in range(1, 6)] == [1, 2, 3, 3, 3]
+    assert [lm.physical_line("md", i) for i in range(1, 5)] == [1, 2, 3, 3]
+    assert lm.physical_line("rst", 0) == 1 and lm.physical_line("rst", 99) == lm.physical_line("rst", 6)  # clamped
+    bom = LineMap("\ufeffa\x1cb\n\x85c")
+    assert [bom.parser_line_text("rst", i) for i in (1, 2, 3, 4)] == ["a", "b", "", "c"]
+    assert [bom.parser_line_text("md", i) for i in (1, 2, 3)] == ["a\x1cb", "\x85c", None]
+    assert [bom.physical_line("rst", i) for i in (1, 2, 3, 4)] == [1, 1, 2, 2]
+
 # -- terms.py -------------------------------------------------------------------------------
 
 
