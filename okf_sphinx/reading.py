@@ -858,11 +858,12 @@ def call_tool(index: Index, name: str, arguments: Any) -> dict[str, Any]:
 
 
 def _dispatch(index: Index, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    # the arguments are checked against TOOL_ARGUMENTS: each is a parameter of its tool, and
+    # one left out takes the tool's own default (one place for every default)
     if name == "search_sections":
-        options = {k: v for k, v in arguments.items() if k not in ("query", "limit")}
-        return index.search(arguments["query"], arguments.get("limit", 20), **options)
+        return index.search(**arguments)
     if name == "get_section":
         return get_section(index, **arguments)
     if name == "read_lines":
-        return read_lines(index, arguments["path"], arguments["lines"])
-    return search_concepts(index, arguments["query"], arguments.get("limit", 20))
+        return read_lines(index, **arguments)
+    return search_concepts(index, **arguments)

@@ -798,3 +798,67 @@ def test_snippet_shortcuts_on_fixed_tricky_texts(text: str, query: list[str]) ->
 
     for padded in (text, "x " * 50 + text, "w" * 150 + " " + text + " " + "y" * 600):  # the 80-point lead must tell
         assert native().snippet(padded, query) == straightforward_snippet(padded, query), padded[:40]
+
+
+# -- get_section on a page with a documented object, and a captured file without sections ---------
+
+API = "API\n===\n\n.. py:function:: f(x)\n\n   Does f.\n\nMore about the API.\n"  # 1-8
+
+
+@pytest.fixture(scope="module")
+def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from okf_sphinx.sections import ObjectInfo
+
+    src = tmp_path_factory.mktemp("api") / "src"
+    src.mkdir()
+    for name, text in (("api.rst", API), ("other.rst", "Other\n=====\n\nText.\n"), ("snippet.txt", "no heading\n")):
+        (src / name).write_text(text, encoding="utf-8")
+    api, other, snippet = (CapturedFile.read((src / n).resolve())[0] for n in ("api.rst", "other.rst", "snippet.txt"))
+    records = [
+        DocRecord("api", "API", True, [api, snippet], [  # snippet.txt: included, but holds no section
+            _section(api.path, "API", 1, 1, 3),
+            Section(api.path, "pkg.f", 2, 4, 7, "pkg.f", (), 0, ObjectInfo("pkg.f", "py:function", "f(x)")),
+            Section(api.path, "API", 1, 8, 8, "api", (), 0, None, True)]),  # the page's text after the object
+        DocRecord("other", "Other", True, [other], [_section(other.path, "Other", 1, 1, 4)]),
+    ]
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(src.parent / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
+                                                         dict(DEFAULT_LIMITS)))
+    return src.parent / "out"
+
+
+def test_a_heading_names_the_section_not_its_continuation(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    own = index.get_section(concept_id="api", heading="API", include_subsections=False)
+    assert own["locator"] == "api.rst#L1-L3" and own["content"] == "API\n===\n"
+    assert index.get_section(concept_id="api", heading="pkg.f")["object"] == {
+        "name": "pkg.f", "kind": "py:function", "signature": "f(x)"}
+    # the continuation is still its own section, reached by its locator
+    assert index.get_section(locator="api.rst#L8-L8")["content"] == "More about the API."
+
+
+def test_heading_lookups_on_several_pages_of_one_index(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)  # one Index: whatever it caches per page stays per page
+    for concept, heading, locator in (("api", "api", "api.rst#L1-L8"), ("other", "other", "other.rst#L1-L4"),
+                                      ("api", "pkg.f", "api.rst#L4-L7")):
+        assert index.get_section(concept_id=concept, heading=heading)["content_locator"] == locator
+
+
+def test_a_captured_file_without_sections_is_read_not_sectioned(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    assert index.read_lines("snippet.txt", [1, 1])["content"] == "no heading\n"
+    code, d = details(lambda: index.get_section(locator="snippet.txt#L1-L1"))
+    assert code == "section_not_found" and d == {"locator": "snippet.txt#L1-L1", "suggestions": []}
+
+
+def test_tool_calls_pass_every_argument_and_refuse_nulls(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import call_tool
+
+    smart = call_tool(index, "search_sections", {"query": "retry", "mode": "smart"})
+    assert smart == index.search("retry", mode="smart") and smart != index.search("retry")
+    assert call_tool(index, "search_sections", {"query": "retry", "mode": "smart", "limit": 1}) == index.search(
+        "retry", 1, mode="smart")
+    assert details(lambda: call_tool(index, "get_section", {"locator": "alpha.rst#L6-L9", "max_chars": None})) == (
+        "schema_validation", {"field": "max_chars"})  # null is not "the default": leave it out
+    assert details(lambda: call_tool(index, "search_sections", {"query": "retry", "limit": None})) == (
+        "schema_validation", {"field": "limit"})
