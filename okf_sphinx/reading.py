@@ -379,36 +379,6 @@ def _subtree_end(page: dict[str, Any], i: int) -> int:
     return end
 
 
-def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[str, Any], int] | None:
-    """The page and position of the section of ``path`` starting at ``line_start``."""
-    concepts = index.concepts()
-    ids = _concept_ids(index)
-    stem = posixpath.splitext(path)[0]
-    tried: set[int] = set()
-
-    def look(ci: int) -> tuple[dict[str, Any], int] | None:
-        tried.add(ci)
-        page = index.page(concepts[ci][2])
-        for i, s in enumerate(page["sections"]):
-            if s["path"] == path and s["line_start"] == line_start:
-                return page, i
-        return None
-
-    i = bisect.bisect_left(ids, stem)
-    if i < len(ids) and ids[i] == stem:
-        found = look(i)
-        if found:
-            return found
-    # an included file, or a docname that differs from the path: concepts.js lists each page's files
-    for ci in _path_pages(index).get(path, []):
-        if ci in tried:
-            continue
-        found = look(ci)
-        if found:
-            return found
-    return None
-
-
 def _path_pages(index: Index) -> dict[str, list[int]]:
     """Captured path → the concepts (positions in concepts.js) whose sections it holds."""
 

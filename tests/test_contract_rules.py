@@ -811,16 +811,23 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     src = tmp_path_factory.mktemp("api") / "src"
     src.mkdir()
-    for name, text in (("api.rst", API), ("other.rst", "Other\n=====\n\nText.\n"), ("snippet.txt", "no heading\n")):
+    lists = {"topics.rst": [f"Topic {i:02d}" for i in range(60)], "same.rst": ["Same"] * 50,
+             "ids.rst": ["A1 One", "A1. Two", "Plain"]}  # one heading per line
+    for name, text in (("api.rst", API), ("other.rst", "Other\n=====\n\nText.\n"), ("snippet.txt", "no heading\n"),
+                       *((n, "".join(h + "\n" for h in hs)) for n, hs in lists.items())):
         (src / name).write_text(text, encoding="utf-8")
     api, other, snippet = (CapturedFile.read((src / n).resolve())[0] for n in ("api.rst", "other.rst", "snippet.txt"))
+    listed = {n: CapturedFile.read((src / n).resolve())[0] for n in lists}
     records = [
         DocRecord("api", "API", True, [api, snippet], [  # snippet.txt: included, but holds no section
             _section(api.path, "API", 1, 1, 3),
             Section(api.path, "pkg.f", 2, 4, 7, "pkg.f", (), 0, ObjectInfo("pkg.f", "py:function", "f(x)")),
             Section(api.path, "API", 1, 8, 8, "api", (), 0, None, True)]),  # the page's text after the object
         DocRecord("other", "Other", True, [other], [_section(other.path, "Other", 1, 1, 4)]),
+        *(DocRecord(n[:-4], n, True, [f], [_section(f.path, h, 1, i + 1, i + 1) for i, h in enumerate(lists[n])])
+          for n, f in listed.items()),
     ]
+    records.sort(key=lambda r: r.docname)  # the collector's order: concept ids sorted
     site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
     write_index(src.parent / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
                                                          dict(DEFAULT_LIMITS)))
@@ -862,3 +869,35 @@ def test_tool_calls_pass_every_argument_and_refuse_nulls(index: okf_sphinx.Index
         "schema_validation", {"field": "max_chars"})  # null is not "the default": leave it out
     assert details(lambda: call_tool(index, "search_sections", {"query": "retry", "limit": None})) == (
         "schema_validation", {"field": "limit"})
+
+
+def test_heading_refusals_list_candidates_and_suggestions_up_to_fifty(api_site: Path) -> None:
+    gs = okf_sphinx.open_index(api_site).get_section
+    code, d = details(lambda: gs(concept_id="same", heading="same"))
+    assert code == "ambiguous_section" and len(d["candidates"]) == 50 and "candidates_truncated" not in d
+    code, d = details(lambda: gs(concept_id="topics", heading="topic"))  # every heading holds the word
+    assert code == "section_not_found" and len(d["suggestions"]) == 50 and d["suggestions_truncated"] is True
+    assert d["suggestions"][0] == {"heading": "Topic 00", "locator": "topics.rst#L1-L1"}  # document order
+    code, d = details(lambda: gs(concept_id="topics", heading="topic 0x"))  # close headings: all 60 are
+    assert code == "section_not_found" and len(d["suggestions"]) == 50 and d["suggestions_truncated"] is True
+
+
+def test_heading_refusals_say_why_and_what_to_do(api_site: Path, index: okf_sphinx.Index) -> None:
+    gs = okf_sphinx.open_index(api_site).get_section
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="ids", heading="a1")
+    assert err.value.code == "ambiguous_section" and "by identifier" in err.value.message
+    assert [c["heading"] for c in err.value.details["candidates"]] == ["A1 One", "A1. Two"]
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="same", heading="same")
+    assert "by identifier" not in err.value.message and "one of the candidates' locators" in err.value.message
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="other", heading="zzzz")  # nothing close: the outline is the way on
+    assert err.value.details["suggestions"] == [] and "with only concept_id" in err.value.message
+    with pytest.raises(OkfError) as err:
+        index.get_section(concept_id="rules", heading="Tenht rule")
+    assert "see suggestions" in err.value.message
+    # words of the heading in any order first; then headings close in spelling; else the page's identifiers
+    for heading in ("tenth", "rule tenth", "*tenth*", "Tenht rule"):
+        assert details(lambda: index.get_section(concept_id="rules", heading=heading))[1]["suggestions"] == [
+            {"heading": "K10 Tenth rule", "locator": "rules.rst#L11-L15"}], heading
