@@ -523,7 +523,7 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
     )
 
 
-def _outline(index: Index, concept: list[Any], offset: int = 0, limit: int = MAX_OUTLINE_LIMIT) -> dict[str, Any]:
+def _outline(index: Index, concept: list[Any], offset: int, limit: int) -> dict[str, Any]:
     """The page's outline, entries ``offset`` … ``offset + limit - 1`` (``parent`` stays an
     index into the whole outline); cut at ``limit`` or at the byte budget, with ``next_offset``."""
     page = index.page(concept[2])

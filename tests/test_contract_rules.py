@@ -901,3 +901,33 @@ def test_heading_refusals_say_why_and_what_to_do(api_site: Path, index: okf_sphi
     for heading in ("tenth", "rule tenth", "*tenth*", "Tenht rule"):
         assert details(lambda: index.get_section(concept_id="rules", heading=heading))[1]["suggestions"] == [
             {"heading": "K10 Tenth rule", "locator": "rules.rst#L11-L15"}], heading
+
+
+def test_outline_pages_by_offset_limit_and_the_exact_byte_budget(index: okf_sphinx.Index,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    gs = index.get_section
+    whole = gs(concept_id="rules")
+    assert whole["truncated"] is False and "next_offset" not in whole and "truncation_reason" not in whole
+    rest = gs(concept_id="rules", offset=2)
+    assert (rest["offset"], rest["truncated"], rest["outline"]) == (2, False, whole["outline"][2:])
+    assert "next_offset" not in rest
+    two = gs(concept_id="rules", offset=1, limit=2)
+    assert (two["outline"], two["truncated"], two["next_offset"], two["truncation_reason"], two["limit"]) == (
+        whole["outline"][1:3], True, 3, "limit", 2)
+    assert gs(concept_id="rules", offset=7)["outline"] == [] and gs(concept_id="rules", offset=99)["offset"] == 7
+    # the byte budget: exactly the size of the first k entries' answer gives k entries, one byte less k - 1
+    sizes = [reading.answer_size({**gs(concept_id="rules", limit=k), "limit": 1000, "truncation_reason": "byte_budget"})
+             for k in range(1, 7)]
+    for k, size in enumerate(sizes, 1):
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+        assert gs(concept_id="rules")["outline"] == whole["outline"][:k], k
+        if k > 1:
+            monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+            assert gs(concept_id="rules")["outline"] == whole["outline"][: k - 1], k
+    # not even one entry fits: refused with the size of a one-entry answer, never an empty page
+    one = sizes[0]
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", one - 1)
+    code, d = details(lambda: gs(concept_id="rules"))
+    assert code == "page_too_large" and d == {"size": one, "limit": one - 1}
