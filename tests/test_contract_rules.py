@@ -827,6 +827,10 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         *(DocRecord(n[:-4], n, True, [f], [_section(f.path, h, 1, i + 1, i + 1) for i, h in enumerate(lists[n])])
           for n, f in listed.items()),
     ]
+    for i in range(12):  # twelve pages with near names
+        (src / f"page{i:02d}.rst").write_text(f"P{i}\n", encoding="utf-8")
+        f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
+        records.append(DocRecord(f"page{i:02d}", f"P{i}", True, [f], [_section(f.path, f"P{i}", 1, 1, 1)]))
     records.sort(key=lambda r: r.docname)  # the collector's order: concept ids sorted
     site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
     write_index(src.parent / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
@@ -931,3 +935,19 @@ def test_outline_pages_by_offset_limit_and_the_exact_byte_budget(index: okf_sphi
     monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", one - 1)
     code, d = details(lambda: gs(concept_id="rules"))
     assert code == "page_too_large" and d == {"size": one, "limit": one - 1}
+
+
+def test_unknown_names_suggest_the_ten_closest(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    with pytest.raises(OkfError) as err:
+        index.get_section(concept_id="page1")
+    assert err.value.code == "not_found" and len(err.value.details["suggestions"]) == 10
+    assert f"did you mean {err.value.details['suggestions'][0]!r}?" in err.value.message
+    with pytest.raises(OkfError) as err:
+        index.read_lines("page1.rst", [1, 1])
+    assert err.value.code == "not_found" and len(err.value.details["suggestions"]) == 10
+    assert f"did you mean {err.value.details['suggestions'][0]!r}?" in err.value.message
+    with pytest.raises(OkfError) as err:
+        index.get_section(concept_id="qqqqqqqq")
+    assert err.value.details["suggestions"] == [] and "did you mean" not in err.value.message
+    assert "search_concepts" in err.value.message  # where to find the ids instead
