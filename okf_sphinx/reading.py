@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import posixpath
 import re
 import unicodedata
 from collections.abc import Callable
@@ -396,14 +395,9 @@ def _sections_at(index: Index, path: str, line_start: int) -> list[tuple[dict[st
     """Every (page, position) whose section of ``path`` starts at ``line_start``, in
     concept-id order: more than one when pages include the same file."""
     concepts = index.concepts()
-    ids = _concept_ids(index)
-    pages = set(_path_pages(index).get(path, []))
-    stem = posixpath.splitext(path)[0]
-    i = bisect.bisect_left(ids, stem)
-    if i < len(ids) and ids[i] == stem:
-        pages.add(i)
     out = []
-    for ci in sorted(pages):
+    # concepts.js lists each page's files that hold its sections: exactly the pages to look in
+    for ci in _path_pages(index).get(path, []):
         page = index.page(concepts[ci][2])
         out.extend((page, k) for k, s in enumerate(page["sections"]) if s["path"] == path and s["line_start"] == line_start)
     return out

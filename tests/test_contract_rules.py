@@ -951,3 +951,21 @@ def test_unknown_names_suggest_the_ten_closest(api_site: Path) -> None:
         index.get_section(concept_id="qqqqqqqq")
     assert err.value.details["suggestions"] == [] and "did you mean" not in err.value.message
     assert "search_concepts" in err.value.message  # where to find the ids instead
+
+
+def test_locator_length_and_line_number_refusals(index: okf_sphinx.Index) -> None:
+    gs = index.get_section
+    # the longest path (4096 bytes, every byte percent-encoded) with the longest line numbers is still
+    # judged on its path, not refused for its length
+    longest = "%C3%A9" * 2048 + "#L" + "9" * 16 + "-L" + "9" * 16
+    assert details(lambda: gs(locator=longest))[0] == "not_found"
+    # past 3 x 4096 + 64 characters a locator is refused before any decoding, as path_too_long
+    at = "x" * (3 * 4096 + 64 - 6) + "#L1-L1"
+    assert details(lambda: gs(locator=at)) == ("path_too_long", {"field": "locator", "limit": 4096, "actual": 12346})
+    assert details(lambda: gs(locator="x" + at)) == ("path_too_long", {"field": "locator", "limit": 4096})
+    for bad in ("alpha.rst#L" + "1" * 17, "alpha.rst#L0-L1", "alpha.rst#L5-L4"):
+        with pytest.raises(OkfError) as err:
+            gs(locator=bad)
+        assert err.value.code == "invalid_line_range" and err.value.details == {"field": "locator"}, bad
+        assert bad[:40] in err.value.message
+    assert "over 16 digits" in envelope(lambda: gs(locator="alpha.rst#L" + "1" * 17))["message"]
