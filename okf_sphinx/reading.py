@@ -742,7 +742,7 @@ def object_fields(record: dict[str, Any]) -> dict[str, Any]:
 # -- search_concepts ------------------------------------------------------------------------
 
 
-def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]:
+def search_concepts(index: Index, query: Any, limit: Any = None) -> dict[str, Any]:
     """``search_concepts``: literal, case-insensitive substring search over concept ids
     and titles, in concept-id order."""
     if not isinstance(query, str):

@@ -827,7 +827,7 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         *(DocRecord(n[:-4], n, True, [f], [_section(f.path, h, 1, i + 1, i + 1) for i, h in enumerate(lists[n])])
           for n, f in listed.items()),
     ]
-    for i in range(12):  # twelve pages with near names
+    for i in range(24):  # pages with near names
         (src / f"page{i:02d}.rst").write_text(f"P{i}\n", encoding="utf-8")
         f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
         records.append(DocRecord(f"page{i:02d}", f"P{i}", True, [f], [_section(f.path, f"P{i}", 1, 1, 1)]))
@@ -969,3 +969,13 @@ def test_locator_length_and_line_number_refusals(index: okf_sphinx.Index) -> Non
         assert err.value.code == "invalid_line_range" and err.value.details == {"field": "locator"}, bad
         assert bad[:40] in err.value.message
     assert "over 16 digits" in envelope(lambda: gs(locator="alpha.rst#L" + "1" * 17))["message"]
+
+
+def test_search_concepts_defaults_to_twenty_on_every_surface(api_site: Path) -> None:
+    from okf_sphinx.reading import call_tool
+
+    index = okf_sphinx.open_index(api_site)
+    r = call_tool(index, "search_concepts", {"query": "page"})
+    assert r == index.search_concepts("page") and r["total"] == 24 and len(r["concepts"]) == 20
+    assert r["truncated"] is True and r["truncation_reason"] == "limit"
+    assert [c["concept_id"] for c in r["concepts"]] == [f"page{i:02d}" for i in range(20)]
