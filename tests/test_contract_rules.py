@@ -823,7 +823,9 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
             _section(api.path, "API", 1, 1, 3),
             Section(api.path, "pkg.f", 2, 4, 7, "pkg.f", (), 0, ObjectInfo("pkg.f", "py:function", "f(x)")),
             Section(api.path, "API", 1, 8, 8, "api", (), 0, None, True)]),  # the page's text after the object
-        DocRecord("other", "Other", True, [other], [_section(other.path, "Other", 1, 1, 4)]),
+        DocRecord("other", "Other", True, [other], [
+            _section(other.path, "Other", 1, 1, 2),
+            Section(other.path, "other.pkg_g", 2, 3, 4, "other.pkg_g", (), 0, ObjectInfo("other.pkg_g", "py:data", ""))]),
         *(DocRecord(n[:-4], n, True, [f], [_section(f.path, h, 1, i + 1, i + 1) for i, h in enumerate(lists[n])])
           for n, f in listed.items()),
     ]
@@ -979,3 +981,23 @@ def test_search_concepts_defaults_to_twenty_on_every_surface(api_site: Path) -> 
     assert r == index.search_concepts("page") and r["total"] == 24 and len(r["concepts"]) == 20
     assert r["truncated"] is True and r["truncation_reason"] == "limit"
     assert [c["concept_id"] for c in r["concepts"]] == [f"page{i:02d}" for i in range(20)]
+
+
+def test_search_concepts_lists_objects_and_keeps_to_the_byte_budget(api_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    index = okf_sphinx.open_index(api_site)
+    r = index.search_concepts("PKG")
+    check("search_concepts", r)
+    assert (r["total"], r["objects_total"], r["objects_truncated"]) == (0, 2, False)
+    assert r["objects"] == [
+        {"heading": "other.pkg_g", "locator": "other.rst#L3-L4", "kind": "py:data", "concept_id": "other"},
+        {"heading": "pkg.f", "locator": "api.rst#L4-L7", "kind": "py:function", "concept_id": "api"}]
+    assert index.search_concepts("pkg", limit=2)["objects_truncated"] is False
+    one = index.search_concepts("pkg", limit=1)
+    assert (one["objects_total"], one["objects_truncated"], len(one["objects"])) == (2, True, 1)
+    size = reading.answer_size(r)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert index.search_concepts("PKG") == r
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    assert details(lambda: index.search_concepts("PKG")) == ("page_too_large", {"size": size, "limit": size - 1})
