@@ -1001,3 +1001,21 @@ def test_search_concepts_lists_objects_and_keeps_to_the_byte_budget(api_site: Pa
     assert index.search_concepts("PKG") == r
     monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
     assert details(lambda: index.search_concepts("PKG")) == ("page_too_large", {"size": size, "limit": size - 1})
+
+
+def test_corrupt_parent_links_neither_hang_nor_crash_the_reading_tools(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "loop.rst").write_text("A\n=\n\nB\n-\n\nC\n~\n", encoding="utf-8")
+    f = CapturedFile.read((src / "loop.rst").resolve())[0]
+    # A and B name each other as parent (a cycle); C names a parent past the page's last section
+    sections = [Section(f.path, "A", 1, 1, 3, "a", (), 1), Section(f.path, "B", 2, 4, 6, "b", (), 0),
+                Section(f.path, "C", 3, 7, 8, "c", (), 3)]
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(tmp_path / "out" / "_okf", build_index([DocRecord("loop", "A", True, [f], sections)],
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+    index = okf_sphinx.open_index(tmp_path / "out")
+    b = index.get_section(locator="loop.rst#L4-L6")
+    assert b["heading"] == "B" and sorted(b["breadcrumb"]) == ["A", "B"]  # each section once, then the walk stops
+    c = index.get_section(locator="loop.rst#L7-L8")
+    assert c["breadcrumb"] == [] and c["content"] == "C\n~"
