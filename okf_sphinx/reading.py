@@ -28,7 +28,7 @@ from .object_names import substring as object_substring
 from .format import is_int as _is_int
 from .format import canonical_json
 from .format import locator as make_locator
-from .lines import BOM, LineMap
+from .lines import LineMap
 from .terms import valid_unicode, validate_limit
 
 if TYPE_CHECKING:
@@ -675,9 +675,8 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
         end = sec["line_end"]
         full = record["text"]
     else:
+        # a BOM belongs to no line: LineMap's first line starts after it
         full = lm.range_text(sec["line_start"], end) if sec["line_start"] <= lm.total_lines else ""
-    if full.startswith(BOM):  # belongs to no range
-        full = full[1:]
     offset = min(offset, len(full))
     ancestors = _ancestors(page, i)
 

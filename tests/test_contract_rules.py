@@ -829,6 +829,19 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         *(DocRecord(n[:-4], n, True, [f], [_section(f.path, h, 1, i + 1, i + 1) for i, h in enumerate(lists[n])])
           for n, f in listed.items()),
     ]
+    extra = {"gen.rst": "Gen\n===\n\n.. autofunction:: math.sqrt\n", "bom.rst": "\ufeffBom\n===\n\nText.\n",
+             "empty.md": ""}
+    for name, text in extra.items():
+        (src / name).write_text(text, encoding="utf-8")
+    gen, bom, empty = (CapturedFile.read((src / n).resolve())[0] for n in extra)
+    records += [
+        DocRecord("gen", "Gen", True, [gen], [  # an object no source holds the words of: its rendering
+            _section(gen.path, "Gen", 1, 1, 3),
+            Section(gen.path, "math.sqrt", 2, 4, 4, "math.sqrt", (), 0,
+                    ObjectInfo("math.sqrt", "py:function", "sqrt(x)", True, "math.sqrt(x) Return the square root."))]),
+        DocRecord("bom", "Bom", True, [bom], [_section(bom.path, "Bom", 1, 1, 4)]),
+        DocRecord("empty", "", True, [empty], [_section(empty.path, "", 0, 1, 1)]),
+    ]
     for i in range(24):  # pages with near names
         (src / f"page{i:02d}.rst").write_text(f"P{i}\n", encoding="utf-8")
         f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
@@ -1019,3 +1032,20 @@ def test_corrupt_parent_links_neither_hang_nor_crash_the_reading_tools(tmp_path:
     assert b["heading"] == "B" and sorted(b["breadcrumb"]) == ["A", "B"]  # each section once, then the walk stops
     c = index.get_section(locator="loop.rst#L7-L8")
     assert c["breadcrumb"] == [] and c["content"] == "C\n~"
+
+
+def test_generated_objects_bom_and_empty_files_in_section_answers(api_site: Path, index: okf_sphinx.Index) -> None:
+    api = okf_sphinx.open_index(api_site)
+    gen = api.get_section(object="math.sqrt")
+    check("get_section", gen)
+    assert gen["content"] == "math.sqrt(x) Return the square root." and gen["content_locator"] == "gen.rst#L4-L4"
+    assert gen["object"] == {"name": "math.sqrt", "kind": "py:function", "signature": "sqrt(x)", "generated": True}
+    assert gen["previous"] == {"heading": "Gen", "locator": "gen.rst#L1-L3"} and gen["breadcrumb"] == ["Gen"]
+    # a section never holds the BOM (it belongs to no line); read_lines returns the bytes, BOM included
+    bom = api.get_section(concept_id="bom", heading="Bom")
+    assert bom["content"] == "Bom\n===\n\nText." and bom["content_chars"] == len(bom["content"])
+    assert api.read_lines("bom.rst", [1, 1])["content"] == "\ufeffBom"
+    empty = api.get_section(locator="empty.md#L1-L1")
+    assert (empty["content"], empty["content_chars"], empty["truncated"]) == ("", 0, False)
+    second = index.get_section(locator="alpha.rst#L6-L9")
+    assert second["previous"] == {"heading": "Alpha", "locator": "alpha.rst#L1-L5"} and second["next"] is None
