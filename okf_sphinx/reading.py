@@ -720,11 +720,12 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
     if answer_size(answer) <= MAX_ANSWER_BYTES:
         return answer
     lo = _most_that_fit(build, count - 1)
-    if lo == 0:
-        size = answer_size(build(0, "byte_budget"))
+    if lo == 0:  # a page without a character would make no progress: the smallest useful page is too large
+        size = answer_size(build(1, "byte_budget"))
         raise OkfError(
             "page_too_large",
-            f"the section's metadata alone is {size} bytes; the limit is {MAX_ANSWER_BYTES}: read it with read_lines",
+            f"the section's metadata and one character make a {size}-byte answer; the limit is {MAX_ANSWER_BYTES}: "
+            "read it with read_lines",
             size=size, limit=MAX_ANSWER_BYTES, locator=answer["content_locator"],
         )
     return build(lo, "byte_budget")

@@ -1049,3 +1049,36 @@ def test_generated_objects_bom_and_empty_files_in_section_answers(api_site: Path
     assert (empty["content"], empty["content_chars"], empty["truncated"]) == ("", 0, False)
     second = index.get_section(locator="alpha.rst#L6-L9")
     assert second["previous"] == {"heading": "Alpha", "locator": "alpha.rst#L1-L5"} and second["next"] is None
+
+
+def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    gs = index.get_section
+    beta = gs(locator="alpha.rst#L6-L9")
+    assert beta["truncated"] is False and "next_offset" not in beta
+    last = gs(locator="alpha.rst#L6-L9", offset=10)  # the last page of a section read from an offset
+    assert (last["content"], last["truncated"], last["offset"]) == (beta["content"][10:], False, 10)
+    assert "next_offset" not in last
+
+    loc = "rules.rst#L1-L5"  # the Rules section and its subsections: 250-odd ASCII characters
+    whole = gs(locator=loc)
+    text = whole["content"]
+
+    def page_of(n: int) -> dict:  # the answer holding the first n characters, paged by the byte budget
+        return {**gs(locator=loc, max_chars=n), "max_chars": 20_000, "truncation_reason": "byte_budget"}
+
+    pages = {n: page_of(n) for n in (1, 2, 50, 100)}
+    empty = {**pages[1], "content": "", "next_offset": 0}
+    size = reading.answer_size(whole)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert gs(locator=loc) == whole  # exactly at the budget
+    for n, page in pages.items():  # a budget of exactly n characters' page gives those n characters
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", reading.answer_size(page))
+        assert gs(locator=loc) == page, n
+    for budget in (reading.answer_size(empty), reading.answer_size(pages[1]) - 1):
+        # not one character fits: refused, with the size of the smallest page that would make progress
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
+        code, d = details(lambda: gs(locator=loc))
+        assert code == "page_too_large" and d == {"size": reading.answer_size(pages[1]), "limit": budget,
+                                                  "locator": "rules.rst#L1-L34"}
