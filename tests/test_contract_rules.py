@@ -1082,3 +1082,19 @@ def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, mon
         code, d = details(lambda: gs(locator=loc))
         assert code == "page_too_large" and d == {"size": reading.answer_size(pages[1]), "limit": budget,
                                                   "locator": "rules.rst#L1-L34"}
+
+
+def test_read_lines_names_the_exact_largest_end_that_fits(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    sizes = {k: reading.answer_size(index.read_lines("rules.rst", [3, k])) for k in range(3, 20)}
+    for k, size in sizes.items():
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+        with pytest.raises(OkfError) as err:
+            index.read_lines("rules.rst", [3, 34])
+        assert err.value.details["max_end"] == k, k
+        assert f"ask for [3, {k}] or less, then continue from line {k + 1}" in err.value.message
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", sizes[3] - 1)
+    with pytest.raises(OkfError) as err:
+        index.read_lines("rules.rst", [3, 34])
+    assert "max_end" not in err.value.details and "a single line of it is too large" in err.value.message
