@@ -1098,3 +1098,11 @@ def test_read_lines_names_the_exact_largest_end_that_fits(index: okf_sphinx.Inde
     with pytest.raises(OkfError) as err:
         index.read_lines("rules.rst", [3, 34])
     assert "max_end" not in err.value.details and "a single line of it is too large" in err.value.message
+
+
+def test_argument_type_refusals_name_the_type_given(index: okf_sphinx.Index) -> None:
+    for kwargs, said in (({"locator": 5}, "locator must be a string, got int"),
+                         ({"concept_id": ["a"]}, "concept_id must be a string, got list")):
+        with pytest.raises(OkfError) as err:
+            index.get_section(**kwargs)
+        assert said in err.value.message
