@@ -1106,3 +1106,11 @@ def test_argument_type_refusals_name_the_type_given(index: okf_sphinx.Index) -> 
         with pytest.raises(OkfError) as err:
             index.get_section(**kwargs)
         assert said in err.value.message
+
+
+def test_an_overlong_locator_is_refused_before_any_other_argument(index: okf_sphinx.Index) -> None:
+    long = "x" * (3 * 4096 + 64 - 6) + "#L1-L1"
+    for kwargs in ({"include_subsections": "yes"}, {"max_chars": "many"}, {"heading": "Alpha"}, {"limit": 3}):
+        assert details(lambda: index.get_section(locator="x" + long, **kwargs))[0] == "path_too_long", kwargs
+        assert details(lambda: index.get_section(locator=long, **kwargs))[0] == "schema_validation", kwargs
+    assert index.get_section(locator="alpha.rst#L6-L9", offset=None)["offset"] == 0  # None: the default
