@@ -842,6 +842,13 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         DocRecord("bom", "Bom", True, [bom], [_section(bom.path, "Bom", 1, 1, 4)]),
         DocRecord("empty", "", True, [empty], [_section(empty.path, "", 0, 1, 1)]),
     ]
+    (src / "shared.rst").write_text("Shared\n======\n\nBody.\n", encoding="utf-8")
+    shared = CapturedFile.read((src / "shared.rst").resolve())[0]
+    for n in ("inc1", "inc2"):  # two pages that include shared.rst: the same section, once per page
+        (src / f"{n}.rst").write_text(f"{n}\n====\n\n.. include:: shared.rst\n", encoding="utf-8")
+        own = CapturedFile.read((src / f"{n}.rst").resolve())[0]
+        records.append(DocRecord(n, n, True, [own, shared], [_section(own.path, n, 1, 1, 3),
+                                                              _section(shared.path, "Shared", 2, 1, 4, 0)]))
     for i in range(24):  # pages with near names
         (src / f"page{i:02d}.rst").write_text(f"P{i}\n", encoding="utf-8")
         f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
@@ -1114,3 +1121,32 @@ def test_an_overlong_locator_is_refused_before_any_other_argument(index: okf_sph
         assert details(lambda: index.get_section(locator="x" + long, **kwargs))[0] == "path_too_long", kwargs
         assert details(lambda: index.get_section(locator=long, **kwargs))[0] == "schema_validation", kwargs
     assert index.get_section(locator="alpha.rst#L6-L9", offset=None)["offset"] == 0  # None: the default
+
+
+def test_get_section_argument_combinations(api_site: Path) -> None:
+    gs = okf_sphinx.open_index(api_site).get_section
+    # a file two pages include: the locator alone is ambiguous, concept_id picks the page
+    code, d = details(lambda: gs(locator="shared.rst#L1-L4"))
+    assert code == "ambiguous_section" and d == {"locator": "shared.rst#L1-L4", "candidates": [
+        {"concept_id": "inc1", "heading": "Shared", "locator": "shared.rst#L1-L4"},
+        {"concept_id": "inc2", "heading": "Shared", "locator": "shared.rst#L1-L4"}]}
+    two = gs(locator="shared.rst#L1-L4", concept_id="inc2")
+    assert (two["concept_id"], two["heading"], two["breadcrumb"]) == ("inc2", "Shared", ["inc2"])
+    assert details(lambda: gs(locator="shared.rst#L1-L4", concept_id="nope"))[1]["field"] == "concept_id"
+    with pytest.raises(OkfError) as err:
+        gs(locator="shared.rst#L1-L4", concept_id="other")  # a page that does not include it
+    assert err.value.code == "section_not_found" and "shared.rst spans lines 1-4 in 'other'" in err.value.message
+    with pytest.raises(OkfError) as err:
+        gs(locator="shared.rst#L2-L4")
+    assert "spans lines 2-4;" in err.value.message
+    # object stands alone; a locator takes no heading
+    assert gs(object="pkg.f")["locator"] == "api.rst#L4-L7"
+    assert details(lambda: gs(object=5)) == ("schema_validation", {"field": "object"})
+    for other in ({"locator": "api.rst#L4-L7"}, {"concept_id": "api"}, {"heading": "pkg.f"}):
+        assert details(lambda: gs(object="pkg.f", **other)) == ("schema_validation", {"field": "object"}), other
+    assert details(lambda: gs(locator="api.rst#L4-L7", heading="pkg.f")) == ("schema_validation", {"field": "locator"})
+    # limit pages outlines only, clamped to 1-1000; a heading may be 4096 characters long
+    assert gs(concept_id="topics", limit=0)["limit"] == 1 and len(gs(concept_id="topics", limit=0)["outline"]) == 1
+    assert gs(concept_id="topics", limit=5000)["limit"] == 1000
+    assert details(lambda: gs(locator="api.rst#L4-L7", limit=3)) == ("schema_validation", {"field": "limit"})
+    assert details(lambda: gs(concept_id="api", heading="x" * 4096))[0] == "section_not_found"
