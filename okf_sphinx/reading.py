@@ -733,7 +733,7 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
 
 def object_fields(record: dict[str, Any]) -> dict[str, Any]:
     """A documented object's fields of a section record (``object`` in get_section answers)."""
-    out = {"name": record.get("name", ""), "kind": record["kind"], "signature": record.get("signature", "")}
+    out = {"name": record["name"], "kind": record["kind"], "signature": record["signature"]}  # the writer writes all three
     if record.get("generated"):
         out["generated"] = True
     return out

@@ -955,8 +955,10 @@ def test_outline_pages_by_offset_limit_and_the_exact_byte_budget(index: okf_sphi
     # not even one entry fits: refused with the size of a one-entry answer, never an empty page
     one = sizes[0]
     monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", one - 1)
-    code, d = details(lambda: gs(concept_id="rules"))
-    assert code == "page_too_large" and d == {"size": one, "limit": one - 1}
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="rules")
+    assert err.value.code == "page_too_large" and err.value.details == {"size": one, "limit": one - 1}
+    assert f"one outline entry of 'rules' makes a {one}-byte answer" in err.value.message
 
 
 def test_unknown_names_suggest_the_ten_closest(api_site: Path) -> None:
