@@ -830,10 +830,10 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
           for n, f in listed.items()),
     ]
     extra = {"gen.rst": "Gen\n===\n\n.. autofunction:: math.sqrt\n", "bom.rst": "\ufeffBom\n===\n\nText.\n",
-             "empty.md": ""}
+             "empty.md": "", "euro.rst": "Euro\n====\n\n€€€€€€\n"}
     for name, text in extra.items():
         (src / name).write_text(text, encoding="utf-8")
-    gen, bom, empty = (CapturedFile.read((src / n).resolve())[0] for n in extra)
+    gen, bom, empty, euro = (CapturedFile.read((src / n).resolve())[0] for n in extra)
     records += [
         DocRecord("gen", "Gen", True, [gen], [  # an object no source holds the words of: its rendering
             _section(gen.path, "Gen", 1, 1, 3),
@@ -841,6 +841,7 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                     ObjectInfo("math.sqrt", "py:function", "sqrt(x)", True, "math.sqrt(x) Return the square root."))]),
         DocRecord("bom", "Bom", True, [bom], [_section(bom.path, "Bom", 1, 1, 4)]),
         DocRecord("empty", "", True, [empty], [_section(empty.path, "", 0, 1, 1)]),
+        DocRecord("euro", "Euro", True, [euro], [_section(euro.path, "Euro", 1, 1, 4)]),
     ]
     (src / "shared.rst").write_text("Shared\n======\n\nBody.\n", encoding="utf-8")
     shared = CapturedFile.read((src / "shared.rst").resolve())[0]
@@ -1152,3 +1153,26 @@ def test_get_section_argument_combinations(api_site: Path) -> None:
     assert gs(concept_id="topics", limit=5000)["limit"] == 1000
     assert details(lambda: gs(locator="api.rst#L4-L7", limit=3)) == ("schema_validation", {"field": "limit"})
     assert details(lambda: gs(concept_id="api", heading="x" * 4096))[0] == "section_not_found"
+
+
+def test_a_page_one_multibyte_character_shorter_fits_a_budget_one_byte_under(api_site: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    gs = okf_sphinx.open_index(api_site).get_section
+    text = gs(locator="euro.rst#L1-L4")["content"]
+    assert text.endswith("€€€€€€")
+    page = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)  # cut by max_chars
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", reading.answer_size(page) - 1)
+    # one 3-byte character less and "byte_budget" (2 bytes longer than "max_chars"): 1 byte smaller
+    cut = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)
+    assert (cut["content"], cut["truncation_reason"]) == (text[:-2], "byte_budget")
+
+
+def test_the_wire_form_keeps_the_answers_key_order(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import answer_json
+
+    for answer in (index.read_lines("alpha.rst", [1, 2]), index.get_section(locator="alpha.rst#L6-L9"),
+                   index.search_concepts("a")):
+        text = answer_json(answer)
+        assert list(json.loads(text)) == list(answer) and text.startswith('{"status":"ok",')
