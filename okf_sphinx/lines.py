@@ -39,8 +39,7 @@ class LineMap:
         while pos >= 0:
             starts.append(pos + 1)
             pos = text.find("\n", pos + 1)
-        if self.body_start and len(starts) >= 1:
-            starts[0] = self.body_start  # a BOM belongs to no line's text
+        starts[0] = self.body_start  # a BOM belongs to no line's text
         self.starts = starts
 
     @property

@@ -133,7 +133,7 @@ def test_smart_mode_keys_of_the_format() -> None:
         "a_", "a.b", "a-b", "xa_b", "c::d"]
     assert fmt.identifiers("1.2 then a_b") == ["a_b"]  # a run that is not an identifier does not end the scan
     assert fmt.object_name_query("  QuerySet.filter()\t") == "QuerySet.filter"
-    assert fmt.object_name_query("f()()") == "f()" and fmt.object_name_query(" () ") is None
+    assert fmt.object_name_query("XQuerySetX") == "XQuerySetX" and fmt.object_name_query("f()()") == "f()" and fmt.object_name_query(" () ") is None
     assert fmt.object_name_query("\u00a0f\u00a0") == "\u00a0f\u00a0"  # only ASCII white space is trimmed
     assert fmt.object_name_query("\n\r\f\vf \t") == "f" and fmt.object_name_query("") is None
     assert fmt.name_key("pkg.mod.cls") == "cls" and fmt.name_key("cls") == "cls" and fmt.name_key("a b.c d") == "c d"
@@ -160,6 +160,7 @@ def test_physical_lines_are_counted_by_lf_only() -> None:
     assert LineMap("\nab\r").line_text(1) == "" and LineMap("\nab\r").line_text(2) == "ab\r"  # a last CR is no CRLF
     assert LineMap("\r\n\r\n").line_text(2) == ""
     bom = LineMap("\ufeffa\nb")
+    assert LineMap("\ufeffa").line_text(1) == "a" and LineMap("\ufeff").line_text(1) == ""  # one line, no LF
     assert bom.body_start == 1 and bom.line_text(1) == "a" and bom.range_text(1, 2) == "a\nb" and bom.total_lines == 2
     assert is_blank("") and is_blank(" \t\u3000\u2028\xa0") and not is_blank("\u200b") and not is_blank(" x")
 
@@ -173,6 +174,7 @@ def test_parser_line_models_map_to_physical_lines() -> None:
     assert [lm.parser_line_text("md", i) for i in range(0, 7)] == [None, "a", "b", "c", "d\u2028e", "", None]
     assert [lm.physical_line("rst", i) for i in range(1, 6)] == [1, 2, 3, 3, 3]
     assert [lm.physical_line("md", i) for i in range(1, 5)] == [1, 2, 3, 3]
+    assert lm.physical_line("md", 5) == 4 and lm.physical_line("rst", 5) == 3  # "" after the last LF / "e"
     assert lm.physical_line("rst", 0) == 1 and lm.physical_line("rst", 99) == lm.physical_line("rst", 6)  # clamped
     bom = LineMap("\ufeffa\x1cb\n\x85c")
     assert [bom.parser_line_text("rst", i) for i in (1, 2, 3, 4)] == ["a", "b", "", "c"]
