@@ -1178,3 +1178,13 @@ def test_the_wire_form_keeps_the_answers_key_order(index: okf_sphinx.Index) -> N
                    index.search_concepts("a")):
         text = answer_json(answer)
         assert list(json.loads(text)) == list(answer) and text.startswith('{"status":"ok",')
+
+
+def test_limit_and_path_length_edges(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    gs = index.get_section
+    assert details(lambda: gs(object="pkg.f", limit=3)) == ("schema_validation", {"field": "limit"})  # outlines only
+    assert details(lambda: gs(concept_id="api", limit="3")) == ("schema_validation", {"field": "limit"})
+    # a path of exactly 4096 characters (and bytes) is a path; one more is too long
+    assert details(lambda: index.read_lines("x" * 4096, [1, 1]))[0] == "not_found"
+    assert details(lambda: index.read_lines("x" * 4097, [1, 1]))[0] == "path_too_long"
