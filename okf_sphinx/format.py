@@ -196,7 +196,7 @@ def object_name_query(query: str) -> str | None:
 
 def name_key(name: str) -> str:
     """The name-table group of a lower-cased object name: its last ``.``-separated part."""
-    return name.rsplit(".", 1)[-1]
+    return name.rpartition(".")[2]
 
 
 def idf(n: int, df: int) -> float:
@@ -224,7 +224,7 @@ def identifiers(text: str) -> list[str]:
     for m in _IDENT_RUN.finditer(text):
         token = m.group()
         lead = len(token) - len(token.lstrip("-"))
-        core = token.lstrip("-").strip(".:-")
+        core = token.strip(".:-")
         if len(core) < 2 or not _HAS_LETTER.search(core) or not (lead or _CONNECTOR.search(core)):
             continue
         out.append(("-" * min(lead, 2) + core).lower())

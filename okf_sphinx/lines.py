@@ -34,13 +34,11 @@ class LineMap:
     def __init__(self, text: str) -> None:
         self.text = text
         self.body_start = 1 if text.startswith(BOM) else 0
-        starts = [0]
+        starts = [self.body_start]  # a BOM belongs to no line's text
         pos = text.find("\n")
         while pos >= 0:
             starts.append(pos + 1)
             pos = text.find("\n", pos + 1)
-        if self.body_start and len(starts) >= 1:
-            starts[0] = self.body_start  # a BOM belongs to no line's text
         self.starts = starts
 
     @property

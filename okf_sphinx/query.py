@@ -66,7 +66,7 @@ def hit(index: Index, sid: int, score: float, terms: list[str]) -> dict[str, Any
     }
 
 
-def search(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]:
+def search(index: Index, query: Any, limit: Any) -> dict[str, Any]:
     normaliser = index.normaliser
     terms = normaliser.query_terms(query)
     limit = validate_limit(limit)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import posixpath
 import re
 import unicodedata
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from .object_names import substring as object_substring
 from .format import is_int as _is_int
 from .format import canonical_json
 from .format import locator as make_locator
-from .lines import BOM, LineMap
+from .lines import LineMap
 from .terms import valid_unicode, validate_limit
 
 if TYPE_CHECKING:
@@ -379,36 +378,6 @@ def _subtree_end(page: dict[str, Any], i: int) -> int:
     return end
 
 
-def _page_for_path_line(index: Index, path: str, line_start: int) -> tuple[dict[str, Any], int] | None:
-    """The page and position of the section of ``path`` starting at ``line_start``."""
-    concepts = index.concepts()
-    ids = _concept_ids(index)
-    stem = posixpath.splitext(path)[0]
-    tried: set[int] = set()
-
-    def look(ci: int) -> tuple[dict[str, Any], int] | None:
-        tried.add(ci)
-        page = index.page(concepts[ci][2])
-        for i, s in enumerate(page["sections"]):
-            if s["path"] == path and s["line_start"] == line_start:
-                return page, i
-        return None
-
-    i = bisect.bisect_left(ids, stem)
-    if i < len(ids) and ids[i] == stem:
-        found = look(i)
-        if found:
-            return found
-    # an included file, or a docname that differs from the path: concepts.js lists each page's files
-    for ci in _path_pages(index).get(path, []):
-        if ci in tried:
-            continue
-        found = look(ci)
-        if found:
-            return found
-    return None
-
-
 def _path_pages(index: Index) -> dict[str, list[int]]:
     """Captured path → the concepts (positions in concepts.js) whose sections it holds."""
 
@@ -426,14 +395,9 @@ def _sections_at(index: Index, path: str, line_start: int) -> list[tuple[dict[st
     """Every (page, position) whose section of ``path`` starts at ``line_start``, in
     concept-id order: more than one when pages include the same file."""
     concepts = index.concepts()
-    ids = _concept_ids(index)
-    pages = set(_path_pages(index).get(path, []))
-    stem = posixpath.splitext(path)[0]
-    i = bisect.bisect_left(ids, stem)
-    if i < len(ids) and ids[i] == stem:
-        pages.add(i)
     out = []
-    for ci in sorted(pages):
+    # concepts.js lists each page's files that hold its sections: exactly the pages to look in
+    for ci in _path_pages(index).get(path, []):
         page = index.page(concepts[ci][2])
         out.extend((page, k) for k, s in enumerate(page["sections"]) if s["path"] == path and s["line_start"] == line_start)
     return out
@@ -553,7 +517,7 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
     )
 
 
-def _outline(index: Index, concept: list[Any], offset: int = 0, limit: int = MAX_OUTLINE_LIMIT) -> dict[str, Any]:
+def _outline(index: Index, concept: list[Any], offset: int, limit: int) -> dict[str, Any]:
     """The page's outline, entries ``offset`` … ``offset + limit - 1`` (``parent`` stays an
     index into the whole outline); cut at ``limit`` or at the byte budget, with ``next_offset``."""
     page = index.page(concept[2])
@@ -711,9 +675,8 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
         end = sec["line_end"]
         full = record["text"]
     else:
+        # a BOM belongs to no line: LineMap's first line starts after it
         full = lm.range_text(sec["line_start"], end) if sec["line_start"] <= lm.total_lines else ""
-    if full.startswith(BOM):  # belongs to no range
-        full = full[1:]
     offset = min(offset, len(full))
     ancestors = _ancestors(page, i)
 
@@ -757,11 +720,12 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
     if answer_size(answer) <= MAX_ANSWER_BYTES:
         return answer
     lo = _most_that_fit(build, count - 1)
-    if lo == 0:
-        size = answer_size(build(0, "byte_budget"))
+    if lo == 0:  # a page without a character would make no progress: the smallest useful page is too large
+        size = answer_size(build(1, "byte_budget"))
         raise OkfError(
             "page_too_large",
-            f"the section's metadata alone is {size} bytes; the limit is {MAX_ANSWER_BYTES}: read it with read_lines",
+            f"the section's metadata and one character make a {size}-byte answer; the limit is {MAX_ANSWER_BYTES}: "
+            "read it with read_lines",
             size=size, limit=MAX_ANSWER_BYTES, locator=answer["content_locator"],
         )
     return build(lo, "byte_budget")
@@ -769,7 +733,7 @@ def _section_answer(index: Index, page: dict[str, Any], i: int, subtree: bool, m
 
 def object_fields(record: dict[str, Any]) -> dict[str, Any]:
     """A documented object's fields of a section record (``object`` in get_section answers)."""
-    out = {"name": record.get("name", ""), "kind": record["kind"], "signature": record.get("signature", "")}
+    out = {"name": record["name"], "kind": record["kind"], "signature": record["signature"]}  # the writer writes all three
     if record.get("generated"):
         out["generated"] = True
     return out
@@ -778,7 +742,7 @@ def object_fields(record: dict[str, Any]) -> dict[str, Any]:
 # -- search_concepts ------------------------------------------------------------------------
 
 
-def search_concepts(index: Index, query: Any, limit: Any = 20) -> dict[str, Any]:
+def search_concepts(index: Index, query: Any, limit: Any = None) -> dict[str, Any]:
     """``search_concepts``: literal, case-insensitive substring search over concept ids
     and titles, in concept-id order."""
     if not isinstance(query, str):
@@ -858,11 +822,12 @@ def call_tool(index: Index, name: str, arguments: Any) -> dict[str, Any]:
 
 
 def _dispatch(index: Index, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    # the arguments are checked against TOOL_ARGUMENTS: each is a parameter of its tool, and
+    # one left out takes the tool's own default (one place for every default)
     if name == "search_sections":
-        options = {k: v for k, v in arguments.items() if k not in ("query", "limit")}
-        return index.search(arguments["query"], arguments.get("limit", 20), **options)
+        return index.search(**arguments)
     if name == "get_section":
         return get_section(index, **arguments)
     if name == "read_lines":
-        return read_lines(index, arguments["path"], arguments["lines"])
-    return search_concepts(index, arguments["query"], arguments.get("limit", 20))
+        return read_lines(index, **arguments)
+    return search_concepts(index, **arguments)

@@ -82,9 +82,7 @@ def unicode_tables() -> dict[str, Any]:
 def compute_unicode_tables() -> dict[str, Any]:
     """:func:`unicode_tables` computed from this Python's :mod:`unicodedata`."""
     fold = {}
-    for cp in range(sys.maxunicode + 1):
-        if 0xD800 <= cp <= 0xDFFF:
-            continue
+    for cp in range(sys.maxunicode + 1):  # a lone surrogate folds to itself: no entry
         c = chr(cp)
         f = c.casefold()
         if f != c:

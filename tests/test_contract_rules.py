@@ -121,6 +121,66 @@ def test_bm25_part_values_and_operation_order() -> None:
     assert (fmt.K1, fmt.B, fmt.WEIGHTS) == (1.2, 0.75, {"body": 1, "heading": 3, "title": 2})
 
 
+
+def test_smart_mode_keys_of_the_format() -> None:
+    """The keys smart mode's files are named and grouped by (docs/smart.md), as every engine computes them."""
+    assert fmt.identifiers("Set SECRET_KEY, url_for(), QuerySet.filter and --no-deps; e.g. 1.2.0") == [
+        "secret_key", "url_for", "queryset.filter", "--no-deps", "e.g"]
+    # options keep at most two leading hyphens; an option needs no connector, a word does
+    assert fmt.identifiers("---verbose -ab --x") == ["--verbose", "-ab"]  # "--x": one code point
+    # two code points at least; a letter and a connector; "." ":" "-" trimmed from the ends, "_" kept
+    assert fmt.identifiers("-x a_ _1 1_2 x. .a.b. a-b- Xa_b plain 1.2 c::d") == [
+        "a_", "a.b", "a-b", "xa_b", "c::d"]
+    assert fmt.identifiers("1.2 then a_b") == ["a_b"]  # a run that is not an identifier does not end the scan
+    assert fmt.object_name_query("  QuerySet.filter()\t") == "QuerySet.filter"
+    assert fmt.object_name_query("XQuerySetX") == "XQuerySetX" and fmt.object_name_query("f()()") == "f()" and fmt.object_name_query(" () ") is None
+    assert fmt.object_name_query("\u00a0f\u00a0") == "\u00a0f\u00a0"  # only ASCII white space is trimmed
+    assert fmt.object_name_query("\n\r\f\vf \t") == "f" and fmt.object_name_query("") is None
+    assert fmt.name_key("pkg.mod.cls") == "cls" and fmt.name_key("cls") == "cls" and fmt.name_key("a b.c d") == "c d"
+    assert fmt.ascii_lower("ÀBC Ωz") == "Àbc Ωz"
+    assert fmt.dict_key("été") == "ét" and fmt.dict_key("x") == "x"
+    for folder, name in (("n", fmt.name_shard_name), ("g", fmt.stem_shard_name), ("d", fmt.dict_shard_name)):
+        assert name("foobar", 4096) == f"{folder}/{0xBF9CF968 % 4096:x}" and name("foobar", 1) == f"{folder}/0"
+    assert fmt.shard_name("foobar", 16, "x") == f"x/{0xBF9CF968 % 16:x}"
+    assert fmt.idf(10, 3) == math.log(1 + (10 - 3 + 0.5) / (3 + 0.5))
+
+
+# -- lines.py: the contract's line numbers and the parsers' ------------------------------------
+
+
+def test_physical_lines_are_counted_by_lf_only() -> None:
+    from okf_sphinx.lines import LineMap, is_blank
+
+    lm = LineMap("a\nb\r\nc\rd\u2028e\n")  # CRLF is one break; a lone CR and U+2028 are none
+    assert lm.total_lines == 3 and lm.body_start == 0
+    assert [lm.line_text(i) for i in (1, 2, 3)] == ["a", "b", "c\rd\u2028e"]  # the CR of a CRLF is not line text
+    assert lm.range_text(1, 2) == "a\nb" and lm.range_text(2, 3) == "b\r\nc\rd\u2028e"
+    assert [lm.line_of(i) for i in (0, 1, 2, 4, 5, 10)] == [1, 1, 2, 2, 3, 3]
+    assert [LineMap(t).total_lines for t in ("", "a", "a\n", "a\n\n", "\n", "a\nb")] == [0, 1, 1, 2, 1, 2]
+    assert LineMap("\nab\r").line_text(1) == "" and LineMap("\nab\r").line_text(2) == "ab\r"  # a last CR is no CRLF
+    assert LineMap("\r\n\r\n").line_text(2) == ""
+    bom = LineMap("\ufeffa\nb")
+    assert LineMap("\ufeffa").line_text(1) == "a" and LineMap("\ufeff").line_text(1) == ""  # one line, no LF
+    assert bom.body_start == 1 and bom.line_text(1) == "a" and bom.range_text(1, 2) == "a\nb" and bom.total_lines == 2
+    assert is_blank("") and is_blank(" \t\u3000\u2028\xa0") and not is_blank("\u200b") and not is_blank(" x")
+
+
+def test_parser_line_models_map_to_physical_lines() -> None:
+    from okf_sphinx.lines import LineMap
+
+    lm = LineMap("a\nb\r\nc\rd\u2028e\n")
+    # docutils breaks at CR and the Unicode line separators too; Markdown (universal newlines) at CR
+    assert [lm.parser_line_text("rst", i) for i in range(0, 8)] == [None, "a", "b", "c", "d", "e", "", None]
+    assert [lm.parser_line_text("md", i) for i in range(0, 7)] == [None, "a", "b", "c", "d\u2028e", "", None]
+    assert [lm.physical_line("rst", i) for i in range(1, 6)] == [1, 2, 3, 3, 3]
+    assert [lm.physical_line("md", i) for i in range(1, 5)] == [1, 2, 3, 3]
+    assert lm.physical_line("md", 5) == 4 and lm.physical_line("rst", 5) == 3  # "" after the last LF / "e"
+    assert lm.physical_line("rst", 0) == 1 and lm.physical_line("rst", 99) == lm.physical_line("rst", 6)  # clamped
+    bom = LineMap("\ufeffa\x1cb\n\x85c")
+    assert [bom.parser_line_text("rst", i) for i in (1, 2, 3, 4)] == ["a", "b", "", "c"]
+    assert [bom.parser_line_text("md", i) for i in (1, 2, 3)] == ["a\x1cb", "\x85c", None]
+    assert [bom.physical_line("rst", i) for i in (1, 2, 3, 4)] == [1, 1, 2, 2]
+
 # -- terms.py -------------------------------------------------------------------------------
 
 
@@ -151,7 +211,9 @@ def test_query_terms_validation_and_order() -> None:
 def test_validate_limit() -> None:
     assert validate_limit(None) == 20 and validate_limit(1) == 1 and validate_limit(100) == 100
     for bad in (0, 101, -1, True, 1.0, "5"):
-        assert code_of(lambda: validate_limit(bad)) == "schema_validation", bad
+        with pytest.raises(OkfError) as err:
+            validate_limit(bad)
+        assert err.value.code == "schema_validation" and "from 1 to 100" in err.value.message, bad  # what to give
 
 
 def test_snippet_rule() -> None:
@@ -529,8 +591,41 @@ def test_table_driven_normaliser_equals_the_native_one() -> None:
     for text in ("Straße ΣΊΣΥΦΟΣ ﬁle \u212aelvin İstanbul Ǆ", "Cafe\u0301 x\u0301y 日本語 \U0001d400bc", "plain ascii WORDS_2"):
         assert other.terms(text) == own.terms(text) == terms(text), text
         assert other.snippet(text, own.terms(text)[1:2]) == own.snippet(text, own.terms(text)[1:2])
+    assert other.query_terms("Straße ΣΊΣΥΦΟΣ retry") == own.query_terms("Straße ΣΊΣΥΦΟΣ retry") == ["strasse", "σίσυφοσ", "retry"]
     assert other.is_word("é") and not other.is_word(" ") and other.has_letter_number("…a") and not other.has_letter_number("…")
     assert list(other.word_runs("ab, c\u0301d")) == [(0, "ab"), (4, "c\u0301d")]
+
+
+def test_term_characters_are_exactly_letters_numbers_and_marks() -> None:
+    """The word table answers the contract's L/N/M rule for every code point, range ends included."""
+    import sys
+    import unicodedata
+
+    from okf_sphinx.terms import Normaliser, unicode_tables
+
+    for engine in (native(), Normaliser({**unicode_tables(), "unicode_version": "0.0.0"})):
+        for cp in [*range(0, 0x3100), *range(0x10FF00, sys.maxunicode + 1)]:
+            if 0xD800 <= cp <= 0xDFFF:
+                continue
+            ch = chr(cp)
+            assert engine.is_word(ch) is (unicodedata.category(ch)[0] in "LNM"), hex(cp)
+            assert engine.has_letter_number(ch) is (unicodedata.category(ch)[0] in "LN"), hex(cp)
+
+
+def test_an_engine_with_older_unicode_refuses_a_code_point_only_the_build_knows() -> None:
+    from okf_sphinx.terms import Normaliser, unicode_tables
+
+    tables = unicode_tables()
+    assigned = list(tables["assigned"])
+    assert not any(lo <= 0x378 <= hi for lo, hi in zip(assigned[::2], assigned[1::2]))  # unassigned here
+    newer = {**tables, "unicode_version": "99.0.0", "assigned": sorted([*assigned, 0x378, 0x378])}
+    build = Normaliser(newer)
+    assert build.query_terms("caf\u00e9 retry") == ["café", "retry"]  # what this engine knows: the build's terms
+    assert details(lambda: build.query_terms("retry \u0378x")) == (
+        "index_version_unsupported", {"unicode_version": "99.0.0", "code_point": "U+0378"})
+    # the engine of this Python's own Unicode (the build's) has nothing to refuse: U+0378 separates
+    assert native().query_terms("retry \u0378x") == ["retry", "x"]
+
 
 
 def test_shorten_keeps_messages_readable() -> None:
@@ -679,9 +774,419 @@ SNIPPET_CASES = [
 ]
 
 
+#: texts where a match the shortcut wrongly takes or misses early (within the 80-point lead)
+#: shows only because a later match, far enough on, is then the snippet's anchor
+_FAR = " " + "x " * 60
+SNIPPET_EDGE_CASES = [
+    ("retry" + _FAR + "retry é", ["retry"]),        # a match at 0: the text's last character is no neighbour
+    ("éretry" + _FAR + "retry", ["retry"]),         # a non-ASCII letter right before: not a run of its own
+    ("éx" + _FAR + "x", ["x"]),                     # a one-letter term: the neighbour is the character before
+    ("retry…" + _FAR + "retry", ["retry"]),         # a non-ASCII non-letter after: a boundary
+    ("x…retry" + _FAR + "retry", ["retry"]),        # a non-ASCII non-letter before: a boundary
+    ("é" + _FAR + "é", ["é"]),                      # a non-ASCII term at offset 0
+    ("aé" + _FAR + "aé", ["aé"]),                   # a run that starts with ASCII before its first non-ASCII letter
+    ("éa", ["éa"]), ("é", ["é"]), ("aé", ["aé"]),   # the whole text is the run
+]
+
+
+@pytest.mark.parametrize(("text", "query"), SNIPPET_EDGE_CASES)
+def test_snippet_anchor_at_the_edges_of_runs(text: str, query: list[str]) -> None:
+    from test_terms import straightforward_snippet
+
+    assert native().snippet(text, query) == straightforward_snippet(text, query)
+
+
 @pytest.mark.parametrize(("text", "query"), SNIPPET_CASES)
 def test_snippet_shortcuts_on_fixed_tricky_texts(text: str, query: list[str]) -> None:
     from test_terms import straightforward_snippet
 
     for padded in (text, "x " * 50 + text, "w" * 150 + " " + text + " " + "y" * 600):  # the 80-point lead must tell
         assert native().snippet(padded, query) == straightforward_snippet(padded, query), padded[:40]
+
+
+# -- get_section on a page with a documented object, and a captured file without sections ---------
+
+API = "API\n===\n\n.. py:function:: f(x)\n\n   Does f.\n\nMore about the API.\n"  # 1-8
+
+
+@pytest.fixture(scope="module")
+def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from okf_sphinx.sections import ObjectInfo
+
+    src = tmp_path_factory.mktemp("api") / "src"
+    src.mkdir()
+    lists = {"topics.rst": [f"Topic {i:02d}" for i in range(60)], "same.rst": ["Same"] * 50,
+             "ids.rst": ["A1 One", "A1. Two", "Plain"]}  # one heading per line
+    for name, text in (("api.rst", API), ("other.rst", "Other\n=====\n\nText.\n"), ("snippet.txt", "no heading\n"),
+                       *((n, "".join(h + "\n" for h in hs)) for n, hs in lists.items())):
+        (src / name).write_text(text, encoding="utf-8")
+    api, other, snippet = (CapturedFile.read((src / n).resolve())[0] for n in ("api.rst", "other.rst", "snippet.txt"))
+    listed = {n: CapturedFile.read((src / n).resolve())[0] for n in lists}
+    records = [
+        DocRecord("api", "API", True, [api, snippet], [  # snippet.txt: included, but holds no section
+            _section(api.path, "API", 1, 1, 3),
+            Section(api.path, "pkg.f", 2, 4, 7, "pkg.f", (), 0, ObjectInfo("pkg.f", "py:function", "f(x)")),
+            Section(api.path, "API", 1, 8, 8, "api", (), 0, None, True)]),  # the page's text after the object
+        DocRecord("other", "Other", True, [other], [
+            _section(other.path, "Other", 1, 1, 2),
+            Section(other.path, "other.pkg_g", 2, 3, 4, "other.pkg_g", (), 0, ObjectInfo("other.pkg_g", "py:data", ""))]),
+        *(DocRecord(n[:-4], n, True, [f], [_section(f.path, h, 1, i + 1, i + 1) for i, h in enumerate(lists[n])])
+          for n, f in listed.items()),
+    ]
+    extra = {"gen.rst": "Gen\n===\n\n.. autofunction:: math.sqrt\n", "bom.rst": "\ufeffBom\n===\n\nText.\n",
+             "empty.md": "", "euro.rst": "Euro\n====\n\n€€€€€€\n"}
+    for name, text in extra.items():
+        (src / name).write_text(text, encoding="utf-8")
+    gen, bom, empty, euro = (CapturedFile.read((src / n).resolve())[0] for n in extra)
+    records += [
+        DocRecord("gen", "Gen", True, [gen], [  # an object no source holds the words of: its rendering
+            _section(gen.path, "Gen", 1, 1, 3),
+            Section(gen.path, "math.sqrt", 2, 4, 4, "math.sqrt", (), 0,
+                    ObjectInfo("math.sqrt", "py:function", "sqrt(x)", True, "math.sqrt(x) Return the square root."))]),
+        DocRecord("bom", "Bom", True, [bom], [_section(bom.path, "Bom", 1, 1, 4)]),
+        DocRecord("empty", "", True, [empty], [_section(empty.path, "", 0, 1, 1)]),
+        DocRecord("euro", "Euro", True, [euro], [_section(euro.path, "Euro", 1, 1, 4)]),
+    ]
+    (src / "shared.rst").write_text("Shared\n======\n\nBody.\n", encoding="utf-8")
+    shared = CapturedFile.read((src / "shared.rst").resolve())[0]
+    for n in ("inc1", "inc2"):  # two pages that include shared.rst: the same section, once per page
+        (src / f"{n}.rst").write_text(f"{n}\n====\n\n.. include:: shared.rst\n", encoding="utf-8")
+        own = CapturedFile.read((src / f"{n}.rst").resolve())[0]
+        records.append(DocRecord(n, n, True, [own, shared], [_section(own.path, n, 1, 1, 3),
+                                                              _section(shared.path, "Shared", 2, 1, 4, 0)]))
+    for i in range(24):  # pages with near names
+        (src / f"page{i:02d}.rst").write_text(f"P{i}\n", encoding="utf-8")
+        f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
+        records.append(DocRecord(f"page{i:02d}", f"P{i}", True, [f], [_section(f.path, f"P{i}", 1, 1, 1)]))
+    records.sort(key=lambda r: r.docname)  # the collector's order: concept ids sorted
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(src.parent / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
+                                                         dict(DEFAULT_LIMITS)))
+    return src.parent / "out"
+
+
+def test_a_heading_names_the_section_not_its_continuation(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    own = index.get_section(concept_id="api", heading="API", include_subsections=False)
+    assert own["locator"] == "api.rst#L1-L3" and own["content"] == "API\n===\n"
+    assert index.get_section(concept_id="api", heading="pkg.f")["object"] == {
+        "name": "pkg.f", "kind": "py:function", "signature": "f(x)"}
+    # the continuation is still its own section, reached by its locator
+    assert index.get_section(locator="api.rst#L8-L8")["content"] == "More about the API."
+
+
+def test_heading_lookups_on_several_pages_of_one_index(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)  # one Index: whatever it caches per page stays per page
+    for concept, heading, locator in (("api", "api", "api.rst#L1-L8"), ("other", "other", "other.rst#L1-L4"),
+                                      ("api", "pkg.f", "api.rst#L4-L7")):
+        assert index.get_section(concept_id=concept, heading=heading)["content_locator"] == locator
+
+
+def test_a_captured_file_without_sections_is_read_not_sectioned(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    assert index.read_lines("snippet.txt", [1, 1])["content"] == "no heading\n"
+    code, d = details(lambda: index.get_section(locator="snippet.txt#L1-L1"))
+    assert code == "section_not_found" and d == {"locator": "snippet.txt#L1-L1", "suggestions": []}
+
+
+def test_tool_calls_pass_every_argument_and_refuse_nulls(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import call_tool
+
+    smart = call_tool(index, "search_sections", {"query": "retry", "mode": "smart"})
+    assert smart == index.search("retry", mode="smart") and smart != index.search("retry")
+    assert call_tool(index, "search_sections", {"query": "retry", "mode": "smart", "limit": 1}) == index.search(
+        "retry", 1, mode="smart")
+    assert details(lambda: call_tool(index, "get_section", {"locator": "alpha.rst#L6-L9", "max_chars": None})) == (
+        "schema_validation", {"field": "max_chars"})  # null is not "the default": leave it out
+    assert details(lambda: call_tool(index, "search_sections", {"query": "retry", "limit": None})) == (
+        "schema_validation", {"field": "limit"})
+
+
+def test_heading_refusals_list_candidates_and_suggestions_up_to_fifty(api_site: Path) -> None:
+    gs = okf_sphinx.open_index(api_site).get_section
+    code, d = details(lambda: gs(concept_id="same", heading="same"))
+    assert code == "ambiguous_section" and len(d["candidates"]) == 50 and "candidates_truncated" not in d
+    code, d = details(lambda: gs(concept_id="topics", heading="topic"))  # every heading holds the word
+    assert code == "section_not_found" and len(d["suggestions"]) == 50 and d["suggestions_truncated"] is True
+    assert d["suggestions"][0] == {"heading": "Topic 00", "locator": "topics.rst#L1-L1"}  # document order
+    code, d = details(lambda: gs(concept_id="topics", heading="topic 0x"))  # close headings: all 60 are
+    assert code == "section_not_found" and len(d["suggestions"]) == 50 and d["suggestions_truncated"] is True
+
+
+def test_heading_refusals_say_why_and_what_to_do(api_site: Path, index: okf_sphinx.Index) -> None:
+    gs = okf_sphinx.open_index(api_site).get_section
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="ids", heading="a1")
+    assert err.value.code == "ambiguous_section" and "by identifier" in err.value.message
+    assert [c["heading"] for c in err.value.details["candidates"]] == ["A1 One", "A1. Two"]
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="same", heading="same")
+    assert "by identifier" not in err.value.message and "one of the candidates' locators" in err.value.message
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="other", heading="zzzz")  # nothing close: the outline is the way on
+    assert err.value.details["suggestions"] == [] and "with only concept_id" in err.value.message
+    with pytest.raises(OkfError) as err:
+        index.get_section(concept_id="rules", heading="Tenht rule")
+    assert "see suggestions" in err.value.message
+    # words of the heading in any order first; then headings close in spelling; else the page's identifiers
+    for heading in ("tenth", "rule tenth", "*tenth*", "Tenht rule"):
+        assert details(lambda: index.get_section(concept_id="rules", heading=heading))[1]["suggestions"] == [
+            {"heading": "K10 Tenth rule", "locator": "rules.rst#L11-L15"}], heading
+
+
+def test_outline_pages_by_offset_limit_and_the_exact_byte_budget(index: okf_sphinx.Index,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    gs = index.get_section
+    whole = gs(concept_id="rules")
+    assert whole["truncated"] is False and "next_offset" not in whole and "truncation_reason" not in whole
+    rest = gs(concept_id="rules", offset=2)
+    assert (rest["offset"], rest["truncated"], rest["outline"]) == (2, False, whole["outline"][2:])
+    assert "next_offset" not in rest
+    two = gs(concept_id="rules", offset=1, limit=2)
+    assert (two["outline"], two["truncated"], two["next_offset"], two["truncation_reason"], two["limit"]) == (
+        whole["outline"][1:3], True, 3, "limit", 2)
+    assert gs(concept_id="rules", offset=7)["outline"] == [] and gs(concept_id="rules", offset=99)["offset"] == 7
+    # the byte budget: exactly the size of the first k entries' answer gives k entries, one byte less k - 1
+    sizes = [reading.answer_size({**gs(concept_id="rules", limit=k), "limit": 1000, "truncation_reason": "byte_budget"})
+             for k in range(1, 7)]
+    for k, size in enumerate(sizes, 1):
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+        assert gs(concept_id="rules")["outline"] == whole["outline"][:k], k
+        if k > 1:
+            monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+            assert gs(concept_id="rules")["outline"] == whole["outline"][: k - 1], k
+    # not even one entry fits: refused with the size of a one-entry answer, never an empty page
+    one = sizes[0]
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", one - 1)
+    with pytest.raises(OkfError) as err:
+        gs(concept_id="rules")
+    assert err.value.code == "page_too_large" and err.value.details == {"size": one, "limit": one - 1}
+    assert f"one outline entry of 'rules' makes a {one}-byte answer" in err.value.message
+
+
+def test_unknown_names_suggest_the_ten_closest(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    with pytest.raises(OkfError) as err:
+        index.get_section(concept_id="page1")
+    assert err.value.code == "not_found" and len(err.value.details["suggestions"]) == 10
+    assert f"did you mean {err.value.details['suggestions'][0]!r}?" in err.value.message
+    with pytest.raises(OkfError) as err:
+        index.read_lines("page1.rst", [1, 1])
+    assert err.value.code == "not_found" and len(err.value.details["suggestions"]) == 10
+    assert f"did you mean {err.value.details['suggestions'][0]!r}?" in err.value.message
+    with pytest.raises(OkfError) as err:
+        index.get_section(concept_id="qqqqqqqq")
+    assert err.value.details["suggestions"] == [] and "did you mean" not in err.value.message
+    assert "search_concepts" in err.value.message  # where to find the ids instead
+
+
+def test_locator_length_and_line_number_refusals(index: okf_sphinx.Index) -> None:
+    gs = index.get_section
+    # the longest path (4096 bytes, every byte percent-encoded) with the longest line numbers is still
+    # judged on its path, not refused for its length
+    longest = "%C3%A9" * 2048 + "#L" + "9" * 16 + "-L" + "9" * 16
+    assert details(lambda: gs(locator=longest))[0] == "not_found"
+    # past 3 x 4096 + 64 characters a locator is refused before any decoding, as path_too_long
+    at = "x" * (3 * 4096 + 64 - 6) + "#L1-L1"
+    assert details(lambda: gs(locator=at)) == ("path_too_long", {"field": "locator", "limit": 4096, "actual": 12346})
+    assert details(lambda: gs(locator="x" + at)) == ("path_too_long", {"field": "locator", "limit": 4096})
+    for bad in ("alpha.rst#L" + "1" * 17, "alpha.rst#L0-L1", "alpha.rst#L5-L4"):
+        with pytest.raises(OkfError) as err:
+            gs(locator=bad)
+        assert err.value.code == "invalid_line_range" and err.value.details == {"field": "locator"}, bad
+        assert bad[:40] in err.value.message
+    assert "over 16 digits" in envelope(lambda: gs(locator="alpha.rst#L" + "1" * 17))["message"]
+
+
+def test_search_concepts_defaults_to_twenty_on_every_surface(api_site: Path) -> None:
+    from okf_sphinx.reading import call_tool
+
+    index = okf_sphinx.open_index(api_site)
+    r = call_tool(index, "search_concepts", {"query": "page"})
+    assert r == index.search_concepts("page") and r["total"] == 24 and len(r["concepts"]) == 20
+    assert r["truncated"] is True and r["truncation_reason"] == "limit"
+    assert [c["concept_id"] for c in r["concepts"]] == [f"page{i:02d}" for i in range(20)]
+
+
+def test_search_concepts_lists_objects_and_keeps_to_the_byte_budget(api_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    index = okf_sphinx.open_index(api_site)
+    r = index.search_concepts("PKG")
+    check("search_concepts", r)
+    assert (r["total"], r["objects_total"], r["objects_truncated"]) == (0, 2, False)
+    assert r["objects"] == [
+        {"heading": "other.pkg_g", "locator": "other.rst#L3-L4", "kind": "py:data", "concept_id": "other"},
+        {"heading": "pkg.f", "locator": "api.rst#L4-L7", "kind": "py:function", "concept_id": "api"}]
+    assert index.search_concepts("pkg", limit=2)["objects_truncated"] is False
+    one = index.search_concepts("pkg", limit=1)
+    assert (one["objects_total"], one["objects_truncated"], len(one["objects"])) == (2, True, 1)
+    size = reading.answer_size(r)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert index.search_concepts("PKG") == r
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    assert details(lambda: index.search_concepts("PKG")) == ("page_too_large", {"size": size, "limit": size - 1})
+
+
+def test_corrupt_parent_links_neither_hang_nor_crash_the_reading_tools(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "loop.rst").write_text("A\n=\n\nB\n-\n\nC\n~\n", encoding="utf-8")
+    f = CapturedFile.read((src / "loop.rst").resolve())[0]
+    # A and B name each other as parent (a cycle); C names a parent past the page's last section
+    sections = [Section(f.path, "A", 1, 1, 3, "a", (), 1), Section(f.path, "B", 2, 4, 6, "b", (), 0),
+                Section(f.path, "C", 3, 7, 8, "c", (), 3)]
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(tmp_path / "out" / "_okf", build_index([DocRecord("loop", "A", True, [f], sections)],
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+    index = okf_sphinx.open_index(tmp_path / "out")
+    b = index.get_section(locator="loop.rst#L4-L6")
+    assert b["heading"] == "B" and sorted(b["breadcrumb"]) == ["A", "B"]  # each section once, then the walk stops
+    c = index.get_section(locator="loop.rst#L7-L8")
+    assert c["breadcrumb"] == [] and c["content"] == "C\n~"
+
+
+def test_generated_objects_bom_and_empty_files_in_section_answers(api_site: Path, index: okf_sphinx.Index) -> None:
+    api = okf_sphinx.open_index(api_site)
+    gen = api.get_section(object="math.sqrt")
+    check("get_section", gen)
+    assert gen["content"] == "math.sqrt(x) Return the square root." and gen["content_locator"] == "gen.rst#L4-L4"
+    assert gen["object"] == {"name": "math.sqrt", "kind": "py:function", "signature": "sqrt(x)", "generated": True}
+    assert gen["previous"] == {"heading": "Gen", "locator": "gen.rst#L1-L3"} and gen["breadcrumb"] == ["Gen"]
+    # a section never holds the BOM (it belongs to no line); read_lines returns the bytes, BOM included
+    bom = api.get_section(concept_id="bom", heading="Bom")
+    assert bom["content"] == "Bom\n===\n\nText." and bom["content_chars"] == len(bom["content"])
+    assert api.read_lines("bom.rst", [1, 1])["content"] == "\ufeffBom"
+    empty = api.get_section(locator="empty.md#L1-L1")
+    assert (empty["content"], empty["content_chars"], empty["truncated"]) == ("", 0, False)
+    second = index.get_section(locator="alpha.rst#L6-L9")
+    assert second["previous"] == {"heading": "Alpha", "locator": "alpha.rst#L1-L5"} and second["next"] is None
+
+
+def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    gs = index.get_section
+    beta = gs(locator="alpha.rst#L6-L9")
+    assert beta["truncated"] is False and "next_offset" not in beta
+    last = gs(locator="alpha.rst#L6-L9", offset=10)  # the last page of a section read from an offset
+    assert (last["content"], last["truncated"], last["offset"]) == (beta["content"][10:], False, 10)
+    assert "next_offset" not in last
+
+    loc = "rules.rst#L1-L5"  # the Rules section and its subsections: 250-odd ASCII characters
+    whole = gs(locator=loc)
+    text = whole["content"]
+
+    def page_of(n: int) -> dict:  # the answer holding the first n characters, paged by the byte budget
+        return {**gs(locator=loc, max_chars=n), "max_chars": 20_000, "truncation_reason": "byte_budget"}
+
+    pages = {n: page_of(n) for n in (1, 2, 50, 100)}
+    empty = {**pages[1], "content": "", "next_offset": 0}
+    size = reading.answer_size(whole)
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    assert gs(locator=loc) == whole  # exactly at the budget
+    for n, page in pages.items():  # a budget of exactly n characters' page gives those n characters
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", reading.answer_size(page))
+        assert gs(locator=loc) == page, n
+    for budget in (reading.answer_size(empty), reading.answer_size(pages[1]) - 1):
+        # not one character fits: refused, with the size of the smallest page that would make progress
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
+        code, d = details(lambda: gs(locator=loc))
+        assert code == "page_too_large" and d == {"size": reading.answer_size(pages[1]), "limit": budget,
+                                                  "locator": "rules.rst#L1-L34"}
+
+
+def test_read_lines_names_the_exact_largest_end_that_fits(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    sizes = {k: reading.answer_size(index.read_lines("rules.rst", [3, k])) for k in range(3, 20)}
+    for k, size in sizes.items():
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+        with pytest.raises(OkfError) as err:
+            index.read_lines("rules.rst", [3, 34])
+        assert err.value.details["max_end"] == k, k
+        assert f"ask for [3, {k}] or less, then continue from line {k + 1}" in err.value.message
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", sizes[3] - 1)
+    with pytest.raises(OkfError) as err:
+        index.read_lines("rules.rst", [3, 34])
+    assert "max_end" not in err.value.details and "a single line of it is too large" in err.value.message
+
+
+def test_argument_type_refusals_name_the_type_given(index: okf_sphinx.Index) -> None:
+    for kwargs, said in (({"locator": 5}, "locator must be a string, got int"),
+                         ({"concept_id": ["a"]}, "concept_id must be a string, got list")):
+        with pytest.raises(OkfError) as err:
+            index.get_section(**kwargs)
+        assert said in err.value.message
+
+
+def test_an_overlong_locator_is_refused_before_any_other_argument(index: okf_sphinx.Index) -> None:
+    long = "x" * (3 * 4096 + 64 - 6) + "#L1-L1"
+    for kwargs in ({"include_subsections": "yes"}, {"max_chars": "many"}, {"heading": "Alpha"}, {"limit": 3}):
+        assert details(lambda: index.get_section(locator="x" + long, **kwargs))[0] == "path_too_long", kwargs
+        assert details(lambda: index.get_section(locator=long, **kwargs))[0] == "schema_validation", kwargs
+    assert index.get_section(locator="alpha.rst#L6-L9", offset=None)["offset"] == 0  # None: the default
+
+
+def test_get_section_argument_combinations(api_site: Path) -> None:
+    gs = okf_sphinx.open_index(api_site).get_section
+    # a file two pages include: the locator alone is ambiguous, concept_id picks the page
+    code, d = details(lambda: gs(locator="shared.rst#L1-L4"))
+    assert code == "ambiguous_section" and d == {"locator": "shared.rst#L1-L4", "candidates": [
+        {"concept_id": "inc1", "heading": "Shared", "locator": "shared.rst#L1-L4"},
+        {"concept_id": "inc2", "heading": "Shared", "locator": "shared.rst#L1-L4"}]}
+    two = gs(locator="shared.rst#L1-L4", concept_id="inc2")
+    assert (two["concept_id"], two["heading"], two["breadcrumb"]) == ("inc2", "Shared", ["inc2"])
+    assert details(lambda: gs(locator="shared.rst#L1-L4", concept_id="nope"))[1]["field"] == "concept_id"
+    with pytest.raises(OkfError) as err:
+        gs(locator="shared.rst#L1-L4", concept_id="other")  # a page that does not include it
+    assert err.value.code == "section_not_found" and "shared.rst spans lines 1-4 in 'other'" in err.value.message
+    with pytest.raises(OkfError) as err:
+        gs(locator="shared.rst#L2-L4")
+    assert "spans lines 2-4;" in err.value.message
+    # object stands alone; a locator takes no heading
+    assert gs(object="pkg.f")["locator"] == "api.rst#L4-L7"
+    assert details(lambda: gs(object=5)) == ("schema_validation", {"field": "object"})
+    for other in ({"locator": "api.rst#L4-L7"}, {"concept_id": "api"}, {"heading": "pkg.f"}):
+        assert details(lambda: gs(object="pkg.f", **other)) == ("schema_validation", {"field": "object"}), other
+    assert details(lambda: gs(locator="api.rst#L4-L7", heading="pkg.f")) == ("schema_validation", {"field": "locator"})
+    # limit pages outlines only, clamped to 1-1000; a heading may be 4096 characters long
+    assert gs(concept_id="topics", limit=0)["limit"] == 1 and len(gs(concept_id="topics", limit=0)["outline"]) == 1
+    assert gs(concept_id="topics", limit=5000)["limit"] == 1000
+    assert details(lambda: gs(locator="api.rst#L4-L7", limit=3)) == ("schema_validation", {"field": "limit"})
+    assert details(lambda: gs(concept_id="api", heading="x" * 4096))[0] == "section_not_found"
+
+
+def test_a_page_one_multibyte_character_shorter_fits_a_budget_one_byte_under(api_site: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from okf_sphinx import reading
+
+    gs = okf_sphinx.open_index(api_site).get_section
+    text = gs(locator="euro.rst#L1-L4")["content"]
+    assert text.endswith("€€€€€€")
+    page = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)  # cut by max_chars
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", reading.answer_size(page) - 1)
+    # one 3-byte character less and "byte_budget" (2 bytes longer than "max_chars"): 1 byte smaller
+    cut = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)
+    assert (cut["content"], cut["truncation_reason"]) == (text[:-2], "byte_budget")
+
+
+def test_the_wire_form_keeps_the_answers_key_order(index: okf_sphinx.Index) -> None:
+    from okf_sphinx.reading import answer_json
+
+    for answer in (index.read_lines("alpha.rst", [1, 2]), index.get_section(locator="alpha.rst#L6-L9"),
+                   index.search_concepts("a")):
+        text = answer_json(answer)
+        assert list(json.loads(text)) == list(answer) and text.startswith('{"status":"ok",')
+
+
+def test_limit_and_path_length_edges(api_site: Path) -> None:
+    index = okf_sphinx.open_index(api_site)
+    gs = index.get_section
+    assert details(lambda: gs(object="pkg.f", limit=3)) == ("schema_validation", {"field": "limit"})  # outlines only
+    assert details(lambda: gs(concept_id="api", limit="3")) == ("schema_validation", {"field": "limit"})
+    # a path of exactly 4096 characters (and bytes) is a path; one more is too long
+    assert details(lambda: index.read_lines("x" * 4096, [1, 1]))[0] == "not_found"
+    assert details(lambda: index.read_lines("x" * 4097, [1, 1]))[0] == "path_too_long"
