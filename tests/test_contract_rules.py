@@ -1088,7 +1088,8 @@ def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, mon
     monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
     assert gs(locator=loc) == whole  # exactly at the budget
     for n, page in pages.items():  # a budget of exactly n characters' page gives those n characters
-        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", reading.answer_size(page))
+        budget = reading.answer_size(page)
+        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
         assert gs(locator=loc) == page, n
     for budget in (reading.answer_size(empty), reading.answer_size(pages[1]) - 1):
         # not one character fits: refused, with the size of the smallest page that would make progress
@@ -1167,7 +1168,8 @@ def test_a_page_one_multibyte_character_shorter_fits_a_budget_one_byte_under(api
     text = gs(locator="euro.rst#L1-L4")["content"]
     assert text.endswith("€€€€€€")
     page = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)  # cut by max_chars
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", reading.answer_size(page) - 1)
+    budget = reading.answer_size(page) - 1
+    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
     # one 3-byte character less and "byte_budget" (2 bytes longer than "max_chars"): 1 byte smaller
     cut = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)
     assert (cut["content"], cut["truncation_reason"]) == (text[:-2], "byte_budget")
