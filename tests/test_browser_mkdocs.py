@@ -199,6 +199,20 @@ def material_beside(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
     server.server_close()
 
 
+def _press_until(page: Any, key: str, condition: str, tries: int = 60) -> None:
+    """Press ``key`` until ``condition`` holds: Material binds its keys from its own scripts after
+    the load event (its search worker starts asynchronously), so on a busy machine the first press
+    can come before anything listens; a press that found a listener makes the condition true."""
+    for _ in range(tries):
+        page.keyboard.press(key)
+        try:
+            page.wait_for_function(condition, timeout=1000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError: not listening yet, press again
+            continue
+    raise AssertionError(f"pressing {key!r} never made {condition} true")
+
+
 def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[str, Path]) -> None:  # noqa: F811
     url, out = material_beside
     assert (out / "okf-search.html").is_file()
@@ -209,8 +223,7 @@ def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[st
     page.wait_for_load_state("load")
     # Material's own keys and box open Material's search ...
     for key in ["/", "s"]:
-        page.keyboard.press(key)
-        page.wait_for_function("document.getElementById('__search').checked")
+        _press_until(page, key, "document.getElementById('__search').checked")
         assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
         page.keyboard.press("Escape")
         page.wait_for_function("!document.getElementById('__search').checked")
