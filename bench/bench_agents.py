@@ -44,7 +44,8 @@ from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 import okf_sphinx  # noqa: E402
-from okf_sphinx.reading import answer_size, call_tool  # noqa: E402
+from okf_sphinx.agent.answers import answer_size  # noqa: E402
+from okf_sphinx.agent.dispatch import call_tool  # noqa: E402
 
 
 def build(src: Path, out: Path) -> Path:

@@ -45,7 +45,7 @@ def _okf_dir(site: Path) -> Path:
 
 
 def vocabulary(okf: Path) -> list[str]:
-    from okf_sphinx.format import unwrap
+    from okf_sphinx.core.index_format import unwrap
 
     words: set[str] = set()
     for shard in sorted((okf / "t").glob("*.js")):
@@ -71,8 +71,8 @@ def make_queries(okf: Path, n: int, seed: int = 14) -> list[str]:
 
 def with_index_revision(okf: Path, work: Path) -> Path:
     """``okf`` itself if its manifest has ``index_revision``, else a copy that has it."""
-    from okf_sphinx.format import unwrap, wrap
-    from okf_sphinx.index_writer import index_revision
+    from okf_sphinx.core.index_format import unwrap, wrap
+    from okf_sphinx.writer.index_writer import index_revision
 
     manifest = unwrap("manifest", (okf / "manifest.js").read_bytes())
     if "index_revision" in manifest:
@@ -97,9 +97,9 @@ def child(site: str, queries_file: str, cache_mb: str) -> None:
     import inspect
 
     import okf_sphinx
-    from okf_sphinx.index import Index
-    from okf_sphinx.reading import call_tool
-    from okf_sphinx.source import open_source
+    from okf_sphinx.engine.index import Index
+    from okf_sphinx.agent.dispatch import call_tool
+    from okf_sphinx.engine.source import open_source
 
     queries = json.loads(Path(queries_file).read_text())
     kwargs = {}
@@ -151,7 +151,7 @@ def main() -> None:
         code, _, cache_mb = rest.partition(":")
         code_dir = Path(code).resolve()
         probe = subprocess.run(
-            [sys.executable, "-c", "import inspect, okf_sphinx.index as i; print('cache_bytes' in inspect.signature(i.Index).parameters)"],
+            [sys.executable, "-c", "import inspect, okf_sphinx.engine.index as i; print('cache_bytes' in inspect.signature(i.Index).parameters)"],
             env={**os.environ, "PYTHONPATH": str(code_dir)}, capture_output=True, text=True, check=True,
         )
         bounded_code = probe.stdout.strip() == "True"

@@ -63,7 +63,7 @@ def driver(argv: list[str]) -> int:
     out = Path(argv[0])
     spent: dict[str, float] = {"seconds": 0.0}
     try:
-        from okf_sphinx import mkdocs_plugin
+        from okf_sphinx.capture.mkdocs import plugin as mkdocs_plugin
     except ImportError:
         mkdocs_plugin = None
     if mkdocs_plugin is not None:

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import okf_sphinx  # noqa: E402
-from okf_sphinx.terms import terms  # noqa: E402
+from okf_sphinx.core.terms import terms  # noqa: E402
 
 PROJECTS = {
     "attrs": {"dist": "attrs==25.4.0", "docs": "docs", "src": "src"},

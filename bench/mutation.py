@@ -1,6 +1,6 @@
 """Mutation testing of the contract-critical modules with mutmut.
 
-    python bench/mutation.py [--modules okf_sphinx/format.py ...] [--tests tests/x.py ...]
+    python bench/mutation.py [--modules okf_sphinx/core/index_format.py ...] [--tests tests/x.py ...]
                              [--jobs 2] [--examples 100] [--out bench/results/mutation.json]
 
 mutmut rewrites each function of the chosen modules into variants (an operator
@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["okf_sphinx/format.py", "okf_sphinx/query.py", "okf_sphinx/terms.py", "okf_sphinx/reading.py",
-           "okf_sphinx/lines.py"]
+MODULES = ["okf_sphinx/core/index_format.py", "okf_sphinx/engine/query.py", "okf_sphinx/core/terms.py", "okf_sphinx/agent/answers.py", "okf_sphinx/agent/files.py", "okf_sphinx/agent/pages.py", "okf_sphinx/agent/headings.py", "okf_sphinx/agent/read_lines.py", "okf_sphinx/agent/search_concepts.py", "okf_sphinx/agent/get_section.py", "okf_sphinx/agent/dispatch.py",
+           "okf_sphinx/core/lines.py"]
 #: build-free tests only (see the module docstring)
 TESTS = [
     "tests/test_contract_rules.py",
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mutation.json")
     parser.add_argument("--only", nargs="+", default=[], metavar="MUTANT",
                         help="run only these mutants, names or fnmatch patterns such as "
-                             "'okf_sphinx.reading.x_get_section__mutmut_*' (e.g. the survivors of an earlier run's report)")
+                             "'okf_sphinx.agent.get_section.x_get_section__mutmut_*' (e.g. the survivors of an earlier run's report)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch copy (to inspect mutants with `mutmut show`)")
     args = parser.parse_args(argv)
 

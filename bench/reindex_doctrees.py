@@ -16,10 +16,10 @@ import shutil
 import time
 from pathlib import Path
 
-from okf_sphinx.collector import excluded, page_title
-from okf_sphinx.index_writer import Site, build_index, resolve_limits, source_root, write_index
-from okf_sphinx.sections import CapturedFile, split_document
-from okf_sphinx.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
+from okf_sphinx.capture.sections import CapturedFile, split_document
+from okf_sphinx.capture.sphinx.collector import excluded, page_title
+from okf_sphinx.writer.index_writer import Site, build_index, resolve_limits, source_root, write_index
+from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
     from sphinx.util.docutils import LoggingReporter
 
     if args.budget_scale != 1.0:
-        from okf_sphinx import index_writer, smart_index
+        from okf_sphinx.writer import index_writer, smart_index
 
         for name in ("SECTION_FILES", "POSTING_FILES", "ID_POSTING_FILES", "PAGE_FILES"):
             setattr(index_writer, name, int(getattr(index_writer, name) * args.budget_scale))

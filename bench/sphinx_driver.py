@@ -21,7 +21,7 @@ def _time_hooks(log: str) -> None:
     import os
     import time
 
-    from okf_sphinx import collector, extension, search_page
+    from okf_sphinx.capture.sphinx import collector, extension, search_page
 
     def timed(fn):  # noqa: ANN001, ANN202
         @functools.wraps(fn)

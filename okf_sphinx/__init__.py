@@ -1,7 +1,7 @@
 """okf_sphinx: exact, sharded, locator-aware BM25 section search for Sphinx and MkDocs sites.
 
 As a Sphinx extension: ``extensions = ["okf_sphinx"]``; as a MkDocs / ProperDocs
-plugin: ``plugins: [search, okf]`` (:mod:`okf_sphinx.mkdocs_plugin`).  As a library:
+plugin: ``plugins: [search, okf]`` (:mod:`okf_sphinx.capture.mkdocs.plugin`).  As a library:
 ``okf_sphinx.open_index(site).search("retry policy")``.  Importing this package
 does not import Sphinx: the query path (API, CLI, MCP) stays light.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import OkfError
-from .index import Index, open_index
+from .core.errors import OkfError
+from .engine.index import Index, open_index
 
 __version__ = "0.1.0"
 __all__ = ["Index", "OkfError", "open_index", "setup", "__version__"]
@@ -22,6 +22,6 @@ if TYPE_CHECKING:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Sphinx entry point; the build-side code is imported only here."""
-    from .extension import setup as _setup
+    from .capture.sphinx.extension import setup as _setup
 
     return _setup(app)

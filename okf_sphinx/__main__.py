@@ -1,5 +1,5 @@
 """``python -m okf_sphinx`` is the ``okf`` command."""
 
-from .cli import main
+from .surfaces.cli import main
 
 raise SystemExit(main())

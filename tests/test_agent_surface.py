@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from test_reading_site import built_site
 
-from okf_sphinx import format as fmt
 from okf_sphinx import open_index
-from okf_sphinx.lines import LineMap
-from okf_sphinx.reading import _concept_ids
+from okf_sphinx.agent.pages import _concept_ids
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.lines import LineMap
 
 ROOT = Path(__file__).resolve().parent.parent
 

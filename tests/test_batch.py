@@ -23,10 +23,11 @@ from test_mcp import run, session_for, structured
 from test_reading_site import built_site
 
 from okf_sphinx import open_index
-from okf_sphinx.batch import BATCH_BYTE_BUDGET, DEADLINE_SECONDS, MAX_BATCH_ITEMS
-from okf_sphinx.errors import EXIT_CODES
-from okf_sphinx.mcp_server import contract
-from okf_sphinx.reading import answer_json, answer_size, call_tool
+from okf_sphinx.agent.answers import answer_json, answer_size
+from okf_sphinx.agent.batch import BATCH_BYTE_BUDGET, DEADLINE_SECONDS, MAX_BATCH_ITEMS
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.core.errors import EXIT_CODES
+from okf_sphinx.surfaces.mcp_server import contract
 
 CONTRACTS = Path(__file__).resolve().parent.parent / "okf_sphinx" / "contracts"
 
@@ -155,7 +156,7 @@ def test_budget_is_injectable_and_exact(site):
     full = index.read_batch(items)
     size = answer_size(full)
     # a budget of exactly the worst-case envelope + three items (+ commas) keeps three
-    from okf_sphinx.batch import _reserve
+    from okf_sphinx.agent.batch import _reserve
 
     exact = _reserve(5) + 3 * one + 2
     assert index.read_batch(items, budget=exact)["count"] == 3

@@ -386,7 +386,7 @@ def test_result_lands_with_highlights(browser: Any, site: tuple[str, Path]) -> N
     page.wait_for_url(lambda u: _plain(u) == target)
     _land(page)
     from okf_sphinx import open_index
-    from okf_sphinx.stemmer import stemmer_for
+    from okf_sphinx.core.stemmer import stemmer_for
     stem = stemmer_for("en")
     marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.map(m => m.textContent)")
     assert marks
@@ -639,7 +639,7 @@ def test_message_catalogues_are_compiled() -> None:
 
     from babel.messages.pofile import read_po
 
-    from okf_sphinx.ui_strings import LOCALE_DIR, OWN
+    from okf_sphinx.capture.sphinx.ui_strings import LOCALE_DIR, OWN
 
     pos = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/okf_sphinx.po"))
     assert {p.parts[-3] for p in pos} >= {"de", "ar"}

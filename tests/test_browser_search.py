@@ -102,7 +102,7 @@ def _expected(site_dir: Path, query: str, limit: int = 10) -> tuple[dict[str, An
 
 
 def _stems(words: Any) -> set[str]:
-    from okf_sphinx.stemmer import stemmer_for
+    from okf_sphinx.core.stemmer import stemmer_for
 
     stem = stemmer_for("en")
     return {stem(w.casefold()) for w in words}
@@ -272,10 +272,10 @@ def test_keyboard_only(browser: Any, site: tuple[str, Path]) -> None:
 def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> None:
     """A cold query loads the runtime, the manifest, its shards and its hits' sections: nothing else
     from the index, and never Sphinx's searchindex.js."""
-    from okf_sphinx import format as fmt
+    from okf_sphinx.core import index_format as fmt
     from okf_sphinx import open_index
 
-    from okf_sphinx import smart
+    from okf_sphinx.engine import smart
 
     index = open_index(example_html)
     page = browser.new_page()

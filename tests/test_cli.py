@@ -13,8 +13,8 @@ import pytest
 from test_reading_site import built_site
 
 from okf_sphinx import open_index
-from okf_sphinx.errors import EXIT_CODES
-from okf_sphinx.reading import answer_json
+from okf_sphinx.agent.answers import answer_json
+from okf_sphinx.core.errors import EXIT_CODES
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +127,7 @@ def test_help_exits_zero():
 def test_query_path_imports_neither_sphinx_nor_docutils(site):
     code = (
         "import sys\n"
-        "from okf_sphinx.cli import main\n"
+        "from okf_sphinx.surfaces.cli import main\n"
         f"site = {str(site)!r}\n"
         "rcs = [main(['search', site, '--query', 'retry', '--json']),\n"
         "       main(['section', site, '--concept', 'guide', '--heading', 'K1']),\n"

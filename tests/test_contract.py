@@ -79,7 +79,7 @@ def test_and_semantics_every_term_somewhere(index: okf_sphinx.Index) -> None:
     for hit in both["hits"]:
         s = index.section(next(i for i in range(index.sections) if index.section(i)["locator"] == hit["locator"]))
         text = " ".join([s["text"], s["heading"], s["title"]])
-        words = set(okf_sphinx.terms.terms(text))
+        words = set(okf_sphinx.core.terms.terms(text))
         assert {"retry", "cache"} <= words
     assert index.search("retry zzzunknownzzz")["total"] == 0
 
@@ -187,6 +187,6 @@ def test_locator_percent_encoding(tmp_path: Path) -> None:
 
 
 def test_shipped_unicode_tables_equal_this_pythons_unicodedata() -> None:
-    from okf_sphinx.terms import compute_unicode_tables, unicode_tables
+    from okf_sphinx.core.terms import compute_unicode_tables, unicode_tables
 
     assert unicode_tables() == compute_unicode_tables()

@@ -17,11 +17,11 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from okf_sphinx import format as fmt
-from okf_sphinx import query as q
-from okf_sphinx.index_writer import DEFAULT_LIMITS, Site, build_index, write_index
-from okf_sphinx.sections import CapturedFile, DocRecord, Section
-from okf_sphinx.terms import native, terms, validate_limit
+from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.terms import native, terms, validate_limit
+from okf_sphinx.engine import query as q
+from okf_sphinx.writer.index_writer import DEFAULT_LIMITS, Site, build_index, write_index
 
 CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
 
@@ -149,7 +149,7 @@ def test_smart_mode_keys_of_the_format() -> None:
 
 
 def test_physical_lines_are_counted_by_lf_only() -> None:
-    from okf_sphinx.lines import LineMap, is_blank
+    from okf_sphinx.core.lines import LineMap, is_blank
 
     lm = LineMap("a\nb\r\nc\rd\u2028e\n")  # CRLF is one break; a lone CR and U+2028 are none
     assert lm.total_lines == 3 and lm.body_start == 0
@@ -166,7 +166,7 @@ def test_physical_lines_are_counted_by_lf_only() -> None:
 
 
 def test_parser_line_models_map_to_physical_lines() -> None:
-    from okf_sphinx.lines import LineMap
+    from okf_sphinx.core.lines import LineMap
 
     lm = LineMap("a\nb\r\nc\rd\u2028e\n")
     # docutils breaks at CR and the Unicode line separators too; Markdown (universal newlines) at CR
@@ -350,7 +350,7 @@ def test_snapshot_revision_and_files_of_the_written_index(index: okf_sphinx.Inde
 
 
 def test_heading_normalisation_rules() -> None:
-    from okf_sphinx.reading import norm_heading, strip_markup
+    from okf_sphinx.agent.headings import norm_heading, strip_markup
 
     assert norm_heading("  Retry \t  POLICY ") == "retry policy"
     assert norm_heading("a \u2013 b\u2014c") == "a - b-c"
@@ -364,7 +364,7 @@ def test_heading_normalisation_rules() -> None:
 
 
 def test_identifier_rule() -> None:
-    from okf_sphinx.reading import _identifier, _starts_with_identifier
+    from okf_sphinx.agent.headings import _identifier, _starts_with_identifier
 
     assert _identifier("K11") == "k11" and _identifier("3.") == "3" and _identifier("A.") == "a"
     assert _identifier("word") is None and _identifier(".") is None and _identifier("") is None
@@ -374,7 +374,7 @@ def test_identifier_rule() -> None:
 
 
 def test_normalise_path_rules() -> None:
-    from okf_sphinx.reading import normalise_path
+    from okf_sphinx.agent.files import normalise_path
 
     assert normalise_path("a/./b/../c.md") == "a/c.md"
     assert normalise_path("a//b") == "a/b"
@@ -393,7 +393,7 @@ def test_normalise_path_rules() -> None:
 
 
 def test_locator_parsing_rules(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import _parse_locator
+    from okf_sphinx.agent.pages import _parse_locator
 
     assert _parse_locator("alpha.rst#L6-L9") == ("alpha.rst", 6, 9)
     assert _parse_locator("alpha.rst#L6") == ("alpha.rst", 6, 6)
@@ -455,7 +455,7 @@ def test_argument_envelopes_name_the_field_and_numbers(index: okf_sphinx.Index) 
 
 
 def test_read_lines_over_the_byte_budget_names_the_largest_end_that_fits(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+    from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_size
 
     assert MAX_ANSWER_BYTES == 256_000
     code, d = details(lambda: index.read_lines("big.rst", [2, 5000]))
@@ -474,7 +474,7 @@ def test_read_lines_over_the_byte_budget_names_the_largest_end_that_fits(index: 
 
 
 def test_get_section_pages_on_the_byte_budget(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+    from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_size
 
     first = index.get_section(locator=f"big.rst#L1-L{BIG_LINES}", max_chars=200_000)
     check("get_section", first)
@@ -545,7 +545,7 @@ def test_heading_matching_rules(index: okf_sphinx.Index) -> None:
 
 
 def test_call_tool_dispatch_and_strictness(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import TOOL_ARGUMENTS, call_tool
+    from okf_sphinx.agent.dispatch import TOOL_ARGUMENTS, call_tool
 
     assert list(TOOL_ARGUMENTS) == ["search_sections", "get_section", "read_lines", "search_concepts"]
     assert call_tool(index, "search_sections", {"query": "retry"}) == index.search("retry")
@@ -581,7 +581,7 @@ def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.
 
 
 def test_table_driven_normaliser_equals_the_native_one() -> None:
-    from okf_sphinx.terms import Normaliser, unicode_tables
+    from okf_sphinx.core.terms import Normaliser, unicode_tables
 
     tables = unicode_tables()
     own = Normaliser(tables)
@@ -601,7 +601,7 @@ def test_term_characters_are_exactly_letters_numbers_and_marks() -> None:
     import sys
     import unicodedata
 
-    from okf_sphinx.terms import Normaliser, unicode_tables
+    from okf_sphinx.core.terms import Normaliser, unicode_tables
 
     for engine in (native(), Normaliser({**unicode_tables(), "unicode_version": "0.0.0"})):
         for cp in [*range(0, 0x3100), *range(0x10FF00, sys.maxunicode + 1)]:
@@ -613,7 +613,7 @@ def test_term_characters_are_exactly_letters_numbers_and_marks() -> None:
 
 
 def test_an_engine_with_older_unicode_refuses_a_code_point_only_the_build_knows() -> None:
-    from okf_sphinx.terms import Normaliser, unicode_tables
+    from okf_sphinx.core.terms import Normaliser, unicode_tables
 
     tables = unicode_tables()
     assigned = list(tables["assigned"])
@@ -629,7 +629,7 @@ def test_an_engine_with_older_unicode_refuses_a_code_point_only_the_build_knows(
 
 
 def test_shorten_keeps_messages_readable() -> None:
-    from okf_sphinx.reading import _shorten
+    from okf_sphinx.agent.answers import _shorten
 
     assert _shorten("x" * 200) == "x" * 200
     assert _shorten("a" * 150 + "b" * 51) == "a" * 100 + "…" + "a" * 49 + "b" * 51
@@ -679,7 +679,7 @@ def test_search_defaults_to_twenty_hits(tmp_path: Path) -> None:
 
 
 def test_read_lines_boundaries(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
     tiny = index.read_lines("tiny.md", [1, 5])  # a file that starts with a line break
     assert tiny["range"] == {"start": 1, "end": 2, "total_lines": 2, "truncated": True,
@@ -690,28 +690,32 @@ def test_read_lines_boundaries(index: okf_sphinx.Index, monkeypatch: pytest.Monk
     assert last["range"] == {"start": 9, "end": 9, "total_lines": 9, "truncated": False} and last["content"] == "retry once\n"
     assert index.read_lines("alpha.rst", [1, 9])["range"]["truncated"] is False
     one = index.read_lines("alpha.rst", [2, 2])
-    size = reading.answer_size(one)
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    size = answers.answer_size(one)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size)
     assert index.read_lines("alpha.rst", [2, 2]) == one  # exactly at the budget
     code, d = details(lambda: index.read_lines("alpha.rst", [2, 3]))
     assert code == "page_too_large" and d["max_end"] == 2 and d["limit"] == size
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size - 1)
     code, d = details(lambda: index.read_lines("alpha.rst", [2, 3]))
     assert code == "page_too_large" and "max_end" not in d  # not even one line fits
 
 
 def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
     out = index.get_section(concept_id="rules")
-    size = reading.answer_size(out)
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    size = answers.answer_size(out)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size)
     assert index.get_section(concept_id="rules") == out
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size - 1)
     paged = index.get_section(concept_id="rules")  # an outline over the budget is paged, never refused
     assert paged["truncated"] is True and paged["truncation_reason"] == "byte_budget"
     assert paged["outline"] == out["outline"][: len(paged["outline"])] and paged["next_offset"] == len(paged["outline"])
-    assert reading.answer_size(paged) <= size - 1
+    assert answers.answer_size(paged) <= size - 1
     monkeypatch.undo()
     assert details(lambda: index.get_section(concept_id="zzz"))[0] == "not_found"  # sorts after every id
     assert details(lambda: index.get_section(concept_id="0"))[1]["suggestions"] == []
@@ -719,7 +723,7 @@ def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatc
 
 
 def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import normalise_path
+    from okf_sphinx.agent.files import normalise_path
 
     rl, gs = index.read_lines, index.get_section
     assert details(lambda: rl("x" * 4097, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4097})
@@ -811,7 +815,7 @@ API = "API\n===\n\n.. py:function:: f(x)\n\n   Does f.\n\nMore about the API.\n"
 
 @pytest.fixture(scope="module")
 def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from okf_sphinx.sections import ObjectInfo
+    from okf_sphinx.capture.sections import ObjectInfo
 
     src = tmp_path_factory.mktemp("api") / "src"
     src.mkdir()
@@ -890,7 +894,7 @@ def test_a_captured_file_without_sections_is_read_not_sectioned(api_site: Path) 
 
 
 def test_tool_calls_pass_every_argument_and_refuse_nulls(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import call_tool
+    from okf_sphinx.agent.dispatch import call_tool
 
     smart = call_tool(index, "search_sections", {"query": "retry", "mode": "smart"})
     assert smart == index.search("retry", mode="smart") and smart != index.search("retry")
@@ -936,7 +940,7 @@ def test_heading_refusals_say_why_and_what_to_do(api_site: Path, index: okf_sphi
 
 def test_outline_pages_by_offset_limit_and_the_exact_byte_budget(index: okf_sphinx.Index,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
     gs = index.get_section
     whole = gs(concept_id="rules")
@@ -949,17 +953,20 @@ def test_outline_pages_by_offset_limit_and_the_exact_byte_budget(index: okf_sphi
         whole["outline"][1:3], True, 3, "limit", 2)
     assert gs(concept_id="rules", offset=7)["outline"] == [] and gs(concept_id="rules", offset=99)["offset"] == 7
     # the byte budget: exactly the size of the first k entries' answer gives k entries, one byte less k - 1
-    sizes = [reading.answer_size({**gs(concept_id="rules", limit=k), "limit": 1000, "truncation_reason": "byte_budget"})
+    sizes = [answers.answer_size({**gs(concept_id="rules", limit=k), "limit": 1000, "truncation_reason": "byte_budget"})
              for k in range(1, 7)]
     for k, size in enumerate(sizes, 1):
-        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+        for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+            monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size)
         assert gs(concept_id="rules")["outline"] == whole["outline"][:k], k
         if k > 1:
-            monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+            for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+                monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size - 1)
             assert gs(concept_id="rules")["outline"] == whole["outline"][: k - 1], k
     # not even one entry fits: refused with the size of a one-entry answer, never an empty page
     one = sizes[0]
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", one - 1)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", one - 1)
     with pytest.raises(OkfError) as err:
         gs(concept_id="rules")
     assert err.value.code == "page_too_large" and err.value.details == {"size": one, "limit": one - 1}
@@ -1001,7 +1008,7 @@ def test_locator_length_and_line_number_refusals(index: okf_sphinx.Index) -> Non
 
 
 def test_search_concepts_defaults_to_twenty_on_every_surface(api_site: Path) -> None:
-    from okf_sphinx.reading import call_tool
+    from okf_sphinx.agent.dispatch import call_tool
 
     index = okf_sphinx.open_index(api_site)
     r = call_tool(index, "search_concepts", {"query": "page"})
@@ -1011,7 +1018,7 @@ def test_search_concepts_defaults_to_twenty_on_every_surface(api_site: Path) -> 
 
 
 def test_search_concepts_lists_objects_and_keeps_to_the_byte_budget(api_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
     index = okf_sphinx.open_index(api_site)
     r = index.search_concepts("PKG")
@@ -1023,10 +1030,12 @@ def test_search_concepts_lists_objects_and_keeps_to_the_byte_budget(api_site: Pa
     assert index.search_concepts("pkg", limit=2)["objects_truncated"] is False
     one = index.search_concepts("pkg", limit=1)
     assert (one["objects_total"], one["objects_truncated"], len(one["objects"])) == (2, True, 1)
-    size = reading.answer_size(r)
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    size = answers.answer_size(r)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size)
     assert index.search_concepts("PKG") == r
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size - 1)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size - 1)
     assert details(lambda: index.search_concepts("PKG")) == ("page_too_large", {"size": size, "limit": size - 1})
 
 
@@ -1066,7 +1075,7 @@ def test_generated_objects_bom_and_empty_files_in_section_answers(api_site: Path
 
 
 def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
     gs = index.get_section
     beta = gs(locator="alpha.rst#L6-L9")
@@ -1084,32 +1093,37 @@ def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, mon
 
     pages = {n: page_of(n) for n in (1, 2, 50, 100)}
     empty = {**pages[1], "content": "", "next_offset": 0}
-    size = reading.answer_size(whole)
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+    size = answers.answer_size(whole)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size)
     assert gs(locator=loc) == whole  # exactly at the budget
     for n, page in pages.items():  # a budget of exactly n characters' page gives those n characters
-        budget = reading.answer_size(page)
-        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
+        budget = answers.answer_size(page)
+        for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+            monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", budget)
         assert gs(locator=loc) == page, n
-    for budget in (reading.answer_size(empty), reading.answer_size(pages[1]) - 1):
+    for budget in (answers.answer_size(empty), answers.answer_size(pages[1]) - 1):
         # not one character fits: refused, with the size of the smallest page that would make progress
-        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
+        for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+            monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", budget)
         code, d = details(lambda: gs(locator=loc))
-        assert code == "page_too_large" and d == {"size": reading.answer_size(pages[1]), "limit": budget,
+        assert code == "page_too_large" and d == {"size": answers.answer_size(pages[1]), "limit": budget,
                                                   "locator": "rules.rst#L1-L34"}
 
 
 def test_read_lines_names_the_exact_largest_end_that_fits(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
-    sizes = {k: reading.answer_size(index.read_lines("rules.rst", [3, k])) for k in range(3, 20)}
+    sizes = {k: answers.answer_size(index.read_lines("rules.rst", [3, k])) for k in range(3, 20)}
     for k, size in sizes.items():
-        monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", size)
+        for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+            monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", size)
         with pytest.raises(OkfError) as err:
             index.read_lines("rules.rst", [3, 34])
         assert err.value.details["max_end"] == k, k
         assert f"ask for [3, {k}] or less, then continue from line {k + 1}" in err.value.message
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", sizes[3] - 1)
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", sizes[3] - 1)
     with pytest.raises(OkfError) as err:
         index.read_lines("rules.rst", [3, 34])
     assert "max_end" not in err.value.details and "a single line of it is too large" in err.value.message
@@ -1162,21 +1176,22 @@ def test_get_section_argument_combinations(api_site: Path) -> None:
 
 def test_a_page_one_multibyte_character_shorter_fits_a_budget_one_byte_under(api_site: Path,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    from okf_sphinx import reading
+    from okf_sphinx.agent import answers, get_section, read_lines, search_concepts
 
     gs = okf_sphinx.open_index(api_site).get_section
     text = gs(locator="euro.rst#L1-L4")["content"]
     assert text.endswith("€€€€€€")
     page = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)  # cut by max_chars
-    budget = reading.answer_size(page) - 1
-    monkeypatch.setattr(reading, "MAX_ANSWER_BYTES", budget)
+    budget = answers.answer_size(page) - 1
+    for patched in (answers, search_concepts, read_lines, get_section):  # each module reads its own MAX_ANSWER_BYTES
+        monkeypatch.setattr(patched, "MAX_ANSWER_BYTES", budget)
     # one 3-byte character less and "byte_budget" (2 bytes longer than "max_chars"): 1 byte smaller
     cut = gs(locator="euro.rst#L1-L4", max_chars=len(text) - 1)
     assert (cut["content"], cut["truncation_reason"]) == (text[:-2], "byte_budget")
 
 
 def test_the_wire_form_keeps_the_answers_key_order(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.reading import answer_json
+    from okf_sphinx.agent.answers import answer_json
 
     for answer in (index.read_lines("alpha.rst", [1, 2]), index.get_section(locator="alpha.rst#L6-L9"),
                    index.search_concepts("a")):

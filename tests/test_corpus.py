@@ -49,7 +49,7 @@ def test_every_section_of_a_real_corpus_is_consistent(myst_site: Path) -> None:
             assert "::" in first or "{" in first, (s["locator"], s["heading"])
         elif s["heading"] and not s.get("continued"):
             # the heading is what the range starts with (markup aside)
-            words = [w for w in okf_sphinx.terms.terms(s["heading"]) if w.isascii()][:1]
+            words = [w for w in okf_sphinx.core.terms.terms(s["heading"]) if w.isascii()][:1]
             head = "\n".join(s["text"].split("\n")[:3]).casefold()
             assert all(w in head for w in words), (s["locator"], s["heading"])
     files = {f["path"]: n for n, f in enumerate(index.files())}

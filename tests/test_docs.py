@@ -23,7 +23,7 @@ def test_docs_build_without_warnings_and_are_searchable(tmp_path: Path) -> None:
 def test_every_config_value_is_documented() -> None:
     from sphinx.application import Sphinx  # noqa: F401 - the registry below needs Sphinx importable
 
-    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "okf_sphinx").glob("*.py"))
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "okf_sphinx").rglob("*.py"))
     registered = set(re.findall(r'add_config_value\(\s*"(okf_\w+)"', code))
     assert {"okf_search_exclude", "okf_search_limits", "okf_search_output_dir", "okf_llms_txt"} <= registered
     documented = set(re.findall(r"^## (okf_\w+)$", (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8"), re.M))
@@ -31,7 +31,7 @@ def test_every_config_value_is_documented() -> None:
 
 
 def test_index_format_doc_names_the_version_the_code_writes() -> None:
-    from okf_sphinx.format import FORMAT_VERSION
+    from okf_sphinx.core.index_format import FORMAT_VERSION
 
     text = (ROOT / "docs" / "index-format.md").read_text(encoding="utf-8")
     assert f"# Index format (format_version {FORMAT_VERSION})" in text

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from okf_sphinx import format as fmt
-from okf_sphinx import index_writer
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.writer import index_writer
 
 from conftest import sphinx_build, write_project
 

@@ -26,9 +26,10 @@ from test_mcp import session_for, structured
 from test_reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
-from okf_sphinx.index import Index
-from okf_sphinx.reading import answer_json, call_tool
-from okf_sphinx.source import UrlSource
+from okf_sphinx.agent.answers import answer_json
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.engine.index import Index
+from okf_sphinx.engine.source import UrlSource
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +184,7 @@ def test_an_interrupt_wrapped_as_a_source_error_is_still_cancelled(monkeypatch, 
     """A library that turns the interrupt into an ordinary error (urllib wraps OSError,
     an EINTR from getaddrinfo is a socket.gaierror …) must not make Ctrl-C look like a
     network failure: once SIGINT was received, the CLI answers ``cancelled``."""
-    from okf_sphinx import cli
+    from okf_sphinx.surfaces import cli
 
     def interrupted_open(site, timeout=None):
         os.kill(os.getpid(), signal.SIGINT)  # the handler runs at the next bytecode …

@@ -16,13 +16,14 @@ from conftest import sphinx_build, write_project
 from test_reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
-from okf_sphinx import index_writer
-from okf_sphinx.cache import ByteLRU
-from okf_sphinx.format import unwrap, wrap
-from okf_sphinx.index import Index
-from okf_sphinx.reading import answer_json, call_tool
-from okf_sphinx.source import DiskSource
-from okf_sphinx.terms import terms
+from okf_sphinx.agent.answers import answer_json
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.core.index_format import unwrap, wrap
+from okf_sphinx.core.terms import terms
+from okf_sphinx.engine.cache import ByteLRU
+from okf_sphinx.engine.index import Index
+from okf_sphinx.engine.source import DiskSource
+from okf_sphinx.writer import index_writer
 
 
 @pytest.fixture(scope="module")

@@ -89,7 +89,7 @@ def stress_site(tmp_path_factory: pytest.TempPathFactory, diff_code_points: list
 
 
 def _index_terms(site: Path) -> list[str]:
-    from okf_sphinx import format as fmt
+    from okf_sphinx.core import index_format as fmt
 
     terms: list[str] = []
     for f in sorted((site / "_okf" / "t").glob("*.js")):
@@ -217,7 +217,7 @@ def test_parity_example_site(example_html: Path, diff_code_points: list[int]) ->
 def test_cold_ascii_query_loads_only_what_it_needs(stress_site: Path) -> None:
     """manifest, one shard per term (+ big posting files), one section per hit shown; no unicode.js
     unless a snippet's text before the match is not ASCII or the query is not ASCII."""
-    from okf_sphinx import format as fmt
+    from okf_sphinx.core import index_format as fmt
     from okf_sphinx import open_index
 
     index = open_index(stress_site)
@@ -284,7 +284,7 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
     rng = random.Random(seed)
     vocab = _index_terms(site)
     out: list[dict[str, Any]] = []
-    from okf_sphinx import format as fmt
+    from okf_sphinx.core import index_format as fmt
 
     paths = [r[4] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]]
     unders = sorted({"/".join(p.rsplit(".", 1)[0].split("/")[:k]) for p in paths for k in (1, 2)}) + ["nowhere", "p0"]

@@ -37,7 +37,7 @@ def _separator_ranges() -> list[tuple[int, int]]:
 
 
 def test_separator_table_is_exact_for_python_and_node() -> None:
-    from okf_sphinx.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import _in_ranges, unicode_tables
 
     t = unicode_tables()
     # the runtime uses SEPS only for builds whose Unicode version its regex names
@@ -159,7 +159,7 @@ def test_python_repr(value: object) -> None:
 
 
 def test_node_loader_refuses_foreign_files(tmp_path: Path) -> None:
-    from okf_sphinx import format as fmt
+    from okf_sphinx.core import index_format as fmt
 
     d = tmp_path / "_okf"
     (d / "t").mkdir(parents=True)
@@ -189,7 +189,7 @@ def test_ascii_fast_path_assumptions_hold_in_the_build_tables() -> None:
     letters/numbers/marks, a composite of such is one too, and exactly these letters turn ASCII."""
     import unicodedata
 
-    from okf_sphinx.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import _in_ranges, unicode_tables
 
     word = unicode_tables()["word"]
 

@@ -15,8 +15,8 @@ import anyio
 import pytest
 
 import okf_sphinx
-from okf_sphinx import format as fmt
-from okf_sphinx.smart import MAX_EXPANDED
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.engine.smart import MAX_EXPANDED
 from conftest import sphinx_build, write_project
 from js.okf_js import run_node, same
 from test_mcp import session_for
@@ -190,7 +190,7 @@ def _priors(site: Path) -> dict[str, float]:
 
 
 def test_page_priors_count_inbound_pages_and_toctree_depth(links_html: Path) -> None:
-    from okf_sphinx.smart_index import DEPTH_COST, INBOUND_GAIN, structure_factor
+    from okf_sphinx.writer.smart_index import DEPTH_COST, INBOUND_GAIN, structure_factor
 
     assert INBOUND_GAIN > 0 and DEPTH_COST > 0
     priors = _priors(links_html)
@@ -218,14 +218,14 @@ def test_a_much_linked_change_log_stays_below_the_page_it_describes(tmp_path: Pa
     assert priors["changelog.rst"] == 0.5 and priors["feature.rst"] > 1.0
     index = okf_sphinx.open_index(tmp_path / "html")
     assert [p["concept_id"] for p in index.search("walrus mode", mode="smart")["pages"]][:2] == ["feature", "changelog"]
-    from okf_sphinx.smart_index import structure_factor
+    from okf_sphinx.writer.smart_index import structure_factor
 
     # the structure alone would lift the change log (7 pages link to it, 2 to the feature) over the feature
     assert structure_factor(7, 1) > structure_factor(2, 1) and priors["feature.rst"] == float(f"{structure_factor(2, 1):.4g}")
 
 
 def test_page_structure_counts_every_page_and_walks_excluded_ones() -> None:
-    from okf_sphinx.smart_index import page_structure
+    from okf_sphinx.writer.smart_index import page_structure
 
     resolved = {  # index (say, excluded from search) lists guide; guide lists a and b; a links to b twice
         "index": [(0, "toctree", "guide", 0)],
@@ -240,7 +240,7 @@ def test_page_structure_counts_every_page_and_walks_excluded_ones() -> None:
 
 
 def test_an_excluded_root_still_gives_depths(tmp_path: Path) -> None:
-    from okf_sphinx.smart_index import structure_factor
+    from okf_sphinx.writer.smart_index import structure_factor
 
     pages = {"index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
              "guide.rst": "Guide\n=====\n\n.. toctree::\n\n   deep\n",

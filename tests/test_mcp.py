@@ -22,10 +22,11 @@ from test_reading_site import built_site
 
 import okf_sphinx
 from okf_sphinx import open_index
-from okf_sphinx.errors import EXIT_CODES
-from okf_sphinx.format import section_file_of, section_starts
-from okf_sphinx.mcp_server import contract
-from okf_sphinx.reading import answer_json, call_tool
+from okf_sphinx.agent.answers import answer_json
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.core.errors import EXIT_CODES
+from okf_sphinx.core.index_format import section_file_of, section_starts
+from okf_sphinx.surfaces.mcp_server import contract
 
 TOOLS = ("search_sections", "get_section", "read_lines", "search_concepts", "read_batch", "list_sites")
 CONTRACTS = Path(__file__).resolve().parent.parent / "okf_sphinx" / "contracts"

@@ -317,7 +317,7 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
-    from okf_sphinx.mkdocs_plugin import ASSET_FILES, THEME_BOXES
+    from okf_sphinx.capture.mkdocs.plugin import ASSET_FILES, THEME_BOXES
 
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
     scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
@@ -351,12 +351,12 @@ def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
 
 def test_pyproject_registers_the_plugin_for_both_hosts() -> None:
     declared = declared_entry_points()
-    assert declared["mkdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
-    assert declared["properdocs.plugins"] == {"okf": "okf_sphinx.mkdocs_plugin:OkfPlugin"}
+    assert declared["mkdocs.plugins"] == {"okf": "okf_sphinx.capture.mkdocs.plugin:OkfPlugin"}
+    assert declared["properdocs.plugins"] == {"okf": "okf_sphinx.capture.mkdocs.plugin:OkfPlugin"}
 
 
 def test_every_plugin_option_is_documented() -> None:
-    from okf_sphinx.mkdocs_plugin import OkfConfig
+    from okf_sphinx.capture.mkdocs.plugin import OkfConfig
 
     options = {name for name, _ in OkfConfig._schema}
     assert {"exclude", "limits", "output_dir", "source_root", "replace_builtin", "title"} <= options
@@ -512,7 +512,7 @@ def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
 
 _BUILD_WITH = """
 import sys
-from okf_sphinx import mkdocs_plugin
+from okf_sphinx.capture.mkdocs import plugin as mkdocs_plugin
 original = mkdocs_plugin.headings_from_tree
 taken = []
 def patched(*args, **kwargs):

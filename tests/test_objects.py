@@ -11,8 +11,9 @@ import pytest
 
 import okf_sphinx
 from conftest import EXAMPLE, sphinx_build, write_project
-from okf_sphinx.errors import OkfError
-from okf_sphinx.reading import answer_json, call_tool
+from okf_sphinx.agent.answers import answer_json
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.core.errors import OkfError
 
 EXPECTED = json.loads((EXAMPLE / "expected_sections.json").read_text(encoding="utf-8"))
 OBJECT_PAGES = sorted(d for d, p in EXPECTED["pages"].items() if any("kind" in s for s in p["sections"]))
@@ -301,7 +302,7 @@ def test_mcp_and_cli_answer_object_requests_with_the_same_bytes(example_html: Pa
     from jsonschema import Draft202012Validator
     from test_mcp import run, session_for, structured, validate
 
-    from okf_sphinx.mcp_server import contract
+    from okf_sphinx.surfaces.mcp_server import contract
 
     requests = [
         ("get_section", {"object": "CacheStore.put"}, ["object", "CacheStore.put"]),

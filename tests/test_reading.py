@@ -9,7 +9,9 @@ import pytest
 from test_reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
-from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size, call_tool, norm_heading, strip_markup
+from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_size
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.agent.headings import norm_heading, strip_markup
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 import okf_sphinx
 from conftest import EXAMPLE, sphinx_build, write_project
 from okf_sphinx import OkfError
-from okf_sphinx.format import shard_name, unwrap, wrap
+from okf_sphinx.core.index_format import shard_name, unwrap, wrap
 
 
 def okf(*args: str) -> subprocess.CompletedProcess[str]:
@@ -112,8 +112,8 @@ def test_a_failed_build_cleans_up_only_its_own_index(tmp_path: Path) -> None:
 
 
 def test_remove_index_removes_only_what_okf_wrote(tmp_path: Path) -> None:
-    from okf_sphinx.errors import NotAnIndexError
-    from okf_sphinx.index_writer import remove_index, write_index
+    from okf_sphinx.core.errors import NotAnIndexError
+    from okf_sphinx.writer.index_writer import remove_index, write_index
 
     ours = tmp_path / "ours"
     write_index(ours, {"manifest": {"format": "okf-sphinx-index"}})
@@ -266,7 +266,7 @@ def test_invalid_base64_in_a_captured_file_is_index_corrupt(site: Path, b64: str
 
 @pytest.mark.parametrize("timeout", ["inf", "-inf", "1e300", "nan", "-1", "0", "3601", "1" + "0" * 400])
 def test_timeout_must_be_finite_positive_and_bounded(example_html: Path, timeout: str) -> None:
-    from okf_sphinx.sites import open_site
+    from okf_sphinx.agent.sites import open_site
 
     proc = okf("search", str(example_html), "--query", "retry", "--json", f"--timeout={timeout}")
     assert proc.returncode == 2
@@ -388,8 +388,8 @@ def test_too_deep_path_names_components_and_the_real_numbers(tmp_path: Path) -> 
 
 
 def test_too_long_path_names_bytes_and_the_real_numbers() -> None:
-    from okf_sphinx.errors import PathLimitError
-    from okf_sphinx.index_writer import _check_path
+    from okf_sphinx.core.errors import PathLimitError
+    from okf_sphinx.writer.index_writer import _check_path
 
     rel = "/".join(["é" * 100] * 21)  # 20 separators + 21 * 200 bytes = 4220 bytes, 21 components
     with pytest.raises(PathLimitError) as err:
@@ -429,14 +429,14 @@ def test_snapshot_revision_escapes_html_unsafe_characters_as_the_contract_says(o
     for path in sorted(["a$&+,:;=@b.rst", "index.rst", "x<y>&z\u2028w.rst"]):
         data = (src / path).read_bytes()
         entries.append({"path": path, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
-    # SEARCH_CONTRACT.md, written out independently of okf_sphinx.format
+    # SEARCH_CONTRACT.md, written out independently of okf_sphinx.core.index_format
     payload = json.dumps(entries, separators=(",", ":"), ensure_ascii=False)
     for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         payload = payload.replace(ch, esc)
     assert "\\u003c" in payload and "\\u0026" in payload and "\\u2028" in payload
     assert index.snapshot_revision == hashlib.sha256(payload.encode("utf-8")).hexdigest()
     # the U+2029 rule, on the pure function (no file system gives it a name Sphinx reads back)
-    from okf_sphinx.format import snapshot_revision
+    from okf_sphinx.core.index_format import snapshot_revision
 
     e = [{"path": "p\u2029q", "size": 1, "sha256": "0" * 64}]
     assert snapshot_revision(e) == hashlib.sha256(
@@ -516,7 +516,7 @@ def test_search_concepts_matches_composed_and_decomposed_forms(tmp_path: Path) -
 
 
 def test_exclude_patterns_match_the_whole_docname() -> None:
-    from okf_sphinx.collector import excluded
+    from okf_sphinx.capture.sphinx.collector import excluded
 
     seed = ["index", "*/index", "log", "*/log"]
     assert excluded("api/log", seed) and excluded("a/b/log", seed) and excluded("a/b/index", seed)

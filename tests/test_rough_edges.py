@@ -15,8 +15,8 @@ from conftest import ROOT, sphinx_build, write_project
 from jsonschema import Draft202012Validator
 
 from okf_sphinx import OkfError, open_index
-from okf_sphinx.mcp_server import contract
-from okf_sphinx.reading import MAX_ANSWER_BYTES, answer_size
+from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_size
+from okf_sphinx.surfaces.mcp_server import contract
 
 FIXTURES = """\
 How-to: fixtures

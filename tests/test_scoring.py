@@ -14,7 +14,7 @@ import okf_sphinx
 
 
 def naive_terms(text: str) -> list[str]:
-    """Char-by-char tokenizer, independent of okf_sphinx.terms."""
+    """Char-by-char tokenizer, independent of okf_sphinx.core.terms."""
     norm = unicodedata.normalize("NFC", text.casefold())
     out, cur = [], []
     for ch in norm:

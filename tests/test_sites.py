@@ -14,8 +14,9 @@ from test_mcp import run, session_for, structured
 from test_reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
-from okf_sphinx.reading import answer_json, call_tool
-from okf_sphinx.sites import assign_names, location_name, slug, split_named
+from okf_sphinx.agent.answers import answer_json
+from okf_sphinx.agent.dispatch import call_tool
+from okf_sphinx.agent.sites import assign_names, location_name, slug, split_named
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 
 import okf_sphinx
 from conftest import sphinx_build, write_project
-from okf_sphinx import format as fmt
-from okf_sphinx.mcp_server import contract
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.surfaces.mcp_server import contract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,7 +175,7 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     assert [r[4] for r in rows] == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
     assert sum(r[1] for r in rows) == index.sections
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
-    from okf_sphinx import smart as engine
+    from okf_sphinx.engine import smart as engine
 
     group = engine.group(index, engine.stemmer(index)("installs"))
     assert {"install", "installs"} <= set(group[2]) and group[0] > 0 and group[1] > 0
@@ -196,7 +196,7 @@ def test_language_without_stemmer_warns_and_matches_exact_words(tmp_path: Path) 
 
 
 def engine_forms(index: okf_sphinx.Index, word: str) -> list[str]:
-    from okf_sphinx import smart as engine
+    from okf_sphinx.engine import smart as engine
 
     forms, _s, _p = engine.variants(index, word, engine.stemmer(index), False)
     return [t for t, _w in forms]
@@ -216,7 +216,7 @@ def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) ->
     rows = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
     # the author's weight times the structure's factor (each page: linked from the root's toctree, depth 1);
     # a page weighed below 1 (the change log, by default) is never lifted
-    from okf_sphinx.smart_index import structure_factor
+    from okf_sphinx.writer.smart_index import structure_factor
 
     lifted = structure_factor(1, 1)
     assert lifted > 1
@@ -350,7 +350,7 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
         name, change, request, code = CORRUPTIONS[case]
         _rewrite(site, name, change)
     else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names
-        stem = okf_sphinx.smart.stemmer(index)("retry")
+        stem = okf_sphinx.engine.smart.stemmer(index)("retry")
         name, key, request = [
             (fmt.stem_shard_name(stem, m["stem_shards"]), stem, {"query": "retry"}),
             (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),

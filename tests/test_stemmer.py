@@ -1,4 +1,4 @@
-"""The pinned stemmers (okf_sphinx/stemmer.py, static/okf-stemmer.js).
+"""The pinned stemmers (okf_sphinx/core/stemmer.py, static/okf-stemmer.js).
 
 Proof, per enabled language, over a large word list:
 - the Python stemmer equals the reference implementation of the pinned Snowball release
@@ -25,11 +25,16 @@ from pathlib import Path
 
 import pytest
 
-from okf_sphinx.stemmer import (
-    STEMMER_VERSION, algorithm_for, stem_english, stem_german, stem_spanish, stemmer_for,
+from okf_sphinx.core.stemmer import (
+    STEMMER_VERSION,
+    algorithm_for,
+    stem_english,
+    stem_german,
+    stem_spanish,
+    stemmer_for,
     supported_languages,
 )
-from okf_sphinx.terms import terms
+from okf_sphinx.core.terms import terms
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
 from okf_js import HERE, require_node  # noqa: E402

@@ -8,7 +8,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from okf_sphinx.terms import Normaliser, native, terms, unicode_tables
+from okf_sphinx.core.terms import Normaliser, native, terms, unicode_tables
 
 TRICKY = "abcKkSsſß\u212aéE\u0301ﬁİıΣσς1２ \n.-_\u200d\U0001d400Ꭰꭰ"
 FOREIGN = Normaliser(unicode_tables())

@@ -18,8 +18,8 @@ from test_http import serve_folder
 from test_reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
-from okf_sphinx.index import Index
-from okf_sphinx.source import MAX_REDIRECTS, UrlSource
+from okf_sphinx.engine.index import Index
+from okf_sphinx.engine.source import MAX_REDIRECTS, UrlSource
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
 import okf_sphinx  # noqa: E402
 from conftest import ROOT, sphinx_build, write_project  # noqa: E402
 from okf_js import python_answer, run_node, same  # noqa: E402
-from okf_sphinx import format as fmt  # noqa: E402
-from okf_sphinx.myst_include import line_shift, version_tuple  # noqa: E402
+from okf_sphinx.capture.sphinx.myst_include import line_shift, version_tuple  # noqa: E402
+from okf_sphinx.core import index_format as fmt  # noqa: E402
 
 PAGE = """Unicode page
 ============
@@ -197,7 +197,7 @@ def test_the_include_correction_touches_only_markdown_included_by_markdown(tmp_p
 
     from docutils import nodes
 
-    from okf_sphinx.myst_include import correct_included_lines
+    from okf_sphinx.capture.sphinx.myst_include import correct_included_lines
 
     src = write_project(tmp_path / "src", {
         "index.md": "# Home\n\nintro\n\n```{include} _inc/part.md\n```\n\n## After\n\ntail\n",

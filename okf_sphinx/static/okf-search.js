@@ -1,7 +1,7 @@
 /* okf_sphinx browser runtime: exact BM25 section search over the sharded _okf/ index.
  * Plain script, no dependencies, no build step; index files are loaded with <script>
  * tags (okfLoad wrapper, docs/index-format.md) so it works over http(s) and file://.
- * Implements SEARCH_CONTRACT.md exactly like okf_sphinx/query.py + terms.py.
+ * Implements SEARCH_CONTRACT.md exactly like okf_sphinx/engine/query.py + terms.py.
  * In Node: require() it and use nodeLoader(dir) (the JSON is parsed, never evaluated).
  * All index text reaches the page through textContent / text nodes only. */
 (function (root, factory) {
@@ -532,7 +532,7 @@
       });
     });
   };
-  // -- smart mode (okf_sphinx/smart.py; docs/smart.md) -------------------------------------
+  // -- smart mode (okf_sphinx/engine/smart.py; docs/smart.md) -------------------------------------
   var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
   var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind', 'expand'];
   var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;

@@ -1,4 +1,4 @@
-/* okf_sphinx stemmers: the JavaScript port of okf_sphinx/stemmer.py, stem for stem.
+/* okf_sphinx stemmers: the JavaScript port of okf_sphinx/core/stemmer.py, stem for stem.
  * The index stores stems made at build time; queries in the browser must be stemmed
  * identically, so this file implements the same pinned algorithm version
  * (Snowball 3.0.1: English / Porter2, German, Spanish) and tests/test_stemmer.py proves the two

@@ -108,7 +108,7 @@ def same(js: Any, py: Any, where: str = "$") -> str | None:
 def unicode_differences() -> list[int]:
     """Code points whose word class, assignment or case mapping differ between the build's
     Python tables and this Node's own Unicode (regex properties, toLowerCase)."""
-    from okf_sphinx.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import _in_ranges, unicode_tables
 
     node = require_node()
     proc = subprocess.run([node, str(PROBE)], capture_output=True, text=True, timeout=300)

@@ -1,0 +1,2 @@
+"""The MkDocs / ProperDocs plugin and its Python-Markdown section splitter.
+"""

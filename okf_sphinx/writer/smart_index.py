@@ -1,0 +1,310 @@
+"""Build side of smart mode (docs/smart.md): the page table, stem groups and the dictionary.
+
+Smart mode reuses the keyword index's section postings (``t/<shard>``) and
+adds three things the build computes once:
+
+- ``smart.js``: every searchable page that has sections, in sid order, with
+  its first sid, section count, weighted length, prior and source path;
+- ``g/<shard>``: stem groups ``stem → [section idf, page idf, [terms]]``, the
+  terms of the index that the site language's stemmer maps to ``stem`` (one
+  file per query word finds all of its forms);
+- ``d/<shard>``: the dictionary ``key → [[term, df], …]`` grouped by the
+  first two code points of each term (prefix completion and spelling
+  suggestions read one file), most frequent first.
+
+Every idf is computed here, so no engine takes a logarithm at query time.
+Imports nothing from Sphinx.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.errors import BuildError
+
+NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
+GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
+DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
+MAX_SHARDS = 128  # a large site gets larger shards rather than more files (format_version 2)
+
+
+def stemmer_for(language: str | None) -> tuple[Callable[[str], str] | None, str]:
+    """The pinned stemmer for a Sphinx ``language`` and its version string."""
+    from okf_sphinx.core.stemmer import STEMMER_VERSION
+    from okf_sphinx.core.stemmer import stemmer_for as pinned
+
+    return pinned(language or "en"), STEMMER_VERSION
+
+
+@dataclass
+class PageSpan:
+    """One searchable page: its sections are sids ``first … first + count - 1``."""
+
+    first: int
+    count: int
+    path: str
+    docname: str = ""
+    prior: float = 1.0  # the author's weight (metadata, okf_search_weights), then × the structure's
+    meta: dict[str, Any] | None = None
+
+
+#: ``okf_search_weights``' default: change logs and release notes stay findable, below the
+#: pages they describe (patterns match the docname, case-insensitively; the first match wins).
+DEFAULT_WEIGHTS: dict[str, float] = {
+    pattern: 0.5
+    for pattern in ("*changelog*", "*change-log*", "*change_log*", "*changes", "*release-notes*",
+                    "*release_notes*", "*releasenotes*", "*whatsnew*", "*whats-new*", "*whats_new*",
+                    "*news", "history", "*/history", "*/history-*")
+}
+#: The page metadata field (RST file-wide field list, MyST front matter) that sets a page's weight.
+WEIGHT_FIELD = "okf-search-weight"
+MAX_WEIGHT = 100.0
+
+
+def check_weight(value: Any, where: str) -> float:
+    """A page weight: a finite number in (0, 100]; anything else names ``where`` and the value."""
+    try:
+        weight = float(value) if not isinstance(value, bool) else float("nan")
+    except (TypeError, ValueError):
+        weight = float("nan")
+    if not 0 < weight <= MAX_WEIGHT:
+        raise ValueError(f"{where} must be a number above 0 and at most {MAX_WEIGHT:g}, got {value!r}")
+    return weight
+
+
+def check_weights(value: Any) -> list[tuple[str, float]]:
+    """``okf_search_weights``: a dict (or list of pairs) of docname pattern -> weight."""
+    pairs = list(value.items()) if isinstance(value, dict) else value
+    if not isinstance(pairs, (list, tuple)) or not all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in pairs
+    ):
+        raise ValueError(f"okf_search_weights must map docname patterns to weights, got {value!r}")
+    return [(pattern, check_weight(w, f"okf_search_weights[{pattern!r}]")) for pattern, w in pairs]
+
+
+def page_prior(docname: str, weights: list[tuple[str, float]], metadata: dict[str, Any]) -> float:
+    """The page's prior: its ``okf-search-weight`` metadata, else the first matching pattern's weight, else 1."""
+    if WEIGHT_FIELD in metadata:
+        try:
+            return check_weight(metadata[WEIGHT_FIELD], f"okf_sphinx: page {docname}: the {WEIGHT_FIELD} field")
+        except ValueError as exc:
+            raise BuildError(f"{exc}; no search index was written") from None
+    import fnmatch
+
+    lowered = docname.lower()
+    for pattern, weight in weights:
+        if fnmatch.fnmatchcase(lowered, pattern.lower()):
+            return weight
+    return 1.0
+
+
+def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The filterable metadata of a page: strings (scalars as text) and lists of strings."""
+    out: dict[str, Any] = {}
+    for key, value in metadata.items():
+        if isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif isinstance(value, (str, int, float)):
+            out[key] = str(value)
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            out[key] = list(value)
+    return out
+
+
+def _shard_count(size: int, target: int) -> int:
+    shards = 1
+    while size / shards > target and shards < MAX_SHARDS:
+        shards *= 2
+    return shards
+
+
+def build_smart(
+    out: dict[str, Any],
+    freqs: Sequence[dict[str, int]],
+    lengths: Sequence[int],
+    pages: list[PageSpan],
+    language: str | None,
+) -> dict[str, Any]:
+    """Write the smart files into ``out``; returns the manifest's ``smart`` block.
+
+    ``freqs[sid]`` / ``lengths[sid]`` are the weighted term frequencies and
+    lengths of the searchable sections (the keyword postings' numbers).
+    """
+    stem, version = stemmer_for(language)
+    page_of = [0] * len(freqs)
+    rows = []
+    for p, span in enumerate(pages):
+        page_len = 0
+        for sid in range(span.first, span.first + span.count):
+            page_of[sid] = p
+            page_len += lengths[sid]
+        rows.append([span.first, span.count, page_len, span.prior, span.path])
+    n_pages = len(rows)
+    total = sum(r[2] for r in rows)
+    pavglen = total / n_pages if n_pages and total else 1.0
+    out["smart"] = {"pages": rows}
+    out["meta"] = {str(p): span.meta for p, span in enumerate(pages) if span.meta}
+
+    # df of every term (sections) and of every stem group (sections and pages), in one pass
+    stems: dict[str, str] = {}
+    df: dict[str, int] = defaultdict(int)
+    group_sdf: dict[str, int] = defaultdict(int)
+    group_pdf: dict[str, int] = defaultdict(int)
+    last_sid: dict[str, int] = {}
+    last_page: dict[str, int] = {}
+    for sid, section in enumerate(freqs):
+        page = page_of[sid]
+        for term in section:
+            df[term] += 1
+            g = stems.get(term)
+            if g is None:
+                g = stems[term] = stem(term) if stem is not None else term
+            if last_sid.get(g) != sid:
+                last_sid[g] = sid
+                group_sdf[g] += 1
+            if last_page.get(g) != page:
+                last_page[g] = page
+                group_pdf[g] += 1
+    members: dict[str, list[str]] = defaultdict(list)
+    for term in sorted(stems):
+        members[stems[term]].append(term)
+    n = len(freqs)
+    size = sum(len(g) + 48 + sum(len(t) + 3 for t in ts) for g, ts in members.items())
+    g_shards = _shard_count(size, GROUP_TARGET_BYTES)
+    _write_shards(out, "g", g_shards, fmt.stem_shard_name,
+                  {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()})
+
+    keyed: dict[str, list[list[Any]]] = defaultdict(list)
+    for term in sorted(df, key=lambda t: (-df[t], t)):
+        keyed[fmt.dict_key(term)].append([term, df[term]])
+    size = sum(len(t) + 12 for t in df)
+    d_shards = _shard_count(size, DICT_TARGET_BYTES)
+    _write_shards(out, "d", d_shards, fmt.dict_shard_name, keyed)
+
+    return {
+        "language": language or "en",
+        "stemmer": stem is not None,
+        "stemmer_version": version,
+        "pages": n_pages,
+        "pavglen": pavglen,
+        "stem_shards": g_shards,
+        "dict_shards": d_shards,
+    }
+
+
+#: Page priors from the site's structure (chosen on the tune half of bench/bench_quality.py):
+#: ``structure = (1 + INBOUND_GAIN·log2(1 + inbound)) / (1 + DEPTH_COST·depth)``, bounded to
+#: [STRUCTURE_MIN, STRUCTURE_MAX]; ``inbound`` = how many other pages link to the page,
+#: ``depth`` = its toctree depth below the root (pages the root's toctrees do not reach count
+#: as UNREACHED_DEPTH).
+INBOUND_GAIN = 0.1
+DEPTH_COST = 0.05
+UNREACHED_DEPTH = 3
+STRUCTURE_MIN = 0.5
+STRUCTURE_MAX = 2.0
+
+
+def page_structure(resolved: dict[str, list[tuple[int, str, str, int]]],
+                   root: str) -> tuple[dict[str, int], dict[str, int]]:
+    """From the site's resolved links (every page, searchable or not): per docname, how many
+    other pages link to it, and its toctree depth from ``root`` (pages it reaches; with no
+    ``root`` — a builder without a toctree — none)."""
+    sources: dict[str, set[str]] = defaultdict(set)
+    children: dict[str, list[str]] = defaultdict(list)
+    for doc in sorted(resolved):
+        for _i, via, to, _j in resolved[doc]:
+            if to != doc:
+                sources[to].add(doc)
+                if via == "toctree" and to not in children[doc]:
+                    children[doc].append(to)
+    depth: dict[str, int] = {}
+    if root:
+        depth[root] = 0
+        todo = [root]
+        while todo:  # breadth first: a page's depth is its shortest toctree path
+            nxt = []
+            for a in todo:
+                for b in children[a]:
+                    if b not in depth:
+                        depth[b] = depth[a] + 1
+                        nxt.append(b)
+            todo = nxt
+    return {d: len(s) for d, s in sources.items()}, depth
+
+
+def structure_factor(inbound: int, depth: int | None) -> float:
+    """The page prior's structural factor (see the constants above)."""
+    import math
+
+    d = UNREACHED_DEPTH if depth is None else depth
+    f = (1 + INBOUND_GAIN * math.log2(1 + inbound)) / (1 + DEPTH_COST * d)
+    return min(STRUCTURE_MAX, max(STRUCTURE_MIN, f))
+
+
+def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, str, str, int]]], root: str) -> None:
+    """Multiply every page's prior by its structural factor (rounded to 4 significant digits,
+    so the page table stays short); without a ``root`` every page counts as depth 0."""
+    inbound, depth = page_structure(resolved, root)
+    for p in pages:
+        factor = structure_factor(inbound.get(p.docname, 0), depth.get(p.docname) if root else 0)
+        if p.prior < 1.0:  # a page the author weighs down (change logs by default) is never lifted
+            factor = min(factor, 1.0)
+        if factor != 1.0:
+            p.prior = float(f"{p.prior * factor:.4g}")
+
+
+LINK_TARGET_BYTES = 4096  # aim: one link shard ≈ 4 KB of JSON
+
+
+def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]]) -> list[int]:
+    """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about
+    :data:`LINK_TARGET_BYTES` each; returns each shard's first sid (the manifest's
+    ``smart.link_firsts``; ``[]``: the site links nowhere, no files)."""
+    firsts: list[int] = []
+    shard: dict[str, Any] = {}
+    size = 0
+    for sid, links in enumerate(outgoing):
+        if not links:
+            continue
+        cost = len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
+        if shard and size + cost > LINK_TARGET_BYTES:
+            out[f"l/{len(firsts) - 1:x}"] = shard
+            shard, size = {}, 0
+        if not shard:
+            firsts.append(sid)
+        shard[str(sid)] = [list(e) for e in links]
+        size += cost
+    if shard:
+        out[f"l/{len(firsts) - 1:x}"] = shard
+    return firsts
+
+
+def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Callable[[str, int], str],
+                  entries: dict[str, Any]) -> None:
+    """``<folder>/<k>`` for every ``k < shards`` (empty ones too: a reader never meets a
+    missing shard), each holding the entries whose key ``shard_name`` puts there."""
+    files: dict[str, dict[str, Any]] = {f"{folder}/{k:x}": {} for k in range(shards)}
+    for key in sorted(entries):
+        files[shard_name(key, shards)][key] = entries[key]
+    out.update(files)
+
+
+def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int) -> int:
+    """``n/<shard>``: the given searchable objects (the index writer passes those with an anchor
+    of their own: a ``:no-index:`` copy is not found by name, as in Sphinx) by lower-cased name, grouped by the name's last
+    ``.``-part (``key → [[name, kind, sid], …]`` by sid), so an exact-name query reads one
+    file; returns the shard count (0: no searchable object, no files)."""
+    keyed: dict[str, list[list[Any]]] = defaultdict(list)
+    for name, kind, _page, _pos, sid in sorted(objects, key=lambda r: r[4]):
+        if sid < sections:
+            keyed[fmt.name_key(fmt.ascii_lower(name))].append([name, kind, sid])
+    if not keyed:
+        return 0
+    size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())
+    shards = _shard_count(size, NAME_TARGET_BYTES)
+    _write_shards(out, "n", shards, fmt.name_shard_name, keyed)
+    return shards
