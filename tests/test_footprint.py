@@ -12,7 +12,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.writer import index_writer
+from okf_sphinx.writer import index_writer, smart_index
 
 from conftest import sphinx_build, write_project
 
@@ -121,9 +121,8 @@ def test_copies_keep_builds_byte_identical_when_relocated(built: Path, tmp_path:
     assert a == b
 
 
-def test_file_budgets_bound_the_number_of_files(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_budgets_bound_the_number_of_files() -> None:
     """A large site gets larger files rather than more of them (the writer's budgets)."""
-    monkeypatch.setattr(index_writer, "SECTION_FILES", 4)
     stats = [index_writer._Stats({f"w{i % 50}": 1, "common": 2, f"u{i}": 1}, 10, 3) for i in range(2000)]
     out: dict[str, object] = {}
     shards = index_writer._write_postings(out, stats, len(stats), "t", budget=8)
@@ -136,8 +135,67 @@ def test_file_budgets_bound_the_number_of_files(monkeypatch: pytest.MonkeyPatch)
         docname, title, searchable = "a", "A", True
 
     out = {}
-    starts = index_writer._pack_sections(out, sections, [R()], [{"path": "a", "sha256": "0" * 64}])
+    starts = index_writer._pack_sections(out, sections, [R()], [{"path": "a", "sha256": "0" * 64}], budget=4)
     assert 3 <= len(starts) <= 5 and starts[0] == 0
+    # without a budget that binds, each file holds about SECTION_FILE_BYTES
+    assert len(index_writer._pack_sections({}, sections, [R()], [{"path": "a", "sha256": "0" * 64}])) > 10
+    # hashed shards (g/ d/ n/): a power of two, at most the budget
+    assert smart_index._shard_count(10**6, 2048, budget=8) == 8
+    assert smart_index._shard_count(10**6, 2048, budget=12) == 8
+    assert smart_index._shard_count(10**6, 2048, budget=1) == 1
+    assert smart_index._shard_count(10**6, 2048) == smart_index.MAX_SHARDS
+    # links: about `budget` shards
+    outgoing = [[(i + 1, "doc")] for i in range(2000)]
+    assert len(smart_index.build_links({}, outgoing, budget=3)) <= 3 < len(smart_index.build_links({}, outgoing))
+
+
+LARGE_SITE = {"s": index_writer.SECTION_FILES, "t": index_writer.POSTING_FILES, "g": smart_index.MAX_SHARDS,
+              "d": smart_index.MAX_SHARDS, "n": smart_index.MAX_SHARDS, "x": index_writer.ID_POSTING_FILES,
+              "p": index_writer.PAGE_FILES}
+
+
+def test_file_budgets_follow_the_number_of_pages() -> None:
+    """A small or mid-size site gets about FILES_PER_PAGE files per page in all; from about
+    683 pages on, every folder has its large-site budget (the PEPs, 689 pages, are sized as before)."""
+    previous = 0
+    for pages in (0, 1, 3, 10, 27, 30, 100, 109, 300, 500):
+        budgets = index_writer.file_budgets(pages)
+        total = sum(budgets.values())
+        assert all(b >= 1 for b in budgets.values()) and set(budgets) == {*LARGE_SITE, "l"}
+        assert total <= max(len(budgets), index_writer.FILES_PER_PAGE * pages * 1.04), (pages, budgets)
+        assert total >= previous  # more pages never means fewer files
+        assert all(budgets[k] <= cap for k, cap in LARGE_SITE.items())
+        previous = total
+    assert index_writer.file_budgets(30)["s"] == 45 and index_writer.file_budgets(100)["t"] == 75
+    for pages in (683, 689, 5000):
+        assert {k: index_writer.file_budgets(pages)[k] for k in LARGE_SITE} == LARGE_SITE, pages
+    assert index_writer.file_budgets(682)["s"] < index_writer.SECTION_FILES
+
+
+def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> None:
+    """A real build of a few text-heavy pages: each folder keeps to its budget, so the
+    whole index is a few files per page (format 1 gave each small piece a file)."""
+    pages = {**PAGES, "long.rst": "Long\n====\n\n" + "".join(
+        f"Part {i}\n{'-' * (5 + len(str(i)))}\n\nThe {i}th walrus word{i} meets token{i * 7} and "
+        f"identifier ``mod.fn_{i}`` here.\n\n" for i in range(400))}
+    pages["index.rst"] = pages["index.rst"].replace("   other\n", "   other\n   long\n")
+    src = write_project(tmp_path / "src", pages)
+    sphinx_build(src, tmp_path / "html")
+    okf = tmp_path / "html" / "_okf"
+    index = okf_sphinx.open_index(tmp_path / "html")
+    budgets = index_writer.file_budgets(index.manifest["concepts"])
+    counts = {k: len([p for p in (okf / k).glob("*.js")]) if (okf / k).is_dir() else 0 for k in budgets}
+    assert counts["s"] == len(index.manifest["section_files"]) <= budgets["s"], (counts, budgets)
+    assert index.manifest["shards"] <= budgets["t"] and counts["t"] <= 2 * budgets["t"], (counts, budgets)
+    m = index.manifest["smart"]
+    assert m["stem_shards"] <= budgets["g"] and m["dict_shards"] <= budgets["d"] and m["id_shards"] <= budgets["x"]
+    assert counts["g"] == m["stem_shards"] and counts["d"] == m["dict_shards"]
+    assert len(m["link_firsts"]) == counts["l"] <= budgets["l"]
+    assert counts["p"] <= budgets["p"]
+    assert sum(counts.values()) <= 3 * index_writer.FILES_PER_PAGE * index.manifest["concepts"], counts
+    # the small budgets make files larger, not the index wrong: every section is found
+    assert index.search("word399")["hits"][0]["heading"] == "Part 399"
+    assert index.section(index.manifest["sections_all"] - 1)["sid"] == index.manifest["sections_all"] - 1
 
 
 def test_sphinx_search_index_is_not_shipped(built: Path) -> None:

@@ -28,6 +28,7 @@ from okf_sphinx.core.errors import BuildLimitError, NotAnIndexError, PathLimitEr
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
 
+from . import smart_index
 from .smart_index import PageSpan, build_links, build_names, build_smart, structure_priors
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -59,6 +60,17 @@ BIG_POSTING_BYTES = 1024  # smallest size of a posting list that gets a file of 
 PAGE_FILES = 64  # p/<k>: page outlines (read by the agent tools only)
 PAGE_FILE_BYTES = 32 * 1024
 MAX_SHARDS = 4096
+#: A small or mid-size site gets a total file budget in proportion to its pages: about
+#: FILES_PER_PAGE files per page over s/ t/ g/ d/ n/ x/ p/ l/, shared out by these
+#: fractions (each folder at least one file, at most its large-site budget above). At
+#: about 683 pages (the PEPs: 689) the shares reach those budgets: a larger site is sized as before.
+#: A file never grows past its folder's largest size for the page budget's sake (a cold
+#: browser query reads a few files of s/ t/ g/ d/, so their size bounds its bytes).
+FILES_PER_PAGE = 3
+FILE_SHARES = {"s": 1 / 2, "t": 1 / 4, "g": 1 / 16, "d": 1 / 16, "n": 1 / 16, "x": 1 / 32, "p": 1 / 32, "l": 1 / 32}
+SECTION_FILE_MAX_BYTES = 4608
+SHARD_MAX_BYTES = 3 * 1024  # t/ shards
+ID_SHARD_MAX_BYTES = 8 * 1024  # x/ shards
 
 @dataclass
 class Site:
@@ -117,6 +129,21 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
 
 
 @functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
+def file_budgets(pages: int) -> dict[str, int]:
+    """How many files each folder may have for a site of ``pages`` pages (an aim: the packers
+    make files larger rather than exceed it; depends on the index content only)."""
+    caps = {"s": SECTION_FILES, "t": POSTING_FILES, "g": smart_index.MAX_SHARDS, "d": smart_index.MAX_SHARDS,
+            "n": smart_index.MAX_SHARDS, "x": ID_POSTING_FILES, "p": PAGE_FILES, "l": MAX_SHARDS}
+    return {k: max(1, min(caps[k], int(FILES_PER_PAGE * pages * share))) for k, share in FILE_SHARES.items()}
+
+
+def file_aim(total: int, budget: int, smallest: int, largest: int, cap: int) -> int:
+    """The bytes one file of a folder holding ``total`` bytes aims at: ``total / budget``
+    (the page budget), but at least ``smallest`` and at most ``largest``, and large enough
+    that the folder has at most about ``cap`` files (the large-site budget wins over ``largest``)."""
+    return max(smallest, min(largest, -(-total // max(1, budget))), -(-total // max(1, cap)))
+
+
 def _relative(path: str, root: PurePosixPath) -> str:
     return PurePosixPath(path).relative_to(root).as_posix()
 
@@ -290,25 +317,26 @@ def build_index(
             ],
         })
     out["concepts"] = concepts
-    section_files = _pack_sections(out, sections, records, entries)
-    pages_per_file = _pack_pages(out, pages)
+    budgets = file_budgets(len(records))
+    section_files = _pack_sections(out, sections, records, entries, budgets["s"])
+    pages_per_file = _pack_pages(out, pages, budgets["p"])
     objects = _objects(records, sid_of)
     if objects:  # a site without documented objects gets no objects.js (and no manifest key)
         out["objects"] = objects
 
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
-    shards = _write_postings(out, stats, n_search)
+    shards = _write_postings(out, stats, n_search, "t", budgets["t"])
     spans = _page_spans(searchable, root, site)
     resolved = site.links()
     outgoing = _section_links(resolved, sid_of, n_search)
     structure_priors(spans, resolved, site.root_doc)
-    smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language)
+    smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language, budgets)
     smart["id_shards"] = _write_postings(out, _identifier_stats(sections, records, stats, n_search), n_search, "x",
-                                         ID_POSTING_FILES)
-    smart["link_firsts"] = build_links(out, outgoing)
+                                         budgets["x"])
+    smart["link_firsts"] = build_links(out, outgoing, budgets["l"])
     anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
-    names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search)
+    names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search, budgets["n"])
     if names:  # an index without searchable objects stays what it was
         smart["name_shards"] = names
     tables = unicode_tables()
@@ -347,13 +375,13 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
 
 
 def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
-                   entries: list[dict[str, Any]]) -> list[int]:
-    """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more on a
-    site so large that this would make more than about :data:`SECTION_FILES` files), with
-    the pages and files they refer to; returns the first sid of each file."""
+                   entries: list[dict[str, Any]], budget: int = SECTION_FILES) -> list[int]:
+    """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more when
+    that would make more than about ``budget`` files), with the pages and files they
+    refer to; returns the first sid of each file."""
     costs = [64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
              for _page, _file, row in sections]
-    target = max(SECTION_FILE_BYTES, -(-sum(costs) // SECTION_FILES))
+    target = file_aim(sum(costs), budget, SECTION_FILE_BYTES, SECTION_FILE_MAX_BYTES, SECTION_FILES)
     starts: list[int] = []
     size = target
     for sid, cost in enumerate(costs):
@@ -377,11 +405,11 @@ def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]
     return starts
 
 
-def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]]) -> int:
+def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]], budget: int = PAGE_FILES) -> int:
     """``p/<k>``: the outlines of pages ``k·P … k·P + P − 1``; returns P, chosen so a file
-    holds about :data:`PAGE_FILE_BYTES` of JSON (more, past about :data:`PAGE_FILES` files)."""
+    holds about :data:`PAGE_FILE_BYTES` of JSON (more, past about ``budget`` files)."""
     size = sum(200 + sum(80 + len(s["heading"]) + len(s["path"]) + len(s["anchor"]) for s in p["sections"]) for p in pages)
-    target = max(PAGE_FILE_BYTES, -(-size // PAGE_FILES))
+    target = max(PAGE_FILE_BYTES, -(-size // max(1, budget)))
     per_file = max(1, len(pages) * target // max(size, 1))
     for k in range(0, len(pages), per_file):
         out[f"p/{k // per_file}"] = pages[k : k + per_file]
@@ -489,7 +517,8 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
             last[term] = sid
     sizes = {t: _json_size(p) for t, p in postings.items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
-    target = max(SHARD_TARGET_BYTES, -(-sum(len(t) + 32 + p for t, p in sizes.items()) // (budget or POSTING_FILES)))
+    cap, largest = (ID_POSTING_FILES, ID_SHARD_MAX_BYTES) if folder == "x" else (POSTING_FILES, SHARD_MAX_BYTES)
+    target = file_aim(sum(len(t) + 32 + p for t, p in sizes.items()), budget or cap, SHARD_TARGET_BYTES, largest, cap)
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
     size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes)
     shards = min(max(1, -(-size // target)), MAX_SHARDS)

@@ -115,9 +115,17 @@ def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _shard_count(size: int, target: int) -> int:
+#: The largest a g/ d/ n/ shard grows for the page budget's sake (a cold query reads a few).
+LARGEST_SHARD_BYTES = {"g": 8192, "d": 8192, "n": 8192}
+
+
+def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int | None = None) -> int:
+    """The power of two of shards that brings each near ``target`` bytes, at most about
+    ``budget`` of them — unless shards would then exceed ``largest`` bytes — and at most
+    :data:`MAX_SHARDS`."""
     shards = 1
-    while size / shards > target and shards < MAX_SHARDS:
+    while shards < MAX_SHARDS and ((size / shards > target and shards * 2 <= budget)
+                                   or (largest is not None and size / shards > largest)):
         shards *= 2
     return shards
 
@@ -128,6 +136,7 @@ def build_smart(
     lengths: Sequence[int],
     pages: list[PageSpan],
     language: str | None,
+    budgets: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """Write the smart files into ``out``; returns the manifest's ``smart`` block.
 
@@ -174,7 +183,8 @@ def build_smart(
         members[stems[term]].append(term)
     n = len(freqs)
     size = sum(len(g) + 48 + sum(len(t) + 3 for t in ts) for g, ts in members.items())
-    g_shards = _shard_count(size, GROUP_TARGET_BYTES)
+    budgets = budgets or {}
+    g_shards = _shard_count(size, GROUP_TARGET_BYTES, budgets.get("g", MAX_SHARDS), LARGEST_SHARD_BYTES["g"])
     _write_shards(out, "g", g_shards, fmt.stem_shard_name,
                   {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()})
 
@@ -182,7 +192,7 @@ def build_smart(
     for term in sorted(df, key=lambda t: (-df[t], t)):
         keyed[fmt.dict_key(term)].append([term, df[term]])
     size = sum(len(t) + 12 for t in df)
-    d_shards = _shard_count(size, DICT_TARGET_BYTES)
+    d_shards = _shard_count(size, DICT_TARGET_BYTES, budgets.get("d", MAX_SHARDS), LARGEST_SHARD_BYTES["d"])
     _write_shards(out, "d", d_shards, fmt.dict_shard_name, keyed)
 
     return {
@@ -260,18 +270,22 @@ def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, 
 LINK_TARGET_BYTES = 4096  # aim: one link shard ≈ 4 KB of JSON
 
 
-def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]]) -> list[int]:
+def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]], budget: int | None = None) -> list[int]:
     """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about
-    :data:`LINK_TARGET_BYTES` each; returns each shard's first sid (the manifest's
-    ``smart.link_firsts``; ``[]``: the site links nowhere, no files)."""
+    :data:`LINK_TARGET_BYTES` each (more when that would make more than about ``budget``
+    files); returns each shard's first sid (the manifest's ``smart.link_firsts``; ``[]``:
+    the site links nowhere, no files)."""
+    costs = {sid: len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
+             for sid, links in enumerate(outgoing) if links}
+    target = max(LINK_TARGET_BYTES, -(-sum(costs.values()) // budget)) if budget else LINK_TARGET_BYTES
     firsts: list[int] = []
     shard: dict[str, Any] = {}
     size = 0
     for sid, links in enumerate(outgoing):
         if not links:
             continue
-        cost = len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
-        if shard and size + cost > LINK_TARGET_BYTES:
+        cost = costs[sid]
+        if shard and size + cost > target:
             out[f"l/{len(firsts) - 1:x}"] = shard
             shard, size = {}, 0
         if not shard:
@@ -293,7 +307,7 @@ def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Cal
     out.update(files)
 
 
-def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int) -> int:
+def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int, budget: int = MAX_SHARDS) -> int:
     """``n/<shard>``: the given searchable objects (the index writer passes those with an anchor
     of their own: a ``:no-index:`` copy is not found by name, as in Sphinx) by lower-cased name, grouped by the name's last
     ``.``-part (``key → [[name, kind, sid], …]`` by sid), so an exact-name query reads one
@@ -305,6 +319,6 @@ def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int
     if not keyed:
         return 0
     size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())
-    shards = _shard_count(size, NAME_TARGET_BYTES)
+    shards = _shard_count(size, NAME_TARGET_BYTES, budget, LARGEST_SHARD_BYTES["n"])
     _write_shards(out, "n", shards, fmt.name_shard_name, keyed)
     return shards
