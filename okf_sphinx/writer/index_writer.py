@@ -128,7 +128,6 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
     return PurePosixPath(base.as_posix())
 
 
-@functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
 def file_budgets(pages: int) -> dict[str, int]:
     """How many files each folder may have for a site of ``pages`` pages (an aim: the packers
     make files larger rather than exceed it; depends on the index content only)."""
@@ -144,6 +143,7 @@ def file_aim(total: int, budget: int, smallest: int, largest: int, cap: int) -> 
     return max(smallest, min(largest, -(-total // max(1, budget))), -(-total // max(1, cap)))
 
 
+@functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
 def _relative(path: str, root: PurePosixPath) -> str:
     return PurePosixPath(path).relative_to(root).as_posix()
 
