@@ -71,6 +71,13 @@ def _stress_project(root: Path, diff: list[int]) -> Path:
                 lines.append(text[i : i + 70].strip() or "x")
             lines.append("")
         files[f"{name}.rst"] = "\n".join(lines)
+    # many short sections, each with "common": its posting list outgrows half a shard (the
+    # writer's page budget makes a small site's shards up to SHARD_MAX_BYTES), so it gets a file
+    for p in range(3):
+        name = f"q{p}"
+        toc.append(name)
+        files[f"{name}.rst"] = f"Notes {p}\n{'=' * 60}\n\n" + "".join(
+            f"Note {p} {k}\n{'-' * 60}\n\nA common note number {k}.\n\n" for k in range(40))
     files["index.rst"] = "Stress\n======\n\n.. toctree::\n\n" + "".join(f"   {n}\n" for n in toc)
     return write_project(root, files)
 
