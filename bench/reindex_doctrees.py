@@ -40,6 +40,7 @@ def main() -> None:
         for name in ("SECTION_FILES", "POSTING_FILES", "ID_POSTING_FILES", "PAGE_FILES"):
             setattr(index_writer, name, int(getattr(index_writer, name) * args.budget_scale))
         smart_index.MAX_SHARDS = int(smart_index.MAX_SHARDS * args.budget_scale)
+        index_writer.FILES_PER_PAGE *= args.budget_scale  # the page budget scales with them
     t0 = time.time()
     env = pickle.loads((args.doctrees / "environment.pickle").read_bytes())
     records = []
