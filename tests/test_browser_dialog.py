@@ -44,6 +44,15 @@ def _axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
+def _axe(page: Any, selector: str) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations inside ``selector``."""
+    page.add_script_tag(content=_axe_source())
+    result = page.evaluate("""sel => axe.run(document.querySelector(sel),
+        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
+        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""", selector)
+    return [v for v in result if v["impact"] in ("serious", "critical")]
+
+
 def _type(page: Any, text: str) -> None:
     """Type into the dialog one key at a time and wait for the answer to the whole text."""
     page.keyboard.type(text)
@@ -282,11 +291,7 @@ def test_themes_open_and_axe(browser: Any, example_src: Path, tmp_path: Path, th
     _type(page, "retry pol")
     assert _shown(page)
     page.keyboard.press("ArrowDown")
-    page.add_script_tag(content=_axe_source())
-    result = page.evaluate("""() => axe.run(document.querySelector('dialog.okf-dialog'),
-        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
-        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
-    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    bad = _axe(page, "dialog.okf-dialog")
     assert bad == [], bad
     # the chosen result lands with its words marked in the theme's main content, and a bar
     page.keyboard.press("Enter")
@@ -359,14 +364,6 @@ def test_read_the_docs_addons_keep_slash(browser: Any, site: tuple[str, Path]) -
 
 def _land(page: Any) -> None:
     page.wait_for_selector(".okf-hl-bar[data-okf-state=done]")
-
-
-def _axe(page: Any, selector: str) -> list[dict[str, Any]]:
-    page.add_script_tag(content=_axe_source())
-    result = page.evaluate("""sel => axe.run(document.querySelector(sel),
-        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
-        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""", selector)
-    return [v for v in result if v["impact"] in ("serious", "critical")]
 
 
 def test_result_lands_with_highlights(browser: Any, site: tuple[str, Path]) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 import okf_sphinx
 from mkdocs_sites import built_example, copy_example, mkdocs_build
-from test_browser_dialog import _axe_source, _expected as _dialog_expected, _open_by_key, _shown, _type, _wait_closed_with_focus_on
+from test_browser_dialog import _axe, _expected as _dialog_expected, _open_by_key, _shown, _type, _wait_closed_with_focus_on
 from test_browser_search import browser, serve  # noqa: F401 - the shared Chromium fixture
 
 pytestmark = pytest.mark.browser
@@ -127,11 +127,7 @@ def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, P
     assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want]
     assert not _theme_search_open(page, theme)
     page.keyboard.press("ArrowDown")
-    page.add_script_tag(content=_axe_source())
-    result = page.evaluate("""() => axe.run(document.querySelector('dialog.okf-dialog'),
-        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
-        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""")
-    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    bad = _axe(page, "dialog.okf-dialog")
     assert bad == [], bad
     _type(page, "icy")  # a new answer: nothing selected, so Enter searches the whole site
     assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") is None
