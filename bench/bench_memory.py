@@ -52,7 +52,7 @@ def vocabulary(okf: Path) -> list[str]:
         name = "t/" + shard.name[:-3]
         if "-" in name:
             continue
-        words.update(unwrap(name, shard.read_bytes()))
+        words.update(unwrap(name, shard.read_bytes())["terms"])
     return sorted(words)
 
 

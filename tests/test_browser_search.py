@@ -287,8 +287,8 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     okf = {p.split("/_okf/", 1)[1][:-3] for p in loaded if "/_okf/" in p}
     stem = smart.stemmer(index)
     forms = [t for w in result["terms"] for t, _w in smart.variants(index, w, stem, False)[0]]
-    shards = {fmt.shard_name(t, index.shards) for t in forms}
-    groups = {fmt.stem_shard_name(stem(t), index.manifest["smart"]["stem_shards"]) for t in result["terms"]}
+    shards = {index.shard_of(t) for t in forms}
+    groups = {fmt.shard_name(stem(t), index.shards) for t in result["terms"]}  # the same files: a word's forms sit with its group
     # the object-name shard of the whole query (the exact-name boost; a site with objects)
     name_shard = fmt.name_shard_name(fmt.name_key(fmt.object_name_query("retry policy")), index.manifest["smart"]["name_shards"])
     assert name_shard in okf

@@ -139,7 +139,7 @@ def test_smart_mode_keys_of_the_format() -> None:
     assert fmt.name_key("pkg.mod.cls") == "cls" and fmt.name_key("cls") == "cls" and fmt.name_key("a b.c d") == "c d"
     assert fmt.ascii_lower("ÀBC Ωz") == "Àbc Ωz"
     assert fmt.dict_key("été") == "ét" and fmt.dict_key("x") == "x"
-    for folder, name in (("n", fmt.name_shard_name), ("g", fmt.stem_shard_name), ("d", fmt.dict_shard_name)):
+    for folder, name in (("n", fmt.name_shard_name), ("d", fmt.dict_shard_name)):
         assert name("foobar", 4096) == f"{folder}/{0xBF9CF968 % 4096:x}" and name("foobar", 1) == f"{folder}/0"
     assert fmt.shard_name("foobar", 16, "x") == f"x/{0xBF9CF968 % 16:x}"
     assert fmt.idf(10, 3) == math.log(1 + (10 - 3 + 0.5) / (3 + 0.5))

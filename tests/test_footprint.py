@@ -41,7 +41,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_sections_are_packed_into_files_each_reader_unpacks_alike(built: Path) -> None:
     index = okf_sphinx.open_index(built)
     m = index.manifest
-    assert m["format_version"] == 2 and m["sections_all"] > 60
+    assert m["format_version"] == 3 and m["sections_all"] > 60
     starts = fmt.section_starts(m["section_files"])
     assert sum(m["section_files"]) == m["sections_all"]
     assert starts[0] == 0 and len(starts) == len(list((built / "_okf" / "s").glob("*.js"))) < m["sections_all"]
@@ -165,14 +165,14 @@ def test_file_budgets_bound_the_number_of_files(monkeypatch: pytest.MonkeyPatch)
     assert len(smart_index.build_links({}, outgoing, budget=3)) <= 4 < 10 <= len(smart_index.build_links({}, outgoing))
 
 
-LARGE_SITE = {"s": index_writer.SECTION_FILES, "t": index_writer.POSTING_FILES, "g": smart_index.MAX_SHARDS,
-              "d": smart_index.MAX_SHARDS, "n": smart_index.MAX_SHARDS, "x": index_writer.ID_POSTING_FILES,
+LARGE_SITE = {"s": index_writer.SECTION_FILES, "t": index_writer.POSTING_FILES,
+              "d": smart_index.DICT_FILES, "n": smart_index.MAX_SHARDS, "x": index_writer.ID_POSTING_FILES,
               "p": index_writer.PAGE_FILES}
 
 
 def test_file_budgets_follow_the_number_of_pages() -> None:
     """A small or mid-size site gets about FILES_PER_PAGE files per page in all; from about
-    683 pages on, every folder has its large-site budget (the PEPs, 689 pages, are sized as before)."""
+    811 pages on, every folder has its large-site budget."""
     previous = 0
     for pages in (0, 1, 3, 10, 27, 30, 100, 109, 300, 500):
         budgets = index_writer.file_budgets(pages)
@@ -183,10 +183,10 @@ def test_file_budgets_follow_the_number_of_pages() -> None:
         assert total >= previous  # more pages never means fewer files
         assert all(budgets[k] <= cap for k, cap in LARGE_SITE.items())
         previous = total
-    assert index_writer.file_budgets(30)["s"] == 45 and index_writer.file_budgets(100)["t"] == 75
-    for pages in (683, 689, 5000):
+    assert index_writer.file_budgets(30)["s"] == 45 and index_writer.file_budgets(100)["t"] == 93
+    for pages in (811, 5000):
         assert {k: index_writer.file_budgets(pages)[k] for k in LARGE_SITE} == LARGE_SITE, pages
-    assert index_writer.file_budgets(682)["s"] < index_writer.SECTION_FILES
+    assert index_writer.file_budgets(810)["s"] < index_writer.SECTION_FILES
 
 
 def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> None:
@@ -215,7 +215,7 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
         else:
             assert counts[k] <= budgets[k], (k, counts, budgets)
     m = index.manifest["smart"]
-    assert counts["s"] == len(index.manifest["section_files"]) and counts["g"] == m["stem_shards"]
+    assert counts["s"] == len(index.manifest["section_files"]) and "g" not in counts
     assert counts["d"] == m["dict_shards"] and len(m["link_firsts"]) == counts["l"]
     assert index.manifest["shards"] <= counts["t"]
     # the small budgets make files larger, not the index wrong: every section is found

@@ -57,13 +57,13 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 3):  # format_version 1 (one file per section) and a future version
+    for old in (1, 2, 4):  # format_version 1 (one file per section), 2 (word forms in other shards) and a future one
         value["format_version"] = old
         m.write_bytes(wrap("manifest", value))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [2]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [3]
     value["format"] = "something-else"
     m.write_bytes(wrap("manifest", value))
     assert code_of(lambda: search(site)) == "index_corrupt"
@@ -71,7 +71,7 @@ def test_foreign_version(site: Path) -> None:
 
 def _shard(site: Path, term: str) -> Path:
     index = okf_sphinx.open_index(site)
-    return site / "_okf" / f"{shard_name(term, index.shards)}.js"
+    return site / "_okf" / f"{index.shard_of(term)}.js"
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_tampered_values(site: Path) -> None:
     name = shard.relative_to(site / "_okf").as_posix()[:-3]
     value = unwrap(name, shard.read_bytes())
     for bad in (["x", 1, [0, 1, 1]], [1.0, 2, [0, 1, 1]], [1.0, 1, [999999, 1, 1]], [1.0, 1, "../../etc/passwd"], [1.0, 1, [0, True, 1]]):
-        value["retry"] = bad
+        value["terms"]["retry"] = bad
         shard.write_bytes(wrap(name, value))
         assert code_of(lambda: search(site, "retry")) == "index_corrupt", bad
 

@@ -199,10 +199,10 @@ def test_locator_with_thousands_of_digits_is_invalid_line_range(example_html: Pa
 
 def _tamper_shard(site: Path, term: str, text_of) -> None:  # type: ignore[no-untyped-def]
     index = okf_sphinx.open_index(site)
-    name = shard_name(term, index.shards)
+    name = index.shard_of(term)
     path = site / "_okf" / f"{name}.js"
     value = unwrap(name, path.read_bytes())
-    value[term][0] = 12345.5
+    value["terms"][term][0] = 12345.5
     raw = path.read_bytes().decode("utf-8")
     marker = "12345.5"
     path.write_bytes(wrap(name, value).decode("utf-8").replace(marker, text_of).encode("utf-8"))

@@ -329,7 +329,8 @@ CORRUPTIONS = [
     # (file, change, request, expected code)
     ("smart", lambda v: {"pages": [[0, 0, 1, 1.0, "x"]] + v["pages"][1:]}, {"query": "retry"}, "index_corrupt"),
     ("smart", lambda v: {"pages": [[1] + r[1:] if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
-    ("manifest", lambda v: {**v, "smart": {**v["smart"], "stem_shards": 0}}, {"query": "retry"}, "index_corrupt"),
+    ("manifest", lambda v: {**v, "smart": {**v["smart"], "dict_shards": 0}}, {"query": "retry"}, "index_corrupt"),
+    ("manifest", lambda v: {**v, "smart": {**v["smart"], "stemmer_version": "snowball-0"}}, {"query": "retry"}, "index_version_unsupported"),
     ("manifest", lambda v: {k: x for k, x in v.items() if k != "smart"}, {"query": "retry"}, "index_version_unsupported"),
     ("meta", lambda v: {"0": {"title": 3}}, {"query": "retry", "meta": {"title": "x"}}, "index_corrupt"),
 ]
@@ -352,7 +353,7 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
     else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names
         stem = okf_sphinx.engine.smart.stemmer(index)("retry")
         name, key, request = [
-            (fmt.stem_shard_name(stem, m["stem_shards"]), stem, {"query": "retry"}),
+            (index.shard_of("retry"), "groups", {"query": "retry"}),
             (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),
             (fmt.shard_name("retry.base_delay", m["id_shards"], "x"), "retry.base_delay", {"query": "retry.base_delay"}),
             (fmt.name_shard_name("put", m["name_shards"]), "put", {"query": "CacheStore.put"}),

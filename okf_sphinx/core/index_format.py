@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
 from .errors import OkfError
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
 STAGING_PREFIX = ".okf-"
 K1 = 1.2
@@ -77,9 +78,17 @@ def fnv1a32(term: str) -> int:
     return h
 
 
-def shard_name(term: str, shards: int, folder: str = "t") -> str:
-    """The posting shard of ``term``: ``t/<hex>`` (terms) or ``x/<hex>`` (smart mode's identifiers)."""
-    return f"{folder}/{fnv1a32(term) % shards:x}"
+def shard_name(key: str, shards: int, folder: str = "t") -> str:
+    """The posting shard of ``key``: ``t/<hex>`` (a term's stem group: the stem, or the term
+    itself when the site has no stemmer, see :func:`posting_key`) or ``x/<hex>`` (smart
+    mode's identifiers, keyed as written)."""
+    return f"{folder}/{fnv1a32(key) % shards:x}"
+
+
+def posting_key(term: str, stem: Callable[[str], str] | None) -> str:
+    """What places ``term``'s posting list (format_version 3): its stem when the build
+    stemmed, so a word's forms and its stem group share one shard; else the term."""
+    return stem(term) if stem is not None else term
 
 
 def locator(path: str, line_start: int, line_end: int) -> str:
@@ -161,10 +170,6 @@ DICT_KEY_CODE_POINTS = 2
 def dict_key(term: str) -> str:
     """The dictionary group of ``term``: its first :data:`DICT_KEY_CODE_POINTS` code points."""
     return term[:DICT_KEY_CODE_POINTS]
-
-
-def stem_shard_name(stem: str, shards: int) -> str:
-    return f"g/{fnv1a32(stem) % shards:x}"
 
 
 def dict_shard_name(key: str, shards: int) -> str:

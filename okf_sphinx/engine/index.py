@@ -345,12 +345,48 @@ class Index:
         except (ValueError, TypeError, KeyError) as exc:
             raise corrupt(name, str(exc)) from None
 
+    @property
+    def stem(self) -> Callable[[str], str] | None:
+        """The build's stemmer, when the build stemmed: a term's posting list sits in the shard
+        of its stem (format_version 3), so reading the index needs exactly that stemmer."""
+        return self.memo("stemmer", self._stemmer, lambda _v: 256)[0]
+
+    def _stemmer(self) -> tuple[Callable[[str], str] | None]:
+        from okf_sphinx.core.stemmer import STEMMER_VERSION, stemmer_for
+
+        m = self.manifest.get("smart")
+        if not (isinstance(m, dict) and isinstance(m.get("stemmer"), bool) and isinstance(m.get("language"), str)
+                and isinstance(m.get("stemmer_version"), str)):
+            raise corrupt("manifest", "the smart block is missing or invalid")
+        if not m["stemmer"]:
+            return (None,)
+        stem = stemmer_for(m["language"]) if m["stemmer_version"] == STEMMER_VERSION else None
+        if stem is None:
+            raise OkfError(
+                "index_version_unsupported",
+                f"this index was built with the {m['stemmer_version']} stemmer for {m['language']!r}, which this "
+                f"okf_sphinx does not have (it has {STEMMER_VERSION}): rebuild the site or use the okf_sphinx that built it",
+                found=m["stemmer_version"], supported=[STEMMER_VERSION],
+            )
+        return (stem,)
+
+    def shard_of(self, term: str) -> str:
+        """The posting shard ``t/<hex>`` that holds ``term`` (and its stem group)."""
+        return fmt.shard_name(fmt.posting_key(term, self.stem), self.shards)
+
+    def shard(self, name: str) -> dict[str, Any]:
+        """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms]]}, "terms": {term: entry}}``."""
+        return self._load(name, self._check_shard)
+
     def posting(self, term: str, folder: str = "t", shards: int | None = None) -> Posting | None:
         """The decoded posting list of ``term``, or None when no searchable section has it
         (``folder="x"``: smart mode's identifier postings, in ``shards`` shards)."""
-        shard_name = fmt.shard_name(term, self.shards if shards is None else shards, folder)
-        shard = self._load(shard_name, self._check_shard)
-        entry = shard.get(term)
+        if folder == "t":
+            shard_name = self.shard_of(term)
+            entry = self.shard(shard_name)["terms"].get(term)
+        else:
+            shard_name = fmt.shard_name(term, shards or 1, folder)
+            entry = self._load(shard_name, self._check_id_shard).get(term)
         if entry is None:
             return None
         idf, df, postings = entry
@@ -362,8 +398,20 @@ class Index:
         key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
         return self.memo(key, decode, Posting.footprint)
 
+    @classmethod
+    def _check_shard(cls, name: str, shard: Any) -> dict[str, Any]:
+        if not (isinstance(shard, dict) and set(shard) == {"groups", "terms"} and isinstance(shard["groups"], dict)):
+            raise corrupt(name, "a posting shard must be an object of groups and terms")
+        for stem, g in shard["groups"].items():
+            if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                                and is_finite(v) for v in g[:2])
+                    and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])):
+                raise corrupt(name, "a stem-group shard is malformed")
+        cls._check_id_shard(name, shard["terms"])
+        return shard
+
     @staticmethod
-    def _check_shard(name: str, shard: Any) -> dict[str, Any]:
+    def _check_id_shard(name: str, shard: Any) -> dict[str, Any]:
         if not isinstance(shard, dict):
             raise corrupt(name, "a shard must be an object")
         for term, entry in shard.items():

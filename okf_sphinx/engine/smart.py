@@ -32,6 +32,7 @@ EXACT = 1.0
 STEM = 0.5
 PREFIX = 0.25
 MAX_COMPLETIONS = 8  # dictionary completions of a prefix, most frequent first
+MAX_COMPLETION_GROUPS = 3  # stem groups they come from besides the word's own (each is a posting shard to read)
 MIN_PREFIX = 2  # code points a last word needs before it is completed
 HITS_PER_PAGE = 3
 MAX_SUGGESTIONS = 3
@@ -73,15 +74,6 @@ def _page_table_check(sections: int) -> Callable[[str, Any], dict[str, Any]]:
     return check
 
 
-def _check_groups(name: str, v: Any) -> dict[str, Any]:
-    if not isinstance(v, dict) or not all(
-        isinstance(e, list) and len(e) == 3 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in e[:2])
-        and isinstance(e[2], list) and all(isinstance(t, str) for t in e[2]) for e in v.values()
-    ):
-        raise _corrupt(name, "a stem-group shard is malformed")
-    return v
-
-
 def _check_dict(name: str, v: Any) -> dict[str, Any]:
     from okf_sphinx.core.index_format import is_int
 
@@ -102,7 +94,7 @@ def smart_meta(index: Index) -> dict[str, Any]:
             "index_version_unsupported",
             "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'",
         )
-    if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 1 for k in ("stem_shards", "dict_shards", "id_shards"))
+    if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 1 for k in ("dict_shards", "id_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
             and (m.get("name_shards") is None or (is_int(m["name_shards"]) and m["name_shards"] >= 1))
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
@@ -112,18 +104,14 @@ def smart_meta(index: Index) -> dict[str, Any]:
 
 
 def stemmer(index: Index) -> Callable[[str], str] | None:
-    """The build's stemmer, when this package pins the same version; else exact words only."""
-    from okf_sphinx.core.stemmer import STEMMER_VERSION, stemmer_for
-
-    m = smart_meta(index)
-    if not m.get("stemmer") or m.get("stemmer_version") != STEMMER_VERSION:
-        return None
-    return stemmer_for(m.get("language") or "en")
+    """The build's stemmer (None: the site's language has none, words match exactly)."""
+    return index.stem
 
 
 def group(index: Index, stem: str) -> list[Any] | None:
-    shard = index._load(fmt.stem_shard_name(stem, smart_meta(index)["stem_shards"]), _check_groups)
-    return shard.get(stem)
+    """The stem group ``[section idf, page idf, [terms]]`` of ``stem``, from the posting shard
+    that also holds those terms' posting lists."""
+    return index.shard(fmt.shard_name(stem, index.shards))["groups"].get(stem)
 
 
 def dictionary(index: Index, key: str) -> list[list[Any]]:
@@ -203,6 +191,28 @@ def suggestions(index: Index, word: str) -> list[str]:
     return [t for _d, _n, t in scored[:MAX_SUGGESTIONS]]
 
 
+def completions(entries: list[str], word: str, have: set[str], stem: Callable[[str], str] | None) -> list[str]:
+    """Up to :data:`MAX_COMPLETIONS` dictionary terms (most frequent first) that complete
+    ``word`` and are not in ``have``, from at most :data:`MAX_COMPLETION_GROUPS` stem groups
+    besides the word's own: a group's terms share one posting shard, so this bounds the
+    files a prefix reads."""
+    own = fmt.posting_key(word, stem)
+    groups: list[str] = []
+    out: list[str] = []
+    for t in entries:
+        if not t.startswith(word) or t in have:
+            continue
+        key = fmt.posting_key(t, stem)
+        if key != own and key not in groups:
+            if len(groups) == MAX_COMPLETION_GROUPS:
+                continue
+            groups.append(key)
+        out.append(t)
+        if len(out) == MAX_COMPLETIONS:
+            break
+    return out
+
+
 def variants(index: Index, word: str, stem: Callable[[str], str] | None, complete: bool) -> tuple[list[tuple[str, float]], float, float]:
     """``([(term, weight)], section idf, page idf)`` of one query word; no terms: it occurs nowhere."""
     g = group(index, stem(word) if stem is not None else word)
@@ -215,8 +225,7 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
         out += [(t, STEM) for t in g[2] if t != word]
     if complete and len(word) >= MIN_PREFIX:
         have = {t for t, _w in out}
-        extra = [t for t, _df in dictionary(index, fmt.dict_key(word)) if t.startswith(word) and t not in have]
-        extra = extra[:MAX_COMPLETIONS]
+        extra = completions([t for t, _df in dictionary(index, fmt.dict_key(word))], word, have, stem)
         if extra and g is None:
             # the word is no whole word of the site: weigh it as its most frequent completion's group
             first = group(index, stem(extra[0]) if stem is not None else extra[0])

@@ -105,7 +105,7 @@
   function tr(key, vars) {
     return STRINGS[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
   }
-  var PAGES = 8, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
+  var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
   var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
   var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
   var limit = PAGES, focusAt = -1;

@@ -12,7 +12,7 @@
   'use strict';
   var MAX_Q = 512, MAX_TERMS = 32, MAX_TERM = 4096, SNIP = 512, LEAD = 80, MAX_BYTES = 1048576;
   var own = Object.prototype.hasOwnProperty;
-  var FORMAT_VERSION = 2; // docs/index-format.md (format.FORMAT_VERSION)
+  var FORMAT_VERSION = 3; // docs/index-format.md (format.FORMAT_VERSION)
   var doc = root && root.document;
   var thisScript = doc && doc.currentScript;
 
@@ -294,12 +294,24 @@
     if (!ok || !Object.keys(t.casefold).every(function (k) { return typeof t.casefold[k] === 'string'; })) throw corrupt('unicode', 'the Unicode tables are invalid');
     return new Normaliser(t);
   }
-  function checkShard(name, shard) {
+  // x/ shards: {identifier: entry}; t/ shards (index.py _check_shard): {groups, terms}
+  function checkIdShard(name, shard) {
     if (!shard || typeof shard !== 'object' || Array.isArray(shard)) throw corrupt(name, 'a shard must be an object');
     Object.keys(shard).forEach(function (term) {  // every entry, as index.py does: both refuse the same files
       var e = shard[term];
       if (!(Array.isArray(e) && e.length === 3 && typeof e[0] === 'number' && isFinite(e[0]) && isInt(e[1]) && (Array.isArray(e[2]) || typeof e[2] === 'string'))) throw corrupt(name, 'the entry of term ' + pyRepr(term) + ' is malformed');
     });
+    return shard;
+  }
+  function checkShard(name, shard) {
+    var keys = shard && typeof shard === 'object' && !Array.isArray(shard) ? Object.keys(shard).sort() : null;
+    if (!keys || keys.length !== 2 || keys[0] !== 'groups' || keys[1] !== 'terms' || !shard.groups || typeof shard.groups !== 'object' || Array.isArray(shard.groups)) throw corrupt(name, 'a posting shard must be an object of groups and terms');
+    Object.keys(shard.groups).forEach(function (stem) {
+      var g = shard.groups[stem];
+      if (!(Array.isArray(g) && g.length === 3 && typeof g[0] === 'number' && isFinite(g[0]) && typeof g[1] === 'number' && isFinite(g[1])
+            && Array.isArray(g[2]) && g[2].every(function (t) { return typeof t === 'string'; }))) throw corrupt(name, 'a stem-group shard is malformed');
+    });
+    checkIdShard(name, shard.terms);
     return shard;
   }
   var OBJECT_FIELDS = { kind: 'string', name: 'string', signature: 'string', generated: true, continued: true };
@@ -355,14 +367,31 @@
     return this.load('unicode', function (n, t) { return checkUnicode(t); });
   };
   // folder 'x' (with its shard count): smart mode's identifier postings (index.py posting)
+  // the build's stemmer (index.py Index.stem): a term's posting list sits in its stem's shard
+  Engine.prototype.stem = function () {
+    var m = this.manifest.smart;
+    if (!(m && typeof m === 'object' && !Array.isArray(m) && typeof m.stemmer === 'boolean' && typeof m.language === 'string' && typeof m.stemmer_version === 'string')) throw corrupt('manifest', 'the smart block is missing or invalid');
+    if (!m.stemmer) return null;
+    var S = stemmers || (root && root.OkfStemmer) || null, have = S ? S.VERSION : 'no';
+    var f = S && m.stemmer_version === S.VERSION ? S.forLanguage(m.language) : null;
+    if (!f) fail('index_version_unsupported', 'this index was built with the ' + m.stemmer_version + ' stemmer for ' + pyRepr(m.language) + ', which this okf_sphinx does not have (it has ' + have + '): rebuild the site or use the okf_sphinx that built it', { found: m.stemmer_version, supported: [have] });
+    return f;
+  };
+  // the posting shard t/<hex> of a term (index.py Index.shard_of)
+  Engine.prototype.shardOf = function (term) {
+    var stem = this.stem();
+    return 't/' + (fnv1a32(stem ? stem(term) : term) % this.manifest.shards).toString(16);
+  };
   Engine.prototype.posting = function (term, folder, shards) {
     folder = folder || 't';
-    var self = this, m = this.manifest, name = folder + '/' + (fnv1a32(term) % (folder === 't' ? m.shards : shards)).toString(16);
+    var self = this, m = this.manifest, name;
     var cache = folder === 't' ? this.postings : (this.idPostings = this.idPostings || {});
     if (own.call(cache, term)) return Promise.resolve(cache[term]);
-    return this.load(name, checkShard).then(function (shard) {
-      if (!own.call(shard, term)) return null;
-      var e = shard[term];
+    try { name = folder === 't' ? this.shardOf(term) : folder + '/' + (fnv1a32(term) % shards).toString(16); } catch (err) { return Promise.reject(err); }
+    return this.load(name, folder === 't' ? checkShard : checkIdShard).then(function (shard) {
+      var entries = folder === 't' ? shard.terms : shard;
+      if (!own.call(entries, term)) return null;
+      var e = entries[term];
       var flat = typeof e[2] === 'string' ? self.load(e[2], function (n, f) { if (!Array.isArray(f)) throw corrupt(n, 'a posting file must hold an array'); return f; }) : e[2];
       return Promise.resolve(flat).then(function (flat) {
         var n = flat.length / 3, sids = [], fs = [], lens = [], sid = -1;
@@ -533,7 +562,7 @@
     });
   };
   // -- smart mode (okf_sphinx/engine/smart.py; docs/smart.md) -------------------------------------
-  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
+  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MAX_COMPLETION_GROUPS = 3, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
   var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind', 'expand'];
   var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;
   function badOption(field, what, value) { return new OkfError('schema_validation', field + ' must be ' + what + ', got ' + pyRepr(value), { field: field }); }
@@ -625,13 +654,6 @@
       return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
     };
   }
-  function checkGroups(name, v) {
-    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
-      var e = v[k];
-      return Array.isArray(e) && e.length === 3 && isNum(e[0]) && isNum(e[1]) && Array.isArray(e[2]) && e[2].every(function (t) { return typeof t === 'string'; });
-    })) throw corrupt(name, 'a stem-group shard is malformed');
-    return v;
-  }
   function checkDict(name, v) {
     if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.keys(v).every(function (k) {
       return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && isInt(x[1]); });
@@ -641,7 +663,7 @@
   Engine.prototype.smartMeta = function () {
     var m = this.manifest.smart;
     if (m === undefined || m === null) fail('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
-    var ok = typeof m === 'object' && !Array.isArray(m) && ['stem_shards', 'dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
+    var ok = typeof m === 'object' && !Array.isArray(m) && ['dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
       && (m.name_shards === undefined || (isInt(m.name_shards) && m.name_shards >= 1))
       && isInt(m.pages) && m.pages >= 0 && typeof m.language === 'string' && typeof m.stemmer === 'boolean'
       && typeof m.stemmer_version === 'string' && isNum(m.pavglen) && m.pavglen > 0;
@@ -681,14 +703,13 @@
     });
   };
   Engine.prototype.stemmer = function () {
-    var m = this.smartMeta();
-    var S = stemmers || (root && root.OkfStemmer) || null;
-    if (!m.stemmer || !S || m.stemmer_version !== S.VERSION) return null;
-    return S.forLanguage(m.language || 'en');
+    this.smartMeta();
+    return this.stem();
   };
+  // a stem group, from the posting shard that also holds its terms' lists (smart.py group)
   Engine.prototype.group = function (stem) {
-    var name = 'g/' + (fnv1a32(stem) % this.smartMeta().stem_shards).toString(16);
-    return this.load(name, checkGroups).then(function (shard) { return own.call(shard, stem) ? shard[stem] : null; });
+    var name = 't/' + (fnv1a32(stem) % this.manifest.shards).toString(16);
+    return this.load(name, checkShard).then(function (shard) { return own.call(shard.groups, stem) ? shard.groups[stem] : null; });
   };
   Engine.prototype.dictionary = function (key) {
     var name = 'd/' + (fnv1a32(key) % this.smartMeta().dict_shards).toString(16);
@@ -723,6 +744,21 @@
     });
   };
   // [[term, weight]...], section idf, page idf of one query word (smart.py variants)
+  // smart.py completions: the most frequent completions of a prefix, from a few stem groups
+  function completions(entries, word, have, stem) {
+    var ownKey = stem ? stem(word) : word, groups = [], out = [];
+    for (var i = 0; i < entries.length && out.length < MAX_COMPLETIONS; i++) {
+      var t = entries[i];
+      if (t.slice(0, word.length) !== word || own.call(have, t)) continue;
+      var key = stem ? stem(t) : t;
+      if (key !== ownKey && groups.indexOf(key) < 0) {
+        if (groups.length === MAX_COMPLETION_GROUPS) continue;
+        groups.push(key);
+      }
+      out.push(t);
+    }
+    return out;
+  }
   Engine.prototype.variants = function (word, stem, complete) {
     var self = this, out = [], sidf = 0.0, pidf = 0.0, g;
     return this.group(stem ? stem(word) : word).then(function (grp) {
@@ -736,7 +772,7 @@
       return self.dictionary(dictKey(word)).then(function (entries) {
         var have = {};
         out.forEach(function (x) { have[x[0]] = 1; });
-        var extra = entries.map(function (e) { return e[0]; }).filter(function (t) { return t.slice(0, word.length) === word && !own.call(have, t); }).slice(0, MAX_COMPLETIONS);
+        var extra = completions(entries.map(function (e) { return e[0]; }), word, have, stem);
         var first = extra.length && g === null ? self.group(stem ? stem(extra[0]) : extra[0]) : null;
         return Promise.resolve(first).then(function (f) {
           if (extra.length && g === null) {
@@ -1156,7 +1192,9 @@
   api.highlight = highlight;
 
   // -- the search page -----------------------------------------------------------------------
-  var PAGE = 10;
+  // results per step: 10 sections in keyword mode; 5 pages (each with up to 3 sections) in
+  // smart mode, as Pagefind's UI shows 5 — the first answer reads the sections it shows
+  var PAGE = 10, SMART_PAGE = 5;
   function initPage() {
     var box = doc.getElementById('okf-search');
     if (!box) return;
@@ -1165,6 +1203,7 @@
     var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
     var token = 0, current = null, shown = PAGE;
     var defaultMode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart', mode = defaultMode;
+    function pageSize() { return mode === 'smart' ? SMART_PAGE : PAGE; }
     var under = null, kinds = [];  // smart filters, from the URL (?under=guide&kind=py:function)
 
     function el(tag, cls, text) {
@@ -1255,7 +1294,8 @@
     function fromUrl() {
       var p = new URLSearchParams(root.location.search), m = p.get('mode'), n = parseInt(p.get('n'), 10);
       mode = m === 'smart' || m === 'keyword' ? m : defaultMode;
-      shown = n > PAGE ? Math.min(100, Math.ceil(n / PAGE) * PAGE) : PAGE;
+      var k = pageSize();
+      shown = n > k ? Math.min(100, Math.ceil(n / k) * k) : k;
       under = p.get('under') || null;
       kinds = p.getAll('kind').filter(function (k) { return k; });
       return p.get('q') || '';
@@ -1264,7 +1304,7 @@
       var p = new URLSearchParams();
       p.set('q', q);
       if (mode !== defaultMode) p.set('mode', mode);
-      if (shown > PAGE) p.set('n', String(shown));
+      if (shown > pageSize()) p.set('n', String(shown));
       if (under) p.set('under', under);
       kinds.forEach(function (k) { p.append('kind', k); });
       return '?' + p.toString();
@@ -1277,18 +1317,18 @@
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
       var q = input.value;
-      shown = PAGE;
+      shown = pageSize();
       record(q, false);
       box.setAttribute('data-okf-state', 'busy');
       run(q);
     });
     if (more) more.addEventListener('click', function () {
-      shown += PAGE;
+      shown += pageSize();
       record(current, true);  // how many are shown: reload and a shared link show as many
       box.setAttribute('data-okf-state', 'busy');
       run(current).then(function () {
         var links = list.querySelectorAll('a.okf-link');
-        if (links[shown - PAGE]) links[shown - PAGE].focus();
+        if (links[shown - pageSize()]) links[shown - pageSize()].focus();
       });
     });
     root.addEventListener('popstate', function () {

@@ -29,7 +29,7 @@ from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
 
 from . import smart_index
-from .smart_index import PageSpan, build_links, build_names, build_smart, structure_priors
+from .smart_index import PageSpan, build_links, build_names, build_smart, stemmer_for, structure_priors
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
 DEFAULT_LIMITS = {
@@ -51,7 +51,7 @@ MAX_PATH_BYTES = 4096
 MAX_PATH_COMPONENTS = 64
 #: File budgets: a small site gets small files (a query reads little); a large one gets
 #: larger files, so that the number of files stays about these counts whatever its size.
-SECTION_FILES = 1024  # s/<k>: sections, each file ≥ SECTION_FILE_BYTES
+SECTION_FILES = 1216  # s/<k>: sections, each file ≥ SECTION_FILE_BYTES
 SECTION_FILE_BYTES = 4 * 1024
 POSTING_FILES = 512  # t/: posting shards plus the big lists' own files
 ID_POSTING_FILES = 64  # x/: read only for a query holding an identifier
@@ -67,7 +67,7 @@ MAX_SHARDS = 4096
 #: A file never grows past its folder's largest size for the page budget's sake (a cold
 #: browser query reads a few files of s/ t/ g/ d/, so their size bounds its bytes).
 FILES_PER_PAGE = 3
-FILE_SHARES = {"s": 1 / 2, "t": 1 / 4, "g": 1 / 16, "d": 1 / 16, "n": 1 / 16, "x": 1 / 32, "p": 1 / 32, "l": 1 / 32}
+FILE_SHARES = {"s": 1 / 2, "t": 5 / 16, "d": 1 / 16, "n": 1 / 16, "x": 1 / 32, "p": 1 / 32, "l": 1 / 32}
 SECTION_FILE_MAX_BYTES = 4608
 SHARD_MAX_BYTES = 3 * 1024  # t/ shards
 ID_SHARD_MAX_BYTES = 8 * 1024  # x/ shards
@@ -131,7 +131,7 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
 def file_budgets(pages: int) -> dict[str, int]:
     """How many files each folder may have for a site of ``pages`` pages (an aim: the packers
     make files larger rather than exceed it; depends on the index content only)."""
-    caps = {"s": SECTION_FILES, "t": POSTING_FILES, "g": smart_index.MAX_SHARDS, "d": smart_index.MAX_SHARDS,
+    caps = {"s": SECTION_FILES, "t": POSTING_FILES, "d": smart_index.DICT_FILES,
             "n": smart_index.MAX_SHARDS, "x": ID_POSTING_FILES, "p": PAGE_FILES, "l": MAX_SHARDS}
     return {k: max(1, min(caps[k], int(FILES_PER_PAGE * pages * share))) for k, share in FILE_SHARES.items()}
 
@@ -326,12 +326,13 @@ def build_index(
 
     total_len = sum(st.length for st in stats)
     avglen = total_len / n_search if n_search and total_len else 1.0
-    shards = _write_postings(out, stats, n_search, "t", budgets["t"])
     spans = _page_spans(searchable, root, site)
     resolved = site.links()
     outgoing = _section_links(resolved, sid_of, n_search)
     structure_priors(spans, resolved, site.root_doc)
-    smart = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language, budgets)
+    smart, groups = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language, budgets)
+    stem, _version = stemmer_for(site.language)
+    shards = _write_postings(out, stats, n_search, "t", budgets["t"], stem=stem, groups=groups)
     smart["id_shards"] = _write_postings(out, _identifier_stats(sections, records, stats, n_search), n_search, "x",
                                          budgets["x"])
     smart["link_firsts"] = build_links(out, outgoing, budgets["l"])
@@ -506,8 +507,13 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
 
 
 def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
-                    budget: int | None = None) -> int:
-    """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count."""
+                    budget: int | None = None, stem: Callable[[str], str] | None = None,
+                    groups: dict[str, list[Any]] | None = None) -> int:
+    """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count.
+
+    ``t/`` shards hold ``{"groups": {stem: group}, "terms": {term: entry}}``: a term sits in
+    the shard of its stem (:func:`fmt.posting_key`), beside its stem group, so one file
+    holds every form of a word; ``x/`` shards are ``{identifier: entry}``."""
     postings: dict[str, list[int]] = defaultdict(list)
     last: dict[str, int] = {}
     for sid, s in enumerate(sections):
@@ -516,28 +522,35 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
             flat.extend((sid - last.get(term, 0) if flat else sid, f, s.length))
             last[term] = sid
     sizes = {t: _json_size(p) for t, p in postings.items()}
+    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
     cap, largest = (ID_POSTING_FILES, ID_SHARD_MAX_BYTES) if folder == "x" else (POSTING_FILES, SHARD_MAX_BYTES)
-    target = file_aim(sum(len(t) + 32 + p for t, p in sizes.items()), budget or cap, SHARD_TARGET_BYTES, largest, cap)
+    whole = sum(len(t) + 32 + p for t, p in sizes.items()) + sum(group_sizes.values())
+    target = file_aim(whole, budget or cap, SHARD_TARGET_BYTES, largest, cap)
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
-    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes)
+    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
     shards = min(max(1, -(-size // target)), MAX_SHARDS)
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
+    keyed = folder == "t"
     for term in sorted(postings):
         flat = postings[term]
         df = len(flat) // 3
         idf = fmt.idf(n, df)
-        name = fmt.shard_name(term, shards, folder)
+        name = fmt.shard_name(fmt.posting_key(term, stem) if keyed else term, shards, folder)
         if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = flat
-            content[name][term] = [idf, df, ref]
+            entry = [idf, df, ref]
         else:
-            content[name][term] = [idf, df, flat]
+            entry = [idf, df, flat]
+        (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
+    for g in sorted(groups or {}):
+        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = groups[g]  # type: ignore[index]
     for k in range(shards):
-        out[f"{folder}/{k:x}"] = content.get(f"{folder}/{k:x}", {})
+        shard = content.get(f"{folder}/{k:x}", {})
+        out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard
     return shards
 
 

@@ -5,9 +5,10 @@ adds three things the build computes once:
 
 - ``smart.js``: every searchable page that has sections, in sid order, with
   its first sid, section count, weighted length, prior and source path;
-- ``g/<shard>``: stem groups ``stem → [section idf, page idf, [terms]]``, the
-  terms of the index that the site language's stemmer maps to ``stem`` (one
-  file per query word finds all of its forms);
+- stem groups ``stem → [section idf, page idf, [terms]]``, the terms of the
+  index that the site language's stemmer maps to ``stem``, which the index
+  writer stores in the posting shard ``t/<shard of stem>`` beside those
+  terms' posting lists (one file per query word finds all of its forms);
 - ``d/<shard>``: the dictionary ``key → [[term, df], …]`` grouped by the
   first two code points of each term (prefix completion and spelling
   suggestions read one file), most frequent first.
@@ -27,9 +28,9 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import BuildError
 
 NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
-GROUP_TARGET_BYTES = 2048  # aim: one stem-group shard ≈ 2 KB of JSON
 DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
 MAX_SHARDS = 128  # a large site gets larger shards rather than more files (format_version 2)
+DICT_FILES = 64  # d/: read by a prefix or a suggestion only, so its files give way to the section files
 
 
 def stemmer_for(language: str | None) -> tuple[Callable[[str], str] | None, str]:
@@ -116,7 +117,7 @@ def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The largest a g/ d/ n/ shard grows for the page budget's sake (a cold query reads a few).
-LARGEST_SHARD_BYTES = {"g": 8192, "d": 8192, "n": 8192}
+LARGEST_SHARD_BYTES = {"d": 12288, "n": 8192}
 
 
 def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int | None = None) -> int:
@@ -137,8 +138,10 @@ def build_smart(
     pages: list[PageSpan],
     language: str | None,
     budgets: dict[str, int] | None = None,
-) -> dict[str, Any]:
-    """Write the smart files into ``out``; returns the manifest's ``smart`` block.
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """Write the smart files into ``out``; returns the manifest's ``smart`` block and the
+    stem groups ``stem → [section idf, page idf, [terms]]`` (the index writer puts each in
+    the posting shard of its stem, beside its terms' posting lists).
 
     ``freqs[sid]`` / ``lengths[sid]`` are the weighted term frequencies and
     lengths of the searchable sections (the keyword postings' numbers).
@@ -182,17 +185,14 @@ def build_smart(
     for term in sorted(stems):
         members[stems[term]].append(term)
     n = len(freqs)
-    size = sum(len(g) + 48 + sum(len(t) + 3 for t in ts) for g, ts in members.items())
+    groups = {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()}
     budgets = budgets or {}
-    g_shards = _shard_count(size, GROUP_TARGET_BYTES, budgets.get("g", MAX_SHARDS), LARGEST_SHARD_BYTES["g"])
-    _write_shards(out, "g", g_shards, fmt.stem_shard_name,
-                  {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()})
 
     keyed: dict[str, list[list[Any]]] = defaultdict(list)
     for term in sorted(df, key=lambda t: (-df[t], t)):
         keyed[fmt.dict_key(term)].append([term, df[term]])
     size = sum(len(t) + 12 for t in df)
-    d_shards = _shard_count(size, DICT_TARGET_BYTES, budgets.get("d", MAX_SHARDS), LARGEST_SHARD_BYTES["d"])
+    d_shards = min(DICT_FILES, _shard_count(size, DICT_TARGET_BYTES, budgets.get("d", DICT_FILES), LARGEST_SHARD_BYTES["d"]))
     _write_shards(out, "d", d_shards, fmt.dict_shard_name, keyed)
 
     return {
@@ -201,9 +201,8 @@ def build_smart(
         "stemmer_version": version,
         "pages": n_pages,
         "pavglen": pavglen,
-        "stem_shards": g_shards,
         "dict_shards": d_shards,
-    }
+    }, groups
 
 
 #: Page priors from the site's structure (chosen on the tune half of bench/bench_quality.py):
