@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,10 @@ from okf_js import require_node  # noqa: E402
 from test_browser_search import THEMES, browser, http_root, site  # noqa: E402,F401  (fixtures)
 
 pytestmark = pytest.mark.browser
+
+#: result pages the dialog shows per step (its own constant)
+DIALOG_PAGES = int(re.search(r"var PAGES = (\d+)", (Path(__file__).resolve().parent.parent / "okf_sphinx" / "static"
+                                                     / "okf-dialog.js").read_text(encoding="utf-8")).group(1))  # type: ignore[union-attr]
 
 AXE_DIR = Path(__file__).resolve().parent / "js"
 AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
@@ -81,7 +86,7 @@ def _expected(site_dir: Path, base: str, query: str) -> list[dict[str, Any]]:
     from okf_sphinx import open_index
 
     index = open_index(site_dir)
-    result = index.search(query, 8, mode="smart", prefix=True)
+    result = index.search(query, DIALOG_PAGES, mode="smart", prefix=True)
     urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
     root = base if base.startswith("http") else base
     return [{"label": p["title"] or p["concept_id"],
@@ -453,7 +458,7 @@ def test_breadcrumbs_of_deep_sections(browser: Any, site: tuple[str, Path]) -> N
     page.goto(base + "index.html")
     _open_by_key(page, "Control+k")
     _type(page, "fourth level")
-    result = index.search("fourth level", 8, mode="smart", prefix=True)
+    result = index.search("fourth level", DIALOG_PAGES, mode="smart", prefix=True)
     checked = 0
     for pg in result["pages"]:
         outline = index.page(concepts[pg["concept_id"]])["sections"]
@@ -479,17 +484,17 @@ def test_load_more(browser: Any, site: tuple[str, Path]) -> None:
     from okf_sphinx import open_index
 
     index = open_index(site_dir)
-    assert index.search("cache", 8, mode="smart", prefix=True)["total"] > 8
+    assert index.search("cache", DIALOG_PAGES, mode="smart", prefix=True)["total"] > DIALOG_PAGES
     page = browser.new_page()
     page.goto(base + "index.html")
     _open_by_key(page, "Control+k")
     _type(page, "cache")
-    assert len(_shown(page)) == 8
+    assert len(_shown(page)) == DIALOG_PAGES
     first = len([o for g in _shown(page) for o in g["options"]])
     page.get_by_role("button", name="Load more").click()
-    page.wait_for_function("() => document.querySelectorAll('.okf-dialog-list [role=group]').length > 8")
+    page.wait_for_function("() => document.querySelectorAll('.okf-dialog-list [role=group]').length > " + str(DIALOG_PAGES) + "")
     page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
-    want = index.search("cache", 16, mode="smart", prefix=True)
+    want = index.search("cache", 2 * DIALOG_PAGES, mode="smart", prefix=True)
     assert [g["label"] for g in _shown(page)] == [p["title"] or p["concept_id"] for p in want["pages"]]
     # focus is back in the combobox, on the first new result
     assert page.evaluate("document.activeElement.id") == "okf-dialog-q"

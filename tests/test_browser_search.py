@@ -25,6 +25,9 @@ from okf_js import CHROMIUM_ARGS, require_chromium  # noqa: E402
 pytestmark = pytest.mark.browser
 
 THEMES = ["alabaster", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme"]
+STATIC = Path(__file__).resolve().parent.parent / "okf_sphinx" / "static"
+#: pages the search page shows per step in smart mode (the runtime's own constant)
+SMART_PAGE = int(re.search(r"SMART_PAGE = (\d+)", (STATIC / "okf-search.js").read_text(encoding="utf-8")).group(1))  # type: ignore[union-attr]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -91,7 +94,7 @@ def _results(page: Any) -> list[dict[str, str]]:
     )
 
 
-def _expected(site_dir: Path, query: str, limit: int = 10) -> tuple[dict[str, Any], list[str]]:
+def _expected(site_dir: Path, query: str, limit: int = SMART_PAGE) -> tuple[dict[str, Any], list[str]]:
     """The page's default (smart) answer, and the section links it shows, page after page."""
     from okf_sphinx import open_index
 
@@ -446,7 +449,7 @@ def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
     # a shared link with a filter: the smart answer under guide/
     page.goto(base + "search.html?q=retry&under=guide")
     _wait_done(page)
-    want = index.search("retry", 10, mode="smart", under="guide")
+    want = index.search("retry", SMART_PAGE, mode="smart", under="guide")
     assert _page_links(page) == ["./" + p["url"] for p in want["pages"]]
     assert "Filters: under guide." in page.inner_text(".okf-status")
     # mode=keyword: the contract's answer
@@ -455,14 +458,14 @@ def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
     urls = _section_urls(site_dir)
     keyword = index.search("retry policy", 10)
     assert [r["href"] for r in _results(page)] == ["./" + urls[(h["path"], h["line_start"])] for h in keyword["hits"]]
-    # how many are shown: Show more writes n=20, and a reload keeps 20
+    # how many are shown: Show more writes n=10 (two steps of 5 pages), and a reload keeps 10
     page.goto(base + "search.html?q=cache")
     _wait_done(page)
-    assert index.search("cache", 10, mode="smart")["truncated"]
+    assert index.search("cache", SMART_PAGE, mode="smart")["truncated"]
     page.click(".okf-more")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('n') === '20'")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('n') === '{2 * SMART_PAGE}'")
     _wait_done(page)
-    twenty = [p["url"] for p in index.search("cache", 20, mode="smart")["pages"]]
+    twenty = [p["url"] for p in index.search("cache", 2 * SMART_PAGE, mode="smart")["pages"]]
     assert _page_links(page) == ["./" + u for u in twenty]
     page.reload()
     _wait_done(page)
