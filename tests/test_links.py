@@ -186,7 +186,7 @@ def test_an_index_without_link_data_asks_for_a_rebuild(links_html: Path, tmp_pat
 
 
 def _priors(site: Path) -> dict[str, float]:
-    return {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    return {r[3]: r[2] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
 
 
 def test_page_priors_count_inbound_pages_and_toctree_depth(links_html: Path) -> None:

@@ -172,8 +172,8 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     smart = index.manifest["smart"]
     assert smart["language"] == "en" and smart["stemmer"] is True and isinstance(smart["stemmer_version"], str)
     rows = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]
-    assert [r[4] for r in rows] == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
-    assert sum(r[1] for r in rows) == index.sections
+    assert [r[3] for r in rows] == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
+    assert sum(r[0] for r in rows) == index.sections
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
     from okf_sphinx.engine import smart as engine
 
@@ -213,7 +213,7 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
 
 
 def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) -> None:
-    rows = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    rows = {r[3]: r[2] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
     # the author's weight times the structure's factor (each page: linked from the root's toctree, depth 1);
     # a page weighed below 1 (the change log, by default) is never lifted
     from okf_sphinx.writer.smart_index import structure_factor
@@ -327,8 +327,9 @@ def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-
 
 CORRUPTIONS = [
     # (file, change, request, expected code)
-    ("smart", lambda v: {"pages": [[0, 0, 1, 1.0, "x"]] + v["pages"][1:]}, {"query": "retry"}, "index_corrupt"),
-    ("smart", lambda v: {"pages": [[1] + r[1:] if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {"pages": [[0, 1, 1.0, "x"]] + v["pages"][1:]}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {"pages": [[r[0] + 1] + r[1:] if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {"pages": [[0] + r if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
     ("manifest", lambda v: {**v, "smart": {**v["smart"], "dict_shards": 0}}, {"query": "retry"}, "index_corrupt"),
     ("manifest", lambda v: {**v, "smart": {**v["smart"], "stemmer_version": "snowball-0"}}, {"query": "retry"}, "index_version_unsupported"),
     ("manifest", lambda v: {k: x for k, x in v.items() if k != "smart"}, {"query": "retry"}, "index_version_unsupported"),

@@ -51,22 +51,23 @@ def _corrupt(name: str, what: str) -> OkfError:
 
 
 def _page_table_check(sections: int) -> Callable[[str, Any], dict[str, Any]]:
-    """The page table's check: well-formed rows whose sections tile ``0 … sections - 1``."""
+    """The page table's check: well-formed rows ``[sections, length, prior, path]`` whose
+    sections add up to ``sections``; each row comes back with its first sid in front."""
     from okf_sphinx.core.index_format import is_int
 
     def check(name: str, v: Any) -> dict[str, Any]:
-        rows = v.get("pages") if isinstance(v, dict) else None
-        if not isinstance(rows, list) or not all(
-            isinstance(r, list) and len(r) == 5 and is_int(r[0]) and is_int(r[1]) and r[1] > 0 and is_int(r[2])
-            and r[2] >= 0 and isinstance(r[3], (int, float)) and not isinstance(r[3], bool) and r[3] > 0
-            and isinstance(r[4], str) for r in rows
+        stored = v.get("pages") if isinstance(v, dict) else None
+        if not isinstance(stored, list) or not all(
+            isinstance(r, list) and len(r) == 4 and is_int(r[0]) and r[0] > 0 and is_int(r[1])
+            and r[1] >= 0 and isinstance(r[2], (int, float)) and not isinstance(r[2], bool) and r[2] > 0
+            and isinstance(r[3], str) for r in stored
         ):
             raise _corrupt(name, "the page table is malformed")
+        rows = []
         at = 0
-        for r in rows:
-            if r[0] != at:
-                raise _corrupt(name, "the page table does not cover the sections in order")
-            at += r[1]
+        for r in stored:
+            rows.append([at, *r])
+            at += r[0]
         if at != sections:
             raise _corrupt(name, "the page table does not cover the sections in order")
         return {"rows": rows, "firsts": [r[0] for r in rows]}

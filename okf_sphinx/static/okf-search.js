@@ -641,15 +641,11 @@
   }
   function pageTableCheck(sections) {
     return function (name, v) {
-      var rows = v && typeof v === 'object' && !Array.isArray(v) ? v.pages : null;
-      if (!Array.isArray(rows) || !rows.every(function (r) {
-        return Array.isArray(r) && r.length === 5 && isInt(r[0]) && isInt(r[1]) && r[1] > 0 && isInt(r[2]) && r[2] >= 0 && isNum(r[3]) && r[3] > 0 && typeof r[4] === 'string';
+      var stored = v && typeof v === 'object' && !Array.isArray(v) ? v.pages : null;
+      if (!Array.isArray(stored) || !stored.every(function (r) {
+        return Array.isArray(r) && r.length === 4 && isInt(r[0]) && r[0] > 0 && isInt(r[1]) && r[1] >= 0 && isNum(r[2]) && r[2] > 0 && typeof r[3] === 'string';
       })) throw corrupt(name, 'the page table is malformed');
-      var at = 0;
-      rows.forEach(function (r) {
-        if (r[0] !== at) throw corrupt(name, 'the page table does not cover the sections in order');
-        at += r[1];
-      });
+      var at = 0, rows = stored.map(function (r) { var row = [at].concat(r); at += r[0]; return row; });
       if (at !== sections) throw corrupt(name, 'the page table does not cover the sections in order');
       return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
     };

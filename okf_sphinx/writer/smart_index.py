@@ -154,9 +154,9 @@ def build_smart(
         for sid in range(span.first, span.first + span.count):
             page_of[sid] = p
             page_len += lengths[sid]
-        rows.append([span.first, span.count, page_len, span.prior, span.path])
+        rows.append([span.count, page_len, span.prior, span.path])  # first sids: the sum of the counts before
     n_pages = len(rows)
-    total = sum(r[2] for r in rows)
+    total = sum(r[1] for r in rows)
     pavglen = total / n_pages if n_pages and total else 1.0
     out["smart"] = {"pages": rows}
     out["meta"] = {str(p): span.meta for p, span in enumerate(pages) if span.meta}
