@@ -30,17 +30,10 @@ def main() -> None:
     ap.add_argument("--sources", type=Path, help="the built site's _sources/ folder, copied into OUT")
     ap.add_argument("--trace-memory", action="store_true", help="report tracemalloc's peak over the index build")
     ap.add_argument("--budget-scale", type=float, default=1.0,
-                    help="multiply the writer's file budgets (to measure files against cold-query bytes)")
+                    help="okf_search_index_files: multiply the writer's file budgets (files against cold-query bytes)")
     args = ap.parse_args()
     from sphinx.util.docutils import LoggingReporter
 
-    if args.budget_scale != 1.0:
-        from okf_sphinx.writer import index_writer, smart_index
-
-        for name in ("SECTION_FILES", "POSTING_FILES", "ID_POSTING_FILES", "PAGE_FILES"):
-            setattr(index_writer, name, int(getattr(index_writer, name) * args.budget_scale))
-        smart_index.MAX_SHARDS = int(smart_index.MAX_SHARDS * args.budget_scale)
-        index_writer.FILES_PER_PAGE *= args.budget_scale  # the page budget scales with them
     t0 = time.time()
     env = pickle.loads((args.doctrees / "environment.pickle").read_bytes())
     records = []
@@ -68,7 +61,7 @@ def main() -> None:
     site = Site(builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
                 language=env.config.language or "en",
                 page_prior=lambda d: page_prior(d, weights, env.metadata.get(d, {})),
-                page_meta=lambda d: page_meta(env.metadata.get(d, {})), **extra)
+                page_meta=lambda d: page_meta(env.metadata.get(d, {})), file_scale=args.budget_scale, **extra)
     if args.trace_memory:
         import gc
         import tracemalloc

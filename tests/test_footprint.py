@@ -121,25 +121,26 @@ def test_copies_keep_builds_byte_identical_when_relocated(built: Path, tmp_path:
     assert a == b
 
 
-def test_file_budgets_bound_the_number_of_files(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_file_budgets_bound_the_number_of_files() -> None:
     """A large site gets larger files rather than more of them (the writer's large-site
     budgets); below them, the page budget makes files larger only up to a largest size."""
-    monkeypatch.setattr(index_writer, "POSTING_FILES", 8)
-    monkeypatch.setattr(index_writer, "SECTION_FILES", 4)
+    def postings(files: int, cap: int) -> index_writer.Budget:
+        return index_writer.Budget(files, cap, index_writer.SHARD_MAX_BYTES, index_writer.SHARD_TARGET_BYTES)
+
     stats = [index_writer._Stats({f"w{i % 50}": 1, "common": 2, f"u{i}": 1}, 10, 3) for i in range(2000)]
     out: dict[str, object] = {}
-    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=2)
+    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=postings(2, 8))  # a large-site cap of 8
     names = [k for k in out if k.startswith("t/")]
     assert shards <= 8 and len(names) <= 10, (shards, len(names))
     assert any("-" in k for k in names)  # the biggest lists have files of their own
-    monkeypatch.undo()
     # a page budget of 2 files, but no shard over SHARD_MAX_BYTES: more files than the budget
     out = {}
-    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=2)
+    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=postings(2, index_writer.POSTING_FILES))
     total = sum(len(fmt.canonical_json(v)) for k, v in out.items() if "-" not in k)
     assert shards > 2 and total / shards <= index_writer.SHARD_MAX_BYTES * 1.25, (shards, total)
     # a page budget that does bind: fewer, larger shards than the smallest size would make
-    assert index_writer._write_postings({}, stats[:300], 300, "t", budget=2) < index_writer._write_postings({}, stats[:300], 300, "t")
+    assert index_writer._write_postings({}, stats[:300], 300, "t", budget=postings(2, index_writer.POSTING_FILES)) < (
+        index_writer._write_postings({}, stats[:300], 300, "t"))
     sections = [(0, 0, ["h", 1, i + 1, i + 1, f"a#L{i + 1}-L{i + 1}", "", "", "x" * 100]) for i in range(400)]
 
     class R:
@@ -149,13 +150,16 @@ def test_file_budgets_bound_the_number_of_files(monkeypatch: pytest.MonkeyPatch)
     entries = [{"path": "a", "sha256": "0" * 64}]
     # without a budget that binds, each file holds about SECTION_FILE_BYTES (~60 KB here)
     assert len(index_writer._pack_sections({}, sections, [R()], entries)) > 10
+    def sized(files: int, cap: int) -> index_writer.Budget:
+        return index_writer.Budget(files, cap, index_writer.SECTION_FILE_MAX_BYTES, index_writer.SECTION_FILE_BYTES)
+
     # a page budget of one file: files grow only to SECTION_FILE_MAX_BYTES
-    assert 10 < len(index_writer._pack_sections({}, sections, [R()], entries, budget=1)) < len(
+    assert 10 < len(index_writer._pack_sections({}, sections, [R()], entries, sized(1, index_writer.SECTION_FILES))) < len(
         index_writer._pack_sections({}, sections, [R()], entries))
-    monkeypatch.setattr(index_writer, "SECTION_FILES", 4)  # the large-site budget wins over the largest size
-    starts = index_writer._pack_sections(out, sections, [R()], entries, budget=1)
+    # a large-site budget of 4 wins over the largest size
+    starts = index_writer._pack_sections(out, sections, [R()], entries, sized(1, 4))
     assert 3 <= len(starts) <= 5 and starts[0] == 0
-    # hashed shards (g/ d/ n/): a power of two, at most the budget
+    # hashed shards (d/ n/): a power of two, at most the budget
     assert smart_index._shard_count(10**6, 2048, budget=8) == 8
     assert smart_index._shard_count(10**6, 2048, budget=12) == 8
     assert smart_index._shard_count(10**6, 2048, budget=1) == 1
@@ -175,7 +179,7 @@ def test_file_budgets_follow_the_number_of_pages() -> None:
     811 pages on, every folder has its large-site budget."""
     previous = 0
     for pages in (0, 1, 3, 10, 27, 30, 100, 109, 300, 500):
-        budgets = index_writer.file_budgets(pages)
+        budgets = {k: b.files for k, b in index_writer.file_budgets(pages).items()}
         total = sum(budgets.values())
         assert all(b >= 1 for b in budgets.values()) and set(budgets) == {*LARGE_SITE, "l"}
         # at least one file per folder; the shares add up to 1.03 files per FILES_PER_PAGE
@@ -183,10 +187,17 @@ def test_file_budgets_follow_the_number_of_pages() -> None:
         assert total >= previous  # more pages never means fewer files
         assert all(budgets[k] <= cap for k, cap in LARGE_SITE.items())
         previous = total
-    assert index_writer.file_budgets(30)["s"] == 45 and index_writer.file_budgets(100)["t"] == 93
+    assert index_writer.file_budgets(30)["s"].files == 45 and index_writer.file_budgets(100)["t"].files == 93
     for pages in (811, 5000):
-        assert {k: index_writer.file_budgets(pages)[k] for k in LARGE_SITE} == LARGE_SITE, pages
-    assert index_writer.file_budgets(810)["s"] < index_writer.SECTION_FILES
+        assert {k: index_writer.file_budgets(pages)[k].files for k in LARGE_SITE} == LARGE_SITE, pages
+    assert index_writer.file_budgets(810)["s"].files < index_writer.SECTION_FILES
+    # okf_search_index_files scales every count (page budget and large-site cap) and divides the sizes
+    for scale in (0.25, 2.0, 4.0):
+        for pages in (30, 5000):
+            one, scaled = index_writer.file_budgets(pages), index_writer.file_budgets(pages, scale)
+            for k in one:
+                assert scaled[k].cap == max(1, int(one[k].cap * scale)) and scaled[k].smallest == int(one[k].smallest / scale)
+                assert abs(scaled[k].files - one[k].files * scale) <= max(1, scale), (k, pages, scale)
 
 
 def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> None:
@@ -200,9 +211,9 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
     sphinx_build(src, tmp_path / "html")
     okf = tmp_path / "html" / "_okf"
     index = okf_sphinx.open_index(tmp_path / "html")
-    budgets = index_writer.file_budgets(index.manifest["concepts"])
-    largest = {"s": index_writer.SECTION_FILE_MAX_BYTES, "t": index_writer.SHARD_MAX_BYTES,
-               "x": index_writer.ID_SHARD_MAX_BYTES, **smart_index.LARGEST_SHARD_BYTES}
+    sized = index_writer.file_budgets(index.manifest["concepts"])
+    budgets = {k: b.files for k, b in sized.items()}
+    largest = {k: b.largest for k, b in sized.items() if b.largest}
     counts: dict[str, int] = {}
     for k in budgets:
         files = [p.read_bytes() for p in (okf / k).glob("*.js")] if (okf / k).is_dir() else []
@@ -210,7 +221,7 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
         if k in largest:  # more files than the page budget only where files would outgrow their largest size
             raw = sum(len(f) for f in files)
             assert counts[k] <= max(budgets[k], 2 * (-(-raw // largest[k])) + 1), (k, counts, budgets, raw)
-            if k in "sgd" and counts[k] > 1:  # hashed or packed files stay near their aim
+            if k in "sd" and counts[k] > 1:  # hashed or packed files stay near their aim
                 assert max(len(f) for f in files) <= 3 * largest[k], (k, [len(f) for f in files])
         else:
             assert counts[k] <= budgets[k], (k, counts, budgets)
@@ -221,6 +232,25 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
     # the small budgets make files larger, not the index wrong: every section is found
     assert index.search("word399")["hits"][0]["heading"] == "Part 399"
     assert index.section(index.manifest["sections_all"] - 1)["sid"] == index.manifest["sections_all"] - 1
+    # okf_search_index_files = 4: about four times the files where their sizes decide, the same answers
+    src4 = write_project(tmp_path / "src4", pages, conf="okf_search_index_files = 4\n")
+    sphinx_build(src4, tmp_path / "html4")
+    more = okf_sphinx.open_index(tmp_path / "html4")
+    for k in ("s", "t"):
+        n4 = len(list((tmp_path / "html4" / "_okf" / k).glob("*.js")))
+        assert n4 >= 3 * counts[k], (k, n4, counts[k])
+    for query, options in (("walrus", {}), ("word17 token119", {}), ("walrus", {"mode": "smart"}),
+                           ("wal", {"mode": "smart", "prefix": True}), ("mod.fn_3", {"mode": "smart"})):
+        assert more.search(query, 20, **options) == index.search(query, 20, **options), query
+
+
+@pytest.mark.parametrize("value", ["0", "0.2", "17", "'2'", "True", "None"])
+def test_index_files_setting_is_checked_before_the_build(tmp_path: Path, value: str) -> None:
+    src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\nyak\n"}, conf=f"okf_search_index_files = {value}\n")
+    proc = sphinx_build(src, tmp_path / "out", check=False)
+    assert proc.returncode != 0 and "okf_search_index_files must be a number from 0.25 to 16" in proc.stderr
+    assert value in proc.stderr and not (tmp_path / "out" / "_okf").exists()
+    assert "reading sources" not in proc.stdout  # refused before any page was read
 
 
 def test_sphinx_search_index_is_not_shipped(built: Path) -> None:

@@ -29,6 +29,7 @@ from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
 
 from . import smart_index
+from .budget import Budget
 from .smart_index import PageSpan, build_links, build_names, build_smart, stemmer_for, structure_priors
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -61,16 +62,27 @@ PAGE_FILES = 64  # p/<k>: page outlines (read by the agent tools only)
 PAGE_FILE_BYTES = 32 * 1024
 MAX_SHARDS = 4096
 #: A small or mid-size site gets a total file budget in proportion to its pages: about
-#: FILES_PER_PAGE files per page over s/ t/ g/ d/ n/ x/ p/ l/, shared out by these
-#: fractions (each folder at least one file, at most its large-site budget above). At
-#: about 683 pages (the PEPs: 689) the shares reach those budgets: a larger site is sized as before.
+#: FILES_PER_PAGE files per page over s/ t/ d/ n/ x/ p/ l/, shared out by these
+#: fractions (each folder at least one file, at most its large-site budget above). From
+#: about 811 pages on the shares reach those budgets.
 #: A file never grows past its folder's largest size for the page budget's sake (a cold
-#: browser query reads a few files of s/ t/ g/ d/, so their size bounds its bytes).
+#: browser query reads a few files of s/ t/ d/, so their size bounds its bytes).
 FILES_PER_PAGE = 3
 FILE_SHARES = {"s": 1 / 2, "t": 5 / 16, "d": 1 / 16, "n": 1 / 16, "x": 1 / 32, "p": 1 / 32, "l": 1 / 32}
 SECTION_FILE_MAX_BYTES = 4608
 SHARD_MAX_BYTES = 3 * 1024  # t/ shards
 ID_SHARD_MAX_BYTES = 8 * 1024  # x/ shards
+#: ``okf_search_index_files``: the author's factor on every folder's file counts (and a divisor
+#: of the largest sizes): more files, smaller cold queries; fewer files, larger ones.
+MIN_FILE_SCALE, MAX_FILE_SCALE = 0.25, 16.0
+
+
+def check_file_scale(value: Any, name: str = "okf_search_index_files") -> float:
+    """The author's file-count factor: a number from 0.25 to 16 (1: the default sizes)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_FILE_SCALE <= value <= MAX_FILE_SCALE:
+        raise ValueError(f"{name} must be a number from {MIN_FILE_SCALE:g} to {MAX_FILE_SCALE:g} "
+                         f"(1 = the default file counts), got {value!r}")
+    return float(value)
 
 @dataclass
 class Site:
@@ -92,6 +104,7 @@ class Site:
     #: captured file's path -> (path relative to the index folder, where it is now) of the copy
     #: the site ships of it (Sphinx's ``_sources/``), or None; used only when its bytes are equal
     source_copy: Callable[[str], tuple[str, Path] | None] = lambda path: None
+    file_scale: float = 1.0  # okf_search_index_files: the factor on every folder's file budget
 
 
 def resolve_limits(value: Any) -> dict[str, int]:
@@ -128,12 +141,22 @@ def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) 
     return PurePosixPath(base.as_posix())
 
 
-def file_budgets(pages: int) -> dict[str, int]:
-    """How many files each folder may have for a site of ``pages`` pages (an aim: the packers
-    make files larger rather than exceed it; depends on the index content only)."""
+def file_budgets(pages: int, scale: float = 1.0) -> dict[str, Budget]:
+    """Each folder's :class:`Budget` for a site of ``pages`` pages (an aim: the packers make
+    files larger rather than exceed it; depends on the index content and ``scale`` only):
+    ``scale`` multiplies the page budget and the large-site budgets and divides the largest sizes."""
     caps = {"s": SECTION_FILES, "t": POSTING_FILES, "d": smart_index.DICT_FILES,
             "n": smart_index.MAX_SHARDS, "x": ID_POSTING_FILES, "p": PAGE_FILES, "l": MAX_SHARDS}
-    return {k: max(1, min(caps[k], int(FILES_PER_PAGE * pages * share))) for k, share in FILE_SHARES.items()}
+    largest = {"s": SECTION_FILE_MAX_BYTES, "t": SHARD_MAX_BYTES, "x": ID_SHARD_MAX_BYTES, "p": 0, "l": 0,
+               **smart_index.LARGEST_SHARD_BYTES}
+    smallest = {"s": SECTION_FILE_BYTES, "t": SHARD_TARGET_BYTES, "x": SHARD_TARGET_BYTES, "p": PAGE_FILE_BYTES,
+                "l": smart_index.LINK_TARGET_BYTES, "d": smart_index.DICT_TARGET_BYTES, "n": smart_index.NAME_TARGET_BYTES}
+    out = {}
+    for k, share in FILE_SHARES.items():
+        cap = max(1, int(caps[k] * scale))
+        out[k] = Budget(max(1, min(cap, int(FILES_PER_PAGE * scale * pages * share))), cap, int(largest[k] / scale),
+                        int(smallest[k] / scale))
+    return out
 
 
 def file_aim(total: int, budget: int, smallest: int, largest: int, cap: int) -> int:
@@ -317,7 +340,7 @@ def build_index(
             ],
         })
     out["concepts"] = concepts
-    budgets = file_budgets(len(records))
+    budgets = file_budgets(len(records), site.file_scale)
     section_files = _pack_sections(out, sections, records, entries, budgets["s"])
     pages_per_file = _pack_pages(out, pages, budgets["p"])
     objects = _objects(records, sid_of)
@@ -376,13 +399,14 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
 
 
 def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
-                   entries: list[dict[str, Any]], budget: int = SECTION_FILES) -> list[int]:
+                   entries: list[dict[str, Any]], budget: Budget | None = None) -> list[int]:
     """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more when
     that would make more than about ``budget`` files), with the pages and files they
     refer to; returns the first sid of each file."""
     costs = [64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
              for _page, _file, row in sections]
-    target = file_aim(sum(costs), budget, SECTION_FILE_BYTES, SECTION_FILE_MAX_BYTES, SECTION_FILES)
+    b = budget or Budget(SECTION_FILES, SECTION_FILES, SECTION_FILE_MAX_BYTES, SECTION_FILE_BYTES)
+    target = file_aim(sum(costs), b.files, b.smallest, b.largest, b.cap)
     starts: list[int] = []
     size = target
     for sid, cost in enumerate(costs):
@@ -406,11 +430,12 @@ def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]
     return starts
 
 
-def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]], budget: int = PAGE_FILES) -> int:
+def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]], budget: Budget | None = None) -> int:
     """``p/<k>``: the outlines of pages ``k·P … k·P + P − 1``; returns P, chosen so a file
     holds about :data:`PAGE_FILE_BYTES` of JSON (more, past about ``budget`` files)."""
     size = sum(200 + sum(80 + len(s["heading"]) + len(s["path"]) + len(s["anchor"]) for s in p["sections"]) for p in pages)
-    target = max(PAGE_FILE_BYTES, -(-size // max(1, budget)))
+    b = budget or Budget(PAGE_FILES, PAGE_FILES, 0, PAGE_FILE_BYTES)
+    target = max(b.smallest, -(-size // max(1, b.files)))
     per_file = max(1, len(pages) * target // max(size, 1))
     for k in range(0, len(pages), per_file):
         out[f"p/{k // per_file}"] = pages[k : k + per_file]
@@ -507,7 +532,7 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
 
 
 def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
-                    budget: int | None = None, stem: Callable[[str], str] | None = None,
+                    budget: Budget | None = None, stem: Callable[[str], str] | None = None,
                     groups: dict[str, list[Any]] | None = None) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count.
 
@@ -524,9 +549,10 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
     sizes = {t: _json_size(p) for t, p in postings.items()}
     group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
-    cap, largest = (ID_POSTING_FILES, ID_SHARD_MAX_BYTES) if folder == "x" else (POSTING_FILES, SHARD_MAX_BYTES)
+    b = budget or (Budget(ID_POSTING_FILES, ID_POSTING_FILES, ID_SHARD_MAX_BYTES, SHARD_TARGET_BYTES) if folder == "x"
+                   else Budget(POSTING_FILES, POSTING_FILES, SHARD_MAX_BYTES, SHARD_TARGET_BYTES))
     whole = sum(len(t) + 32 + p for t, p in sizes.items()) + sum(group_sizes.values())
-    target = file_aim(whole, budget or cap, SHARD_TARGET_BYTES, largest, cap)
+    target = file_aim(whole, b.files, b.smallest, b.largest, b.cap)
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
     size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
     shards = min(max(1, -(-size // target)), MAX_SHARDS)

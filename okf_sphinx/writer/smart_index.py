@@ -27,6 +27,8 @@ from typing import Any
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import BuildError
 
+from .budget import Budget
+
 NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
 DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
 MAX_SHARDS = 128  # a large site gets larger shards rather than more files (format_version 2)
@@ -120,13 +122,14 @@ def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
 LARGEST_SHARD_BYTES = {"d": 12288, "n": 8192}
 
 
-def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int | None = None) -> int:
+def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int | None = None,
+                 cap: int = MAX_SHARDS) -> int:
     """The power of two of shards that brings each near ``target`` bytes, at most about
     ``budget`` of them — unless shards would then exceed ``largest`` bytes — and at most
-    :data:`MAX_SHARDS`."""
+    ``cap`` (:data:`MAX_SHARDS`)."""
     shards = 1
-    while shards < MAX_SHARDS and ((size / shards > target and shards * 2 <= budget)
-                                   or (largest is not None and size / shards > largest)):
+    while shards * 2 <= cap and ((size / shards > target and shards * 2 <= budget)
+                                 or (largest is not None and size / shards > largest)):
         shards *= 2
     return shards
 
@@ -137,7 +140,7 @@ def build_smart(
     lengths: Sequence[int],
     pages: list[PageSpan],
     language: str | None,
-    budgets: dict[str, int] | None = None,
+    budgets: dict[str, Budget] | None = None,
 ) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """Write the smart files into ``out``; returns the manifest's ``smart`` block and the
     stem groups ``stem → [section idf, page idf, [terms]]`` (the index writer puts each in
@@ -192,7 +195,9 @@ def build_smart(
     for term in sorted(df, key=lambda t: (-df[t], t)):
         keyed[fmt.dict_key(term)].append([term, df[term]])
     size = sum(len(t) + 12 for t in df)
-    d_shards = min(DICT_FILES, _shard_count(size, DICT_TARGET_BYTES, budgets.get("d", DICT_FILES), LARGEST_SHARD_BYTES["d"]))
+    b = budgets.get("d")
+    b = b or Budget(DICT_FILES, DICT_FILES, LARGEST_SHARD_BYTES["d"], DICT_TARGET_BYTES)
+    d_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
     _write_shards(out, "d", d_shards, fmt.dict_shard_name, keyed)
 
     return {
@@ -269,14 +274,16 @@ def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, 
 LINK_TARGET_BYTES = 4096  # aim: one link shard ≈ 4 KB of JSON
 
 
-def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]], budget: int | None = None) -> list[int]:
+def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]], budget: Budget | int | None = None) -> list[int]:
     """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about
     :data:`LINK_TARGET_BYTES` each (more when that would make more than about ``budget``
     files); returns each shard's first sid (the manifest's ``smart.link_firsts``; ``[]``:
     the site links nowhere, no files)."""
     costs = {sid: len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
              for sid, links in enumerate(outgoing) if links}
-    target = max(LINK_TARGET_BYTES, -(-sum(costs.values()) // budget)) if budget else LINK_TARGET_BYTES
+    smallest = budget.smallest if isinstance(budget, Budget) else LINK_TARGET_BYTES
+    files = budget.files if isinstance(budget, Budget) else budget
+    target = max(smallest, -(-sum(costs.values()) // files)) if files else smallest
     firsts: list[int] = []
     shard: dict[str, Any] = {}
     size = 0
@@ -306,7 +313,7 @@ def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Cal
     out.update(files)
 
 
-def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int, budget: int = MAX_SHARDS) -> int:
+def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int, budget: Budget | None = None) -> int:
     """``n/<shard>``: the given searchable objects (the index writer passes those with an anchor
     of their own: a ``:no-index:`` copy is not found by name, as in Sphinx) by lower-cased name, grouped by the name's last
     ``.``-part (``key → [[name, kind, sid], …]`` by sid), so an exact-name query reads one
@@ -318,6 +325,7 @@ def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int
     if not keyed:
         return 0
     size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())
-    shards = _shard_count(size, NAME_TARGET_BYTES, budget, LARGEST_SHARD_BYTES["n"])
+    b = budget or Budget(MAX_SHARDS, MAX_SHARDS, LARGEST_SHARD_BYTES["n"], NAME_TARGET_BYTES)
+    shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
     _write_shards(out, "n", shards, fmt.name_shard_name, keyed)
     return shards

@@ -15,7 +15,15 @@ from sphinx.util.display import status_iterator
 from okf_sphinx import __version__
 from okf_sphinx.core.errors import BuildError, NotAnIndexError
 from okf_sphinx.core.terms import native
-from okf_sphinx.writer.index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
+from okf_sphinx.writer.index_writer import (
+    Site,
+    build_index,
+    check_file_scale,
+    remove_index,
+    resolve_limits,
+    source_root,
+    write_index,
+)
 from okf_sphinx.writer.llms import on_index_written
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
@@ -58,6 +66,7 @@ def _site(app: Sphinx) -> Site:
                                     list(app.config.source_suffix)),
         root_doc=app.config.root_doc,
         source_copy=_source_copies(app),
+        file_scale=check_file_scale(app.config.okf_search_index_files),
     )
 
 
@@ -129,6 +138,10 @@ def output_target(outdir: Path, value: Any) -> Path:
 def _check_output_dir(app: Sphinx) -> None:
     if app.builder is not None and app.builder.name in HTML_BUILDERS:
         output_target(Path(app.outdir), app.config.okf_search_output_dir)
+        try:  # found before the pages are read, not after
+            check_file_scale(app.config.okf_search_index_files)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 def _discard(target: Path) -> None:
@@ -216,6 +229,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_llms_txt", True, "", types=[bool])
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_objects", True, "env", types=[bool])
+    app.add_config_value("okf_search_index_files", 1.0, "", types=[int, float])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
