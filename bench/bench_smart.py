@@ -84,14 +84,17 @@ def stats(per_query: list[list[float]]) -> dict[str, float]:
             "p95_of_best_ms": round(nearest_rank([min(ts) for ts in per_query], 95), 4)}
 
 
-def requests() -> list[dict[str, Any]]:
+def requests(keyword_limit: int = 20, smart_limit: int = 10) -> list[dict[str, Any]]:
+    """Each query in keyword mode, smart mode, and smart mode with its last word cut to 3
+    code points and ``prefix`` (typing); the default limits are the engines' (agents'),
+    ``requests(10, 5)`` what the search page and the dialog show in their first step."""
     out = []
     for q in QUERIES:
-        out.append({"query": q, "opts": {"mode": "keyword", "limit": 20}})
-        out.append({"query": q, "opts": {"mode": "smart", "limit": 10}})
+        out.append({"query": q, "opts": {"mode": "keyword", "limit": keyword_limit}})
+        out.append({"query": q, "opts": {"mode": "smart", "limit": smart_limit}})
         words = q.split()
         typed = " ".join(words[:-1] + [words[-1][:3]])
-        out.append({"query": typed, "opts": {"mode": "smart", "limit": 10, "prefix": True}})
+        out.append({"query": typed, "opts": {"mode": "smart", "limit": smart_limit, "prefix": True}})
     return out
 
 

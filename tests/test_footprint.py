@@ -127,20 +127,26 @@ def test_file_budgets_bound_the_number_of_files() -> None:
     def postings(files: int, cap: int) -> index_writer.Budget:
         return index_writer.Budget(files, cap, index_writer.SHARD_MAX_BYTES, index_writer.SHARD_TARGET_BYTES)
 
-    stats = [index_writer._Stats({f"w{i % 50}": 1, "common": 2, f"u{i}": 1}, 10, 3) for i in range(2000)]
+    def built(n: int) -> index_writer.PostingLists:
+        lists = index_writer.PostingLists()
+        for i in range(n):
+            lists.add(i, {f"w{i % 50}": 1, "common": 2, f"u{i}": 1}, 10)
+        return lists
+
+    stats = built(2000)
     out: dict[str, object] = {}
-    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=postings(2, 8))  # a large-site cap of 8
+    shards = index_writer._write_postings(out, stats, 2000, "t", budget=postings(2, 8))  # a large-site cap of 8
     names = [k for k in out if k.startswith("t/")]
     assert shards <= 8 and len(names) <= 10, (shards, len(names))
     assert any("-" in k for k in names)  # the biggest lists have files of their own
     # a page budget of 2 files, but no shard over SHARD_MAX_BYTES: more files than the budget
     out = {}
-    shards = index_writer._write_postings(out, stats, len(stats), "t", budget=postings(2, index_writer.POSTING_FILES))
+    shards = index_writer._write_postings(out, stats, 2000, "t", budget=postings(2, index_writer.POSTING_FILES))
     total = sum(len(fmt.canonical_json(v)) for k, v in out.items() if "-" not in k)
     assert shards > 2 and total / shards <= index_writer.SHARD_MAX_BYTES * 1.25, (shards, total)
     # a page budget that does bind: fewer, larger shards than the smallest size would make
-    assert index_writer._write_postings({}, stats[:300], 300, "t", budget=postings(2, index_writer.POSTING_FILES)) < (
-        index_writer._write_postings({}, stats[:300], 300, "t"))
+    assert index_writer._write_postings({}, built(300), 300, "t", budget=postings(2, index_writer.POSTING_FILES)) < (
+        index_writer._write_postings({}, built(300), 300, "t"))
     sections = [(0, 0, ["h", 1, i + 1, i + 1, f"a#L{i + 1}-L{i + 1}", "", "", "x" * 100]) for i in range(400)]
 
     class R:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from array import array
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -35,11 +36,19 @@ def is_int(v: Any) -> bool:
 
 def canonical_json(value: Any, *, sort_keys: bool = True) -> str:
     """Compact JSON with the HTML-unsafe characters escaped (Go's encoding/json style)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False,
+                      default=_sequence)
     for ch, esc in _HTML_UNSAFE.items():
         if ch in text:
             text = text.replace(ch, esc)
     return text
+
+
+def _sequence(value: Any) -> list[Any]:
+    """JSON of the writer's compact integer arrays (``array.array``): the list they hold."""
+    if isinstance(value, array):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def wrap(name: str, value: Any) -> bytes:

@@ -15,8 +15,9 @@ import os
 import shutil
 import sys
 import tempfile
+from array import array
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -215,15 +216,30 @@ def _read_captured(files: dict[str, CapturedFile]) -> dict[str, bytes]:
     return out
 
 
-@dataclass
-class _Stats:
-    freqs: dict[str, int]  # weighted term frequencies
-    length: int  # weighted length
-    tokens: int  # unweighted term count (the ``terms`` cap)
+class PostingLists:
+    """Posting lists built section by section in ascending sid order: ``term → [Δsid, f,
+    len, …]`` (format: docs/index-format.md), as 32-bit machine integers — one Python int
+    object per number would be most of a large site's build memory."""
+
+    def __init__(self) -> None:
+        self.lists: dict[str, array[int]] = {}
+        self._last: dict[str, int] = {}
+
+    def add(self, sid: int, freqs: dict[str, int], length: int) -> None:
+        """Section ``sid`` (above every sid added before) with its weighted frequencies and length."""
+        lists, last = self.lists, self._last
+        for term, f in freqs.items():
+            flat = lists.get(term)
+            if flat is None:
+                lists[term] = array("i", (sid, f, length))
+            else:
+                flat.extend((sid - last[term], f, length))
+            last[term] = sid
 
 
-def _section_stats(text: str, heading: str, title_terms: list[str]) -> _Stats:
-    """Body terms weigh 1, heading terms 3, page-title terms 2 (SEARCH_CONTRACT.md §4)."""
+def _section_stats(text: str, heading: str, title_terms: list[str]) -> tuple[dict[str, int], int, int]:
+    """``(weighted frequencies, weighted length, unweighted term count)``: body terms weigh 1,
+    heading terms 3, page-title terms 2 (SEARCH_CONTRACT.md §4); the count is for the ``terms`` cap."""
     body = terms(text)
     head = terms(heading)
     freqs: Counter[str] = Counter(body)
@@ -231,7 +247,17 @@ def _section_stats(text: str, heading: str, title_terms: list[str]) -> _Stats:
         freqs[t] += 3
     for t in title_terms:
         freqs[t] += 2
-    return _Stats(dict(freqs), len(body) + 3 * len(head) + 2 * len(title_terms), len(body) + len(head) + len(title_terms))
+    return dict(freqs), len(body) + 3 * len(head) + 2 * len(title_terms), len(body) + len(head) + len(title_terms)
+
+
+def _identifier_freqs(text: str, heading: str, title_idents: list[str]) -> dict[str, int]:
+    """Smart mode's identifier frequencies of one section, weighted like terms."""
+    freqs: Counter[str] = Counter(fmt.identifiers(text))
+    for ident in fmt.identifiers(heading):
+        freqs[ident] += 3
+    for ident in title_idents:
+        freqs[ident] += 2
+    return dict(freqs)
 
 
 def _url(site: Site, docname: str, sections: list[Section], i: int, shared: set[str]) -> tuple[str, str]:
@@ -303,8 +329,10 @@ def build_index(
     sid_of = {(k[0].docname, k[1]): sid for sid, k in enumerate(searchable + others)}
 
     shared = _shared_anchors(records) if site.singlehtml else set()
-    stats: list[_Stats] = []
-    title_terms: dict[str, list[str]] = {}
+    term_postings, id_postings = PostingLists(), PostingLists()
+    lengths: list[int] = []
+    tokens = 0
+    title_terms: dict[str, tuple[list[str], list[str]]] = {}
     page_no = {r.docname: n for n, r in enumerate(records)}
     sections: list[tuple[int, int, list[Any]]] = []  # (page number, file number, row) by sid
     anchors: dict[int, str] = {}
@@ -317,11 +345,16 @@ def build_index(
         if extra:
             row.append(extra)
         sections.append((page_no[record.docname], file_no[rel], row))
-        if sid < len(searchable):
+        if sid < n_search:
             if record.docname not in title_terms:
-                title_terms[record.docname] = terms(record.title)
-            stats.append(_section_stats(text, s.heading, title_terms[record.docname]))
-    _check("terms", sum(st.tokens for st in stats), limits)
+                title_terms[record.docname] = (terms(record.title), fmt.identifiers(record.title))
+            title, title_idents = title_terms[record.docname]
+            freqs, length, count = _section_stats(text, s.heading, title)
+            term_postings.add(sid, freqs, length)
+            id_postings.add(sid, _identifier_freqs(text, s.heading, title_idents), length)
+            lengths.append(length)
+            tokens += count
+    _check("terms", tokens, limits)
     del captured, maps  # every text the index needs is in `sections` now: free the sources' bytes and line maps
 
     concepts = []
@@ -347,17 +380,17 @@ def build_index(
     if objects:  # a site without documented objects gets no objects.js (and no manifest key)
         out["objects"] = objects
 
-    total_len = sum(st.length for st in stats)
+    total_len = sum(lengths)
     avglen = total_len / n_search if n_search and total_len else 1.0
     spans = _page_spans(searchable, root, site)
     resolved = site.links()
     outgoing = _section_links(resolved, sid_of, n_search)
     structure_priors(spans, resolved, site.root_doc)
-    smart, groups = build_smart(out, [st.freqs for st in stats], [st.length for st in stats], spans, site.language, budgets)
+    smart, groups = build_smart(out, term_postings.lists, lengths, spans, site.language, budgets)
     stem, _version = stemmer_for(site.language)
-    shards = _write_postings(out, stats, n_search, "t", budgets["t"], stem=stem, groups=groups)
-    smart["id_shards"] = _write_postings(out, _identifier_stats(sections, records, stats, n_search), n_search, "x",
-                                         budgets["x"])
+    shards = _write_postings(out, term_postings, n_search, "t", budgets["t"], stem=stem, groups=groups)
+    del term_postings  # written: the shards' JSON values hold the lists from here on
+    smart["id_shards"] = _write_postings(out, id_postings, n_search, "x", budgets["x"])
     smart["link_firsts"] = build_links(out, outgoing, budgets["l"])
     anchored = {sid_of[(r.docname, i)] for r in records for i, s in enumerate(r.sections) if s.obj is not None and s.anchor}
     names = build_names(out, [row for row in out.get("objects", []) if row[4] in anchored], n_search, budgets["n"])
@@ -486,25 +519,6 @@ def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> li
     return rows
 
 
-def _identifier_stats(sections: list[tuple[int, int, list[Any]]], records: list[DocRecord], stats: list[_Stats],
-                      n: int) -> list[_Stats]:
-    """Smart mode's identifier frequencies per searchable section, weighted like terms."""
-    result = []
-    titles: dict[str, list[str]] = {}
-    for sid in range(n):
-        page, _file, row = sections[sid]
-        title = records[page].title
-        freqs: Counter[str] = Counter(fmt.identifiers(row[7]))
-        for ident in fmt.identifiers(row[0]):
-            freqs[ident] += 3
-        if title not in titles:
-            titles[title] = fmt.identifiers(title)
-        for ident in titles[title]:
-            freqs[ident] += 2
-        result.append(_Stats(dict(freqs), stats[sid].length, 0))
-    return result
-
-
 def _section_links(resolved: dict[str, list[tuple[int, str, str, int]]], sid_of: dict[tuple[str, int], int],
                    n: int) -> list[list[list[Any]]]:
     """``[[to sid, via], …]`` per searchable sid: links between searchable sections, in document
@@ -531,7 +545,7 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
     return spans
 
 
-def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, folder: str = "t",
+def _write_postings(out: dict[str, Any], built: PostingLists, n: int, folder: str = "t",
                     budget: Budget | None = None, stem: Callable[[str], str] | None = None,
                     groups: dict[str, list[Any]] | None = None) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count.
@@ -539,13 +553,7 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
     ``t/`` shards hold ``{"groups": {stem: group}, "terms": {term: entry}}``: a term sits in
     the shard of its stem (:func:`fmt.posting_key`), beside its stem group, so one file
     holds every form of a word; ``x/`` shards are ``{identifier: entry}``."""
-    postings: dict[str, list[int]] = defaultdict(list)
-    last: dict[str, int] = {}
-    for sid, s in enumerate(sections):
-        for term, f in s.freqs.items():
-            flat = postings[term]
-            flat.extend((sid - last.get(term, 0) if flat else sid, f, s.length))
-            last[term] = sid
+    postings = built.lists
     sizes = {t: _json_size(p) for t, p in postings.items()}
     group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
@@ -580,10 +588,9 @@ def _write_postings(out: dict[str, Any], sections: Iterable[_Stats], n: int, fol
     return shards
 
 
-def _json_size(flat: list[int]) -> int:
-    """The length of a list of integers as compact JSON (``str`` writes ``", "`` between
-    them), without serialising it as JSON."""
-    return len(str(flat)) - max(len(flat) - 1, 0)
+def _json_size(flat: Sequence[int]) -> int:
+    """The length of a list of integers as compact JSON, without serialising it as JSON."""
+    return len(str(list(flat))) - max(len(flat) - 1, 0)  # ``str`` writes ", " between them
 
 
 def is_index_folder(target: Path) -> bool:

@@ -20,8 +20,9 @@ Imports nothing from Sphinx.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from okf_sphinx.core import index_format as fmt
@@ -136,7 +137,7 @@ def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int 
 
 def build_smart(
     out: dict[str, Any],
-    freqs: Sequence[dict[str, int]],
+    postings: Mapping[str, Sequence[int]],
     lengths: Sequence[int],
     pages: list[PageSpan],
     language: str | None,
@@ -146,11 +147,11 @@ def build_smart(
     stem groups ``stem → [section idf, page idf, [terms]]`` (the index writer puts each in
     the posting shard of its stem, beside its terms' posting lists).
 
-    ``freqs[sid]`` / ``lengths[sid]`` are the weighted term frequencies and
-    lengths of the searchable sections (the keyword postings' numbers).
+    ``postings`` are the keyword posting lists (``term → [Δsid, f, len, …]``) and
+    ``lengths[sid]`` the weighted lengths of the searchable sections.
     """
     stem, version = stemmer_for(language)
-    page_of = [0] * len(freqs)
+    page_of = [0] * len(lengths)
     rows = []
     for p, span in enumerate(pages):
         page_len = 0
@@ -164,30 +165,25 @@ def build_smart(
     out["smart"] = {"pages": rows}
     out["meta"] = {str(p): span.meta for p, span in enumerate(pages) if span.meta}
 
-    # df of every term (sections) and of every stem group (sections and pages), in one pass
-    stems: dict[str, str] = {}
-    df: dict[str, int] = defaultdict(int)
-    group_sdf: dict[str, int] = defaultdict(int)
-    group_pdf: dict[str, int] = defaultdict(int)
-    last_sid: dict[str, int] = {}
-    last_page: dict[str, int] = {}
-    for sid, section in enumerate(freqs):
-        page = page_of[sid]
-        for term in section:
-            df[term] += 1
-            g = stems.get(term)
-            if g is None:
-                g = stems[term] = stem(term) if stem is not None else term
-            if last_sid.get(g) != sid:
-                last_sid[g] = sid
-                group_sdf[g] += 1
-            if last_page.get(g) != page:
-                last_page[g] = page
-                group_pdf[g] += 1
+    # df of every term (sections) and of every stem group (sections and pages)
+    df = {term: len(flat) // 3 for term, flat in postings.items()}
     members: dict[str, list[str]] = defaultdict(list)
-    for term in sorted(stems):
-        members[stems[term]].append(term)
-    n = len(freqs)
+    for term in sorted(postings):
+        members[stem(term) if stem is not None else term].append(term)
+    group_sdf: dict[str, int] = {}
+    group_pdf: dict[str, int] = {}
+    for g, ts in members.items():
+        sids: Iterable[int] = (accumulate(postings[ts[0]][0::3]) if len(ts) == 1
+                               else sorted({s for t in ts for s in accumulate(postings[t][0::3])}))
+        count = pages_seen = 0
+        last_page = -1
+        for sid in sids:
+            count += 1
+            if page_of[sid] != last_page:
+                last_page = page_of[sid]
+                pages_seen += 1
+        group_sdf[g], group_pdf[g] = count, pages_seen
+    n = len(lengths)
     groups = {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()}
     budgets = budgets or {}
 
