@@ -71,7 +71,7 @@ MAX_SHARDS = 4096
 FILES_PER_PAGE = 3
 FILE_SHARES = {"s": 1 / 2, "t": 5 / 16, "d": 1 / 16, "n": 1 / 16, "x": 1 / 32, "p": 1 / 32, "l": 1 / 32}
 SECTION_FILE_MAX_BYTES = 4608
-SHARD_MAX_BYTES = 3 * 1024  # t/ shards
+SHARD_MAX_BYTES = 4 * 1024  # t/ shards
 ID_SHARD_MAX_BYTES = 8 * 1024  # x/ shards
 #: ``okf_search_index_files``: the author's factor on every folder's file counts (and a divisor
 #: of the largest sizes): more files, smaller cold queries; fewer files, larger ones.
