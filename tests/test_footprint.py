@@ -66,12 +66,13 @@ def test_captured_files_are_served_from_the_sites_sources_copy(built: Path) -> N
     entries = {e["path"]: (n, e) for n, e in enumerate(index.files())}
     for path in ("index.rst", "usage.rst", "other.md"):
         n, e = entries[path]
-        assert e["copy"] == f"../_sources/{path}.txt"
-        assert not (built / "_okf" / "f" / f"{n}.js").exists()
+        assert e["copy"] == f"../_sources/{path}.txt" and "pack" not in e
         assert index.file_bytes(n) == (built / "_sources" / f"{path}.txt").read_bytes()
     # an included file has no copy of its own in _sources/: the index holds it
     n, e = entries["_inc/part.rst"]
-    assert "copy" not in e and (built / "_okf" / "f" / f"{n}.js").is_file()
+    assert "copy" not in e and e["pack"] == 0
+    assert [r["path"] for r in fmt.unwrap("f/0", (built / "_okf" / "f" / "0.js").read_bytes())["files"]] == ["_inc/part.rst"]
+    assert sorted(p.name for p in (built / "_okf" / "f").iterdir()) == ["0.js"]
     answer = index.read_lines("usage.rst", [1, 3])
     assert answer["content"] == "Usage\n=====\n" and answer["status"] == "ok"
     assert index.get_section(locator=index.search("politely")["hits"][0]["locator"])["status"] == "ok"
@@ -82,8 +83,11 @@ def test_without_html_copy_source_the_index_holds_every_file(tmp_path: Path) -> 
     sphinx_build(src, tmp_path / "html")
     index = okf_sphinx.open_index(tmp_path / "html")
     assert all("copy" not in e for e in index.files())
-    assert len(list((tmp_path / "html" / "_okf" / "f").glob("*.js"))) == len(index.files())
+    # the small files share one pack; every one reads back exactly
+    assert len(list((tmp_path / "html" / "_okf" / "f").glob("*.js"))) == 1 < len(index.files())
     assert index.read_lines("usage.rst", [1, 2])["content"] == "Usage\n====="
+    for n, e in enumerate(index.files()):
+        assert e["pack"] == 0 and len(index.file_bytes(n)) == e["size"]
 
 
 def test_the_copy_is_named_with_html_sourcelink_suffix(tmp_path: Path) -> None:

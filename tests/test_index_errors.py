@@ -129,12 +129,30 @@ def test_tampered_section_and_files(site: Path) -> None:
 
 def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
     entries = okf_sphinx.open_index(site).files()
-    n = next(i for i, e in enumerate(entries) if "copy" not in e)  # a file held in the index (f/<n>)
-    f = site / "_okf" / "f" / f"{n}.js"
-    value = unwrap(f"f/{n}", f.read_bytes())
-    value["text"] = value["text"] + "x"
-    f.write_bytes(wrap(f"f/{n}", value))
+    n = next(i for i, e in enumerate(entries) if "copy" not in e)  # a file held in the index (f/<pack>)
+    k = entries[n]["pack"]
+    f = site / "_okf" / "f" / f"{k}.js"
+    original = f.read_bytes()
+    value = unwrap(f"f/{k}", original)
+    record = next(r for r in value["files"] if r["path"] == entries[n]["path"])
+    record["text"] = record["text"] + "x"
+    f.write_bytes(wrap(f"f/{k}", value))
     assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
+    # a pack that lacks the file, is empty, or is not a pack
+    value["files"].remove(record)
+    for bad in (value, {"files": []}, {"files": [{"text": "x"}]}, [record]):
+        f.write_bytes(wrap(f"f/{k}", bad))
+        assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
+    f.write_bytes(original)
+    # a files.js entry without a pack (and without a copy), or with a bad one
+    files = site / "_okf" / "files.js"
+    listed = unwrap("files", files.read_bytes())
+    for bad in (None, -1, "0", True):
+        listed[n]["pack"] = bad
+        if bad is None:
+            del listed[n]["pack"]
+        files.write_bytes(wrap("files", listed))
+        assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
 
 
 def test_tampered_source_copy_fails_its_sha256(site: Path) -> None:
@@ -142,7 +160,7 @@ def test_tampered_source_copy_fails_its_sha256(site: Path) -> None:
     index = okf_sphinx.open_index(site)
     n, entry = next((i, e) for i, e in enumerate(index.files()) if "copy" in e)
     assert index.file_bytes(n) == (site / "_okf" / entry["copy"]).read_bytes()
-    assert not (site / "_okf" / "f" / f"{n}.js").exists()
+    assert "pack" not in entry
     copy = site / "_okf" / entry["copy"]
     copy.write_bytes(copy.read_bytes() + b"x")
     assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"

@@ -243,24 +243,27 @@ def test_non_finite_avglen_is_index_corrupt_in_python_and_node(site: Path, numbe
 def test_invalid_base64_in_a_captured_file_is_index_corrupt(site: Path, b64: str) -> None:
     index = okf_sphinx.open_index(site)
     n = next(i for i, e in enumerate(index.files()) if e["path"] == "retry.md")
-    path = site / "_okf" / "f" / f"{n}.js"
     files = site / "_okf" / "files.js"
     entries = unwrap("files", files.read_bytes())
     if entries[n].pop("copy", None) is not None:  # served from _sources/: hold it in the index instead
+        entries[n]["pack"] = 99
         files.write_bytes(wrap("files", entries))
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(wrap(f"f/{n}", {"path": "retry.md", "text": index.file_bytes(n).decode()}))
+        (site / "_okf" / "f").mkdir(exist_ok=True)
+        (site / "_okf" / "f" / "99.js").write_bytes(wrap("f/99", {"files": [{"path": "retry.md", "text": index.file_bytes(n).decode()}]}))
         assert okf_sphinx.open_index(site).read_lines("retry.md", [1, 2])["status"] == "ok"
-    value = unwrap(f"f/{n}", path.read_bytes())
+    k = entries[n]["pack"]
+    path = site / "_okf" / "f" / f"{k}.js"
+    pack = unwrap(f"f/{k}", path.read_bytes())
+    value = next(r for r in pack["files"] if r["path"] == "retry.md")
     del value["text"]
     value["base64"] = b64
-    path.write_bytes(wrap(f"f/{n}", value))
+    path.write_bytes(wrap(f"f/{k}", pack))
     assert code_of(lambda: okf_sphinx.open_index(site).read_lines("retry.md", [1, 2])) == "index_corrupt"
     proc = okf("lines", str(site), "retry.md", "1", "2", "--json")
     assert proc.returncode == 5 and envelope_of(proc)["code"] == "index_corrupt"
     value["base64"] = "QUJD"
     value["encoding"] = "rot13"  # a codec, but not a text encoding
-    path.write_bytes(wrap(f"f/{n}", value))
+    path.write_bytes(wrap(f"f/{k}", pack))
     assert code_of(lambda: okf_sphinx.open_index(site).read_lines("retry.md", [1, 2])) == "index_corrupt"
 
 

@@ -532,7 +532,8 @@ class Index:
     def _check_files(self, name: str, files: Any) -> list[dict[str, Any]]:
         if not isinstance(files, list) or not all(
             isinstance(e, dict) and isinstance(e.get("path"), str) and is_int(e.get("size")) and _is_hex64(e.get("sha256"))
-            and ("copy" not in e or (isinstance(e["copy"], str) and fmt.COPY_PATH.match(e["copy"]) is not None))
+            and (isinstance(e.get("copy"), str) and fmt.COPY_PATH.match(e["copy"]) is not None and "pack" not in e
+                 if "copy" in e else is_int(e.get("pack")) and e["pack"] >= 0)
             for e in files
         ):
             raise corrupt(name, "the captured-file list is malformed")
@@ -552,11 +553,16 @@ class Index:
 
     def _captured(self, n: int) -> tuple[bytes, str]:
         """``(bytes, encoding)`` of captured file ``n``: from the site's copy (``copy``,
-        ``_sources/``) or from ``f/<n>``, checked against its size and SHA-256 either way."""
+        ``_sources/``) or from its pack ``f/<pack>``, checked against its size and SHA-256 either way."""
         entry = self.files()[n]
         copy = entry.get("copy")
         if copy is None:
-            return self._load(f"f/{n}", lambda name, f: self._check_file(name, n, f))
+            name = f"f/{entry['pack']}"
+            pack = self._load(name, _check_pack)
+            record = next((r for r in pack if r.get("path") == entry["path"]), None)
+            if record is None:
+                raise corrupt(name, f"the pack does not hold {entry['path']}")
+            return self.memo(f"file:{n}", lambda: self._check_file(name, n, record), lambda v: len(v[0]) + 64)
 
         def read() -> tuple[bytes, str]:
             import hashlib
@@ -645,6 +651,14 @@ class Index:
 
         request = {"items": items} if isinstance(items, list) else items
         return read_batch(answer_of(lambda tool, arguments: call_tool(self, tool, arguments)), request, **options)
+
+
+def _check_pack(name: str, v: Any) -> list[dict[str, Any]]:
+    """``f/<k>``: ``{"files": [record, …]}``, each record an object naming its ``path``."""
+    files = v.get("files") if isinstance(v, dict) else None
+    if not isinstance(files, list) or not files or not all(isinstance(r, dict) and isinstance(r.get("path"), str) for r in files):
+        raise corrupt(name, "a captured-file pack is malformed")
+    return files
 
 
 def _object_fields_ok(fields: dict[str, Any]) -> bool:

@@ -60,6 +60,9 @@ ID_POSTING_FILES = 64  # x/: read only for a query holding an identifier
 SHARD_TARGET_BYTES = 2048  # smallest aim of one posting shard, in bytes of JSON before gzip
 BIG_POSTING_BYTES = 1024  # smallest size of a posting list that gets a file of its own
 PAGE_FILES = 64  # p/<k>: page outlines (read by the agent tools only)
+#: f/<k>: captured files the site ships no copy of, packed in runs of about this many bytes
+#: (a MkDocs site would otherwise get a file per page; read by the agent tools only)
+FILE_PACK_BYTES = 64 * 1024
 PAGE_FILE_BYTES = 32 * 1024
 MAX_SHARDS = 4096
 #: A small or mid-size site gets a total file budget in proportion to its pages: about
@@ -313,13 +316,15 @@ def build_index(
     file_no = {e["path"]: n for n, e in enumerate(entries)}
     out["files"] = entries
     by_rel = {_relative(f.path, root): f for f in files.values()}
+    unshipped = []
     for e in entries:
         path = by_rel[e["path"]].path
         copy = _verified_copy(site, path, captured[path], codec)
         if copy is not None:
             e["copy"] = copy
         else:
-            out[f"f/{file_no[e['path']]}"] = _file_record(e["path"], captured[path], codec)
+            unshipped.append((e, _file_record(e["path"], captured[path], codec)))
+    _pack_files(out, unshipped, int(FILE_PACK_BYTES / site.file_scale))
 
     # sids: searchable sections in (concept_id, line_start, path) order, then the rest
     keyed = [(r, i, s, _relative(s.file, root)) for r in records for i, s in enumerate(r.sections)]
@@ -416,7 +421,7 @@ def build_index(
 def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None:
     """The copy of a captured file the site ships (``_sources/``), as a path relative to the
     index folder, when its bytes are exactly the captured ones (and UTF-8 is how the build
-    decoded them); else None (the index then holds the file as ``f/<n>``)."""
+    decoded them); else None (the index then holds the file in an ``f/<k>`` pack)."""
     if codec != "utf-8":
         return None
     found = site.source_copy(path)
@@ -475,8 +480,24 @@ def _pack_pages(out: dict[str, Any], pages: list[dict[str, Any]], budget: Budget
     return per_file
 
 
+def _pack_files(out: dict[str, Any], unshipped: list[tuple[dict[str, Any], dict[str, str]]], target: int) -> None:
+    """``f/<k>``: ``{"files": [record, …]}`` for runs of consecutive captured files (in
+    ``files.js`` order) of about ``target`` bytes, each entry of ``files.js`` naming its
+    file as ``"pack": k`` (a file larger than ``target`` has a file of its own)."""
+    k, size = -1, target
+    for entry, record in unshipped:
+        cost = 32 + len(record["path"]) + len(record.get("text") or record.get("base64") or "")
+        if size + cost > target and size:
+            k += 1
+            size = 0
+            out[f"f/{k}"] = {"files": []}
+        out[f"f/{k}"]["files"].append(record)
+        entry["pack"] = k
+        size += cost
+
+
 def _file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
-    """``f/<n>``: the bytes as UTF-8 text when that is what they are, else base64
+    """One captured file in an ``f/<k>`` pack: the bytes as UTF-8 text when that is what they are, else base64
     (with the project's ``encoding`` when it is not UTF-8, so readers decode as Sphinx did)."""
     try:
         text = data.decode("utf-8")
