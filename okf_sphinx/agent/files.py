@@ -1,8 +1,8 @@
 """Captured files by path, for the reading tools: a path normalised and checked
 as the contract says (``path_outside_root``, ``path_too_long``), its number in
 ``files.js``, its text and its line map (cached with the index's files).  Every
-answer comes from the captured bytes in the index (``files.js``: a verified copy in the site, or an ``f/<k>`` pack), never from the
-live source tree.
+answer comes from the captured bytes the index names (a verified copy in the
+site, or an ``f/<k>`` pack), never from the live source tree.
 """
 
 from __future__ import annotations
