@@ -71,9 +71,9 @@ def _stress_project(root: Path, diff: list[int]) -> Path:
                 lines.append(text[i : i + 70].strip() or "x")
             lines.append("")
         files[f"{name}.rst"] = "\n".join(lines)
-    # many short sections, each with "common": its posting list outgrows half a shard (the
+    # many short sections, each with "common": its posting list (~500 entries) outgrows half a shard (the
     # writer's page budget makes a small site's shards up to SHARD_MAX_BYTES), so it gets a file
-    for p in range(3):
+    for p in range(6):
         name = f"q{p}"
         toc.append(name)
         files[f"{name}.rst"] = f"Notes {p}\n{'=' * 60}\n\n" + "".join(
