@@ -540,3 +540,32 @@ def test_headings_from_the_real_render_equal_the_shadow_parse(tmp_path: Path) ->
         runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
     assert runs["normal"][0] >= 5 and runs["shadow-only"][0] == 0  # the real render served several pages
     assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
+
+
+def test_lines_that_look_like_headings_but_are_none_keep_the_real_render_exact(tmp_path: Path) -> None:
+    """Pages with ``#`` lines that are no headings (comments in fenced blocks, indented code)
+    take their headings from the real render when only one placement fits, and the index is
+    byte for byte the shadow parse's; an ambiguous page (a comment with a heading's own text
+    before it) and a page with a heading on a list item line are shadow-parsed."""
+    fence = "```yaml\n# {text}\nkey: value\n```\n\n"
+    files = {
+        "index.md": "# Home\n\n" + fence.format(text="a comment") + "## Install\n\n    # indented code\n\n"
+                    "## Use\n\n" + fence.format(text="another comment") + "Text.\n",
+        "setext.md": "Title\n=====\n\n" + fence.format(text="not a title") + "Second\n------\n\nBody.\n",
+        "ambiguous.md": "# Page\n\n" + fence.format(text="Options") + "# Options\n\nText.\n",
+        "listed.md": "# Listed\n\n" + fence.format(text="Item heading") + "- # Item heading\n\n## After\n\nEnd.\n",
+    }
+    project = write_mkdocs_project(tmp_path / "p", files, "markdown_extensions:\n  - toc:\n      permalink: true\n"
+                                   "  - pymdownx.superfences\n  - admonition\n")
+    runs = {}
+    for mode in ("normal", "shadow-only"):
+        proc = subprocess.run([sys.executable, "-c", _BUILD_WITH, mode, str(tmp_path / mode)], cwd=project,
+                              capture_output=True, text=True, env=build_env(), timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
+    # index.md and setext.md from the real render; ambiguous.md and listed.md shadow-parsed
+    assert runs["normal"] == [2, 4] and runs["shadow-only"] == [0, 4]
+    assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
+    sections = outline(tmp_path / "normal")
+    assert [s[:2] + s[4:] for s in sections["index"]["sections"]] == [["Home", 1, "home"], ["Install", 2, "install"], ["Use", 2, "use"]]
+    assert [s[:3] for s in sections["ambiguous"]["sections"]] == [["Page", 1, 1], ["Options", 1, 8]]
