@@ -43,6 +43,8 @@ _HTML_HEADING = re.compile(r"<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE 
 _ID = re.compile(r"""\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 _HEADERLINK = re.compile(r"""<a\b[^>]*class\s*=\s*["'][^"']*\bheaderlink\b[^"']*["'][^>]*>.*?</a\s*>""", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
+#: the heading of an object mkdocstrings renders (an object section of its own, see objects.py)
+_DOC_HEADING = re.compile(r"""\sclass\s*=\s*["'][^"']*\bdoc-heading\b""", re.IGNORECASE)
 _STASH = re.compile("\x02wzxhzdk:(\\d+)\x03")
 
 
@@ -205,6 +207,8 @@ def tree_headings(root: etree.Element, stash: list[Any]) -> list[tuple[int, str,
 
     def visit(el: etree.Element) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
+        if tag == "div" and el.get("class") == "mkdocstrings":
+            return  # mkdocstrings' rendered API (and the copies of its headings it adds for the toc)
         if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
             found.append((int(tag[1]), "".join(el.itertext()), len(el) > 0))
         else:
@@ -286,9 +290,12 @@ def _placement(keys: list[tuple[int, str] | None], wanted: list[tuple[int, str]]
 
 
 def rendered_headings(page_html: str) -> list[RenderedHeading]:
-    """The headings of a page's rendered HTML, in order: level, id and text (permalink removed)."""
+    """The headings of a page's rendered HTML, in order: level, id and text (permalink removed);
+    the headings of mkdocstrings' objects (``doc-heading``) are left out: they are objects."""
     out = []
     for m in _HTML_HEADING.finditer(page_html):
+        if m.group(2) and _DOC_HEADING.search(m.group(2)):
+            continue
         idm = _ID.search(m.group(2) or "")
         anchor = html.unescape(next(g for g in idm.groups() if g is not None)) if idm else ""
         text = html.unescape(_TAG.sub("", _HEADERLINK.sub("", m.group(3))))
