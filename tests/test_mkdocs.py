@@ -109,7 +109,7 @@ def test_cli_search_section_and_lines_work_unchanged(site: Path) -> None:
     assert found["hits"][0]["locator"] == "docs/retry.md#L1-L5"
     assert found == okf_sphinx.open_index(site).search("retry policy")
     section = okf("section", str(site), "docs/retry.md#L6-L13")
-    assert "The retry policy never exceeds the request deadline." in json.dumps(section)
+    assert "The retry policy never exceeds the request deadline;" in json.dumps(section)
     lines = okf("lines", str(site), "docs/retry.md", "14", "17")
     assert lines["content"].startswith("Cache\n-----")
 
@@ -674,3 +674,37 @@ def test_mkdocstrings_objects_are_documented_object_sections(tmp_path: Path) -> 
     mkdocs_build(project, tmp_path / "off")
     off = okf_sphinx.open_index(tmp_path / "off")
     assert off.objects() == [] and [s["heading"] for s in off.page(0)["sections"]] == ["Home", "Reference", "Notes"]
+
+
+def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Path) -> None:
+    """Links between pages in the rendered HTML are the site's cross-references, as on Sphinx
+    sites: ``doc`` for a page, ``ref`` for an anchor (here one of a snippet's sections), so
+    smart ``expand`` adds the linked sections (with ``via`` and ``from``) and the page priors
+    count the pages linking in (example_mkdocs: index.md -> retry.md, retry.md ->
+    snippets.md#timeout-recipe and release.md)."""
+    from okf_sphinx.core import index_format as fmt
+    from okf_sphinx.writer.smart_index import structure_factor
+
+    index = okf_sphinx.open_index(site)
+    answer = index.search("retry deadline", mode="smart", expand=True)
+    hits = {h["locator"] for p in answer["pages"] for h in p["hits"]}
+    assert "docs/retry.md#L6-L13" in hits and "docs/retry.md#L14-L17" in hits
+    assert [(e["heading"], e["url"], e["locator"], e["via"], e["from"]) for e in answer["expanded"]] == [
+        ("Timeout recipe", "snippets/#timeout-recipe", "includes/recipes.md#L12-L14", "ref", "docs/retry.md#L6-L13"),
+        ("Release 1.6", "release/#release-16", "docs/release.md#L1-L5", "doc", "docs/retry.md#L14-L17"),
+    ]
+    assert [(e["heading"], e["via"], e["from"]) for e in index.search("fixture", mode="smart", expand=True)["expanded"]] == [
+        ("Retry policy", "doc", "docs/index.md#L1-L5")]
+    # the answer without expand is unchanged by it
+    plain = index.search("retry deadline", mode="smart")
+    assert {k: v for k, v in answer.items() if k != "expanded"} == plain
+    # the same links in every surface: the CLI gives the same bytes
+    cli = subprocess.run([sys.executable, "-m", "okf_sphinx", "search", str(site), "--query", "fixture", "--mode", "smart",
+                          "--expand", "--json"], capture_output=True, text=True, timeout=120, env=build_env())
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout) == index.search("fixture", mode="smart", expand=True)
+    priors = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    one = float(f"{structure_factor(1, 0):.4g}")
+    assert one > 1.0
+    assert priors["docs/retry.md"] == priors["docs/release.md"] == priors["docs/snippets.md"] == one
+    assert priors["docs/notes.md"] == priors["docs/index.md"] == float(f"{structure_factor(0, 0):.4g}")

@@ -53,6 +53,7 @@ from .markdown_sections import (
     split_markdown,
     tree_headings,
 )
+from .links import PageLinks, capture_links, resolve_links, url_key
 from .objects import DIRECTIVE, RenderedObject, rendered_objects
 
 log = get_plugin_logger(__name__)
@@ -176,6 +177,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._objects: list[str] = []  # pages with mkdocstrings objects (how many)
         self._unplaced: list[str] = []  # pages with objects no ``:::`` line of theirs rendered
         self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
+        self._page_keys: dict[str, str] = {}  # url_key of each page's URL -> its concept id
+        self._links: dict[str, PageLinks] = {}  # concept id -> its links to other pages
         self._target: Path | None = None  # the index folder
 
     # -- configuration -------------------------------------------------------------------
@@ -221,10 +224,12 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._skipped = []
         self._objects = []
         self._unplaced = []
+        self._links = {}
         self._trees = {}
 
     def on_files(self, files: Any, config: Any) -> Any:
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
+        self._page_keys = {url_key(f.url): concept_id(uri) for uri, f in self._pages.items()}
         return files
 
     @event_priority(-100)  # after every other plugin: the markdown that is really rendered
@@ -274,6 +279,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         docname = concept_id(file.src_uri)
         searchable = not self._excluded(docname)
         self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
+        self._links[docname] = capture_links(html, sections, page.url, self._page_keys)
         return html
 
     def _headings(
@@ -417,6 +423,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         configured = self.config.source_root
         root = source_root(records, docs_dir, configured)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
+        resolved = resolve_links(self._links)
         site = Site(
             builder=_generator(),
             page_url=lambda docname: urls.get(docname, ""),
@@ -424,6 +431,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             search_page=self.search_page,
             project=config["site_name"] or "",
             language=self._language(config),
+            links=lambda: resolved,
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()
@@ -491,12 +499,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         missing: list[str] = []
         if todo:
             sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
-            previous = _previous_records(target, sources)
+            previous, links = _previous_records(target, sources)
             for uri in todo:
                 record = previous.get(concept_id(uri))
                 if record is not None:
                     record.searchable = not self._excluded(record.docname)
                     records[uri] = record
+                    self._links[record.docname] = links[record.docname]
                     reused.append(uri)
                 else:
                     missing.append(uri)
@@ -553,18 +562,22 @@ def _names(items: list[str]) -> str:
     return ", ".join(items[:5]) + (" ..." if len(items) > 5 else "")
 
 
-def _previous_records(target: Path, sources: dict[str, Path]) -> dict[str, DocRecord]:
+def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[dict[str, DocRecord], dict[str, PageLinks]]:
     """Records rebuilt from an existing index (for pages a ``--dirty`` build skips), keeping
-    only pages whose every captured file still has the digest the index recorded.
+    only pages whose every captured file still has the digest the index recorded, and their
+    links to other pages (from its link shards: each section's first link to each target, to
+    the target section's anchor; links from pages excluded from search are not kept there).
     ``sources``: concept id -> the page's source file now."""
     from okf_sphinx.engine.index import Index  # noqa: PLC0415 - only --dirty builds read an old index
     from okf_sphinx.engine.source import DiskSource  # noqa: PLC0415
 
     if not (target / "manifest.js").is_file():
-        return {}
+        return {}, {}
     out: dict[str, DocRecord] = {}
+    links: dict[str, PageLinks] = {}
     try:
         index = Index(DiskSource(target))
+        where: dict[int, tuple[str, str]] = {}  # sid -> (concept id, anchor)
         files = {f["path"]: f for f in index.files()}
         for concept, title, n, searchable, _paths in index.concepts():
             page = index.page(n)
@@ -591,8 +604,30 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> dict[str, DocRe
                     for s in page["sections"]
                 ]
                 out[concept] = DocRecord(concept, title, searchable, captured, sections)
+                links[concept] = _previous_links(index, page, where)
     except OkfError:
-        return {}
+        return {}, {}
+    return out, links
+
+
+def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
+    """A page's links to other pages, as an existing index's link shards hold them."""
+    from okf_sphinx.engine.smart import links  # noqa: PLC0415 - only --dirty builds read an old index
+
+    if not where:
+        for n in range(len(index.concepts())):
+            for s in index.page(n)["sections"]:
+                where[s["sid"]] = (index.page(n)["concept_id"], s["anchor"])
+    out = PageLinks(ids={s["anchor"]: i for i, s in reversed(list(enumerate(page["sections"]))) if s["anchor"]})
+    for i, s in enumerate(page["sections"]):
+        if s["sid"] >= index.section_count:
+            continue
+        for to, via in links(index, s["sid"]):
+            concept, anchor = where[to]
+            if via == "doc":
+                out.refs.append((i, via, concept, ""))
+            elif anchor:
+                out.refs.append((i, via, concept, anchor))
     return out
 
 
