@@ -30,8 +30,10 @@ from dataclasses import dataclass, field
 
 from okf_sphinx.capture.sections import Section
 
-_HREF = re.compile(r"""<a\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
-_ID = re.compile(r"""<[A-Za-z][^>]*?\sid\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+# attribute values as Python-Markdown and MkDocs' themes write them (double quotes); an attribute
+# is found wherever it stands in a tag (text content holds no unescaped '<' or 'id="' of a tag)
+_HREF = re.compile(r'<a\s[^>]*?href="([^"]*)"')
+_ID = re.compile(r'\sid="([^"]*)"')
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -65,7 +67,7 @@ def capture_links(page_html: str, sections: list[Section], page_url: str, pages:
     for i, s in enumerate(sections):
         if s.anchor:
             anchors.setdefault(s.anchor, i)
-    ids = [(m.start(), html.unescape(m.group(1) if m.group(1) is not None else m.group(2))) for m in _ID.finditer(page_html)]
+    ids = [(m.start(), html.unescape(v) if "&" in (v := m.group(1)) else v) for m in _ID.finditer(page_html)]
     marks: list[tuple[int, int]] = []  # (position, section index) of each section's own element
     seen: set[str] = set()
     for at, id_ in ids:
@@ -80,19 +82,24 @@ def capture_links(page_html: str, sections: list[Section], page_url: str, pages:
         return marks[k][1] if k >= 0 else 0
 
     for at, id_ in ids:
-        out.ids.setdefault(id_, anchors.get(id_, section_at(at)))
-    base = "http://site.invalid/" + page_url.lstrip("/")
+        if id_ not in out.ids:
+            out.ids[id_] = anchors[id_] if id_ in anchors else section_at(at)
+    folder = page_url if not page_url or page_url.endswith("/") else posixpath.dirname(page_url) + "/"
     for m in _HREF.finditer(page_html):
-        href = html.unescape(m.group(1) if m.group(1) is not None else m.group(2)).strip()
-        if not href or href.startswith(("#", "/")) or _SCHEME.match(href):
+        href = m.group(1)
+        if "&" in href:
+            href = html.unescape(href)
+        if not href or href[0] in "#/" or _SCHEME.match(href):
             continue
-        target = urllib.parse.urlsplit(urllib.parse.urljoin(base, href))
-        if target.netloc != "site.invalid":
-            continue
-        docname = pages.get(url_key(posixpath.normpath(target.path) if target.path not in ("", "/") else ""))
+        path, _, anchor = href.partition("#")
+        path = path.partition("?")[0]
+        target = posixpath.normpath(posixpath.join(folder, path)) if path else ""
+        if target.startswith(".."):
+            continue  # outside the site
+        docname = pages.get(url_key("" if target == "." else target))
         if docname is None:
             continue
-        anchor = urllib.parse.unquote(target.fragment)
+        anchor = urllib.parse.unquote(anchor)
         out.refs.append((section_at(m.start()), "ref" if anchor else "doc", docname, anchor))
     return out
 
