@@ -220,7 +220,11 @@
         if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button) return;  // a new tab: the link's own search page
         ev.preventDefault();
         useRecent(a.getAttribute('data-okf-recent'));
-      } else remember(input.value);
+      } else {
+        remember(input.value);
+        // a theme that swaps pages in place (Material's instant loading) keeps this page: close
+        if (!(ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button)) dialog.close();
+      }
     });
     dialog.addEventListener('click', function (ev) { if (ev.target === dialog) dialog.close(); });  // the backdrop
     dialog.addEventListener('close', function () {
@@ -261,8 +265,19 @@
       if (!href) return;
       remember(input.value);
       if (ev.ctrlKey || ev.metaKey) win.open(href, '_blank', 'noopener');
-      else { dialog.close(); win.location.href = href; }
+      else { dialog.close(); follow(href); }
     }
+  }
+
+  // go to href as a click on a link would, so a theme that loads pages in place (Material's
+  // instant loading) does so here too; elsewhere it is an ordinary navigation
+  function follow(href) {
+    var a = doc.createElement('a');
+    a.href = href;
+    a.hidden = true;
+    doc.body.appendChild(a);
+    a.click();
+    a.remove();
   }
 
   function say(text) { status.textContent = text; }

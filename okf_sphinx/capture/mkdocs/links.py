@@ -21,7 +21,6 @@ pages, and to other sites are left out.  No MkDocs imports.
 
 from __future__ import annotations
 
-import bisect
 import html
 import posixpath
 import re
@@ -30,10 +29,11 @@ from dataclasses import dataclass, field
 
 from okf_sphinx.capture.sections import Section
 
-# attribute values as Python-Markdown and MkDocs' themes write them (double quotes); an attribute
-# is found wherever it stands in a tag (text content holds no unescaped '<' or 'id="' of a tag)
-_HREF = re.compile(r'<a\s[^>]*?href="([^"]*)"')
-_ID = re.compile(r'\sid="([^"]*)"')
+# attribute values as Python-Markdown and MkDocs' themes write them: double quotes, one space
+# before each attribute (text content holds no unescaped '"' of a tag)
+_HEADING_ID = re.compile(r'<h[1-6] [^>]*?id="([^"]*)"')
+_ID = re.compile(r' id="([^"]*)"')
+_HREF = re.compile(r'<a [^>]*?href="([^"#][^"]*)"')  # in-page links (#…) are left out here
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -43,7 +43,23 @@ class PageLinks:
 
     #: ``(section index, via, to docname, to anchor)``; via ``doc`` (anchor ``""``) or ``ref``
     refs: list[tuple[int, str, str, str]] = field(default_factory=list)
-    ids: dict[str, int] = field(default_factory=dict)  # element id -> section index
+    ids: dict[str, int] = field(default_factory=dict)  # the sections' own ids -> section index
+    #: the page's other element ids, per run of the page one section holds: (section index,
+    #: ``"\0id\0id\0"`` as written in the HTML); strings, not one object per id (a page's
+    #: code blocks can hold thousands)
+    runs: list[tuple[int, str]] = field(default_factory=list)
+
+    def section_of(self, anchor: str) -> int | None:
+        """The section that holds the element with id ``anchor`` (None: no such id)."""
+        if anchor in self.ids:
+            return self.ids[anchor]
+        needle = "\0" + _attribute(anchor) + "\0"
+        return next((owner for owner, text in self.runs if needle in text), None)
+
+
+def _attribute(value: str) -> str:
+    """``value`` as Python-Markdown writes it in an attribute."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def url_key(url: str) -> str:
@@ -57,51 +73,60 @@ def url_key(url: str) -> str:
 
 def capture_links(page_html: str, sections: list[Section], page_url: str, pages: dict[str, str]) -> PageLinks:
     """The links in a page's rendered content (``page_html``) to the site's pages, and its
-    element ids, each with the index in ``sections`` of the section it stands in.
+    element ids, each with the index in ``sections`` of the section it stands in (the last
+    section whose own element comes before it; the first section before any).
     ``page_url``: the page's URL relative to the site root (MkDocs' ``page.url``);
     ``pages``: :func:`url_key` of every page's URL -> its docname."""
     out = PageLinks()
     if not sections:
         return out
-    anchors: dict[str, int] = {}
     for i, s in enumerate(sections):
         if s.anchor:
-            anchors.setdefault(s.anchor, i)
-    ids = [(m.start(), html.unescape(v) if "&" in (v := m.group(1)) else v) for m in _ID.finditer(page_html)]
-    marks: list[tuple[int, int]] = []  # (position, section index) of each section's own element
+            out.ids.setdefault(s.anchor, i)
+    marks: list[tuple[int, int]] = []  # (where its id attribute starts, section index)
+    written = {_attribute(a): a for a in out.ids}
     seen: set[str] = set()
-    for at, id_ in ids:
-        if id_ in anchors and id_ not in seen:
-            seen.add(id_)
-            marks.append((at, anchors[id_]))
+    for m in _HEADING_ID.finditer(page_html):
+        anchor = written.get(m.group(1))
+        if anchor is not None and anchor not in seen:
+            seen.add(anchor)
+            marks.append((m.start(1) - 5, out.ids[anchor]))
+    for value, anchor in written.items():  # sections whose element is no heading (an object's <a id>)
+        if anchor not in seen:
+            at = page_html.find(' id="' + value + '"')
+            if at >= 0:
+                marks.append((at, out.ids[anchor]))
     marks.sort()
-    starts = [at for at, _ in marks]
-
-    def section_at(at: int) -> int:
-        k = bisect.bisect_right(starts, at) - 1
-        return marks[k][1] if k >= 0 else 0
-
-    for at, id_ in ids:
-        if id_ not in out.ids:
-            out.ids[id_] = anchors[id_] if id_ in anchors else section_at(at)
+    cuts = [0] + [at for at, _ in marks] + [len(page_html)]
+    owners = [0] + [i for _, i in marks]
     folder = page_url if not page_url or page_url.endswith("/") else posixpath.dirname(page_url) + "/"
-    for m in _HREF.finditer(page_html):
-        href = m.group(1)
-        if "&" in href:
-            href = html.unescape(href)
-        if not href or href[0] in "#/" or _SCHEME.match(href):
-            continue
-        path, _, anchor = href.partition("#")
-        path = path.partition("?")[0]
-        target = posixpath.normpath(posixpath.join(folder, path)) if path else ""
-        if target.startswith(".."):
-            continue  # outside the site
-        docname = pages.get(url_key("" if target == "." else target))
-        if docname is None:
-            continue
-        anchor = urllib.parse.unquote(anchor)
-        out.refs.append((section_at(m.start()), "ref" if anchor else "doc", docname, anchor))
+    for k, owner in enumerate(owners):
+        run = page_html[cuts[k] : cuts[k + 1]]
+        found = _ID.findall(run)
+        if found:
+            out.runs.append((owner, "\0" + "\0".join(found) + "\0"))
+        for href in _HREF.findall(run):
+            link = _link(href, folder, pages)
+            if link is not None:
+                out.refs.append((owner, *link))
     return out
+
+
+def _link(href: str, folder: str, pages: dict[str, str]) -> tuple[str, str, str] | None:
+    """``(via, to docname, to anchor)`` of a rendered link, or None (not to a page of the site)."""
+    if "&" in href:
+        href = html.unescape(href)
+    if not href or href[0] in "#/" or _SCHEME.match(href):
+        return None
+    path, _, anchor = href.partition("#")
+    path = path.partition("?")[0]
+    target = posixpath.normpath(posixpath.join(folder, path)) if path else ""
+    if target.startswith(".."):
+        return None  # outside the site
+    docname = pages.get(url_key("" if target == "." else target))
+    if docname is None:
+        return None
+    return ("ref" if anchor else "doc", docname, urllib.parse.unquote(anchor))
 
 
 def resolve_links(pages: dict[str, PageLinks]) -> dict[str, list[tuple[int, str, str, int]]]:
@@ -114,7 +139,7 @@ def resolve_links(pages: dict[str, PageLinks]) -> dict[str, list[tuple[int, str,
             target = pages.get(to)
             if target is None:
                 continue
-            j = target.ids.get(anchor) if anchor else 0
+            j = target.section_of(anchor) if anchor else 0
             if j is not None:
                 rows.append((i, via, to, j))
         out[docname] = rows
