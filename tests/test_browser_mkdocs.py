@@ -314,6 +314,9 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     page.wait_for_selector("#inside-a-macos-tab", state="attached")
     assert page.evaluate("() => window.okfSamePage === true"), "the link reloaded the page: instant loading is off"
     assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    # the landing marks the query's words on the page swapped in, as after a load
+    page.wait_for_selector(".okf-hl-bar[data-okf-state=done]")
+    assert page.locator("#inside-a-macos-tab ~ * mark.okf-hl, #inside-a-macos-tab mark.okf-hl").count() > 0
     # the new page's header box (a new element) opens the dialog; the answer is the API's
     page.locator("input.md-search__input").locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")
@@ -335,6 +338,9 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     page.wait_for_url(lambda u: urllib.parse.urldefrag(u)[0].split("?")[0] == urllib.parse.urldefrag(want[0]["hrefs"][0])[0])
     page.wait_for_selector("#retry-policy", state="attached")
     assert page.evaluate("() => window.okfSamePage === true")
+    page.wait_for_function("() => { const b = document.querySelectorAll('.okf-hl-bar'); return b.length === 1 &&"
+                           " b[0].getAttribute('data-okf-state') === 'done' && b[0].textContent.includes('retry policy'); }")
+    assert page.locator("mark.okf-hl").count() > 0  # one bar, the new page's query, its words marked
     _open_by_key(page, "Control+k")
     assert not _theme_search_open(page, "material")
     assert errors == []

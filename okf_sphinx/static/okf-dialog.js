@@ -511,7 +511,8 @@
     }
   }, true);
   // for a theme's own shortcuts (okf-mkdocs.js): open the dialog, optionally with a query
-  win.OkfDialog = { open: function (text) { open(null, text); } };
+  // (land: mark ?okf-hl= on a page a theme loaded in place, Material's instant loading)
+  win.OkfDialog = { open: function (text) { open(null, text); }, land: function () { land(); } };
   win.addEventListener('focusin', function (ev) {
     if (quiet) return;
     var box = themeBox(ev.target);
@@ -533,7 +534,8 @@
     return doc.querySelector('[role=main]') || doc.querySelector('main') || doc.querySelector('article') || doc.querySelector('div.body') || doc.body;
   }
   function land() {
-    var q;
+    var q, stale = doc.querySelector('.okf-hl-bar');
+    if (stale) stale.remove();  // the bar of the page this one replaced in place
     try { q = new URLSearchParams(win.location.search).get(HL); } catch (e) { return; }
     if (!q || !q.trim() || q.length > 512) return;
     var eng = okf.engine(), box = container();
