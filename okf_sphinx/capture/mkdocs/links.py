@@ -42,19 +42,31 @@ class PageLinks:
     """One page's links to pages of the site (unresolved: the target may be rendered later)."""
 
     #: ``(section index, via, to docname, to anchor)``; via ``doc`` (anchor ``""``) or ``ref``
+    #: (a page's links as an earlier index holds them; a rendered page's are in ``runs``)
     refs: list[tuple[int, str, str, str]] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)  # the sections' own ids -> section index
-    #: the page's other element ids, per run of the page one section holds: (section index,
-    #: ``"\0id\0id\0"`` as written in the HTML); strings, not one object per id (a page's
-    #: code blocks can hold thousands)
-    runs: list[tuple[int, str]] = field(default_factory=list)
+    #: per run of the page that one section holds: (section index, ``"\0id\0id\0"`` its
+    #: element ids as written, its links' hrefs joined by ``"\0"``): strings, not one object per
+    #: id or link (a page's code blocks can hold thousands; links are read after the build)
+    runs: list[tuple[int, str, str]] = field(default_factory=list)
+    folder: str = ""  # the page's folder URL (links are relative to it)
 
     def section_of(self, anchor: str) -> int | None:
         """The section that holds the element with id ``anchor`` (None: no such id)."""
         if anchor in self.ids:
             return self.ids[anchor]
         needle = "\0" + _attribute(anchor) + "\0"
-        return next((owner for owner, text in self.runs if needle in text), None)
+        return next((owner for owner, text, _hrefs in self.runs if needle in text), None)
+
+    def links(self, pages: dict[str, str]) -> list[tuple[int, str, str, str]]:
+        """``refs`` and the links of ``runs`` to pages of the site (``pages``: see :func:`capture_links`)."""
+        out = list(self.refs)
+        for owner, _ids, hrefs in self.runs:
+            for href in hrefs.split("\0") if hrefs else ():
+                link = _link(href, self.folder, pages)
+                if link is not None:
+                    out.append((owner, *link))
+        return out
 
 
 def _attribute(value: str) -> str:
@@ -71,13 +83,13 @@ def url_key(url: str) -> str:
     return path.rstrip("/")
 
 
-def capture_links(page_html: str, sections: list[Section], page_url: str, pages: dict[str, str]) -> PageLinks:
+def capture_links(page_html: str, sections: list[Section], page_url: str) -> PageLinks:
     """The links in a page's rendered content (``page_html``) to the site's pages, and its
     element ids, each with the index in ``sections`` of the section it stands in (the last
     section whose own element comes before it; the first section before any).
-    ``page_url``: the page's URL relative to the site root (MkDocs' ``page.url``);
-    ``pages``: :func:`url_key` of every page's URL -> its docname."""
-    out = PageLinks()
+    ``page_url``: the page's URL relative to the site root (MkDocs' ``page.url``)."""
+    folder = page_url if not page_url or page_url.endswith("/") else posixpath.dirname(page_url) + "/"
+    out = PageLinks(folder=folder)
     if not sections:
         return out
     for i, s in enumerate(sections):
@@ -99,16 +111,12 @@ def capture_links(page_html: str, sections: list[Section], page_url: str, pages:
     marks.sort()
     cuts = [0] + [at for at, _ in marks] + [len(page_html)]
     owners = [0] + [i for _, i in marks]
-    folder = page_url if not page_url or page_url.endswith("/") else posixpath.dirname(page_url) + "/"
     for k, owner in enumerate(owners):
         run = page_html[cuts[k] : cuts[k + 1]]
         found = _ID.findall(run)
-        if found:
-            out.runs.append((owner, "\0" + "\0".join(found) + "\0"))
-        for href in _HREF.findall(run):
-            link = _link(href, folder, pages)
-            if link is not None:
-                out.refs.append((owner, *link))
+        hrefs = _HREF.findall(run)
+        if found or hrefs:
+            out.runs.append((owner, "\0" + "\0".join(found) + "\0", "\0".join(hrefs)))
     return out
 
 
@@ -129,13 +137,13 @@ def _link(href: str, folder: str, pages: dict[str, str]) -> tuple[str, str, str]
     return ("ref" if anchor else "doc", docname, urllib.parse.unquote(anchor))
 
 
-def resolve_links(pages: dict[str, PageLinks]) -> dict[str, list[tuple[int, str, str, int]]]:
+def resolve_links(pages: dict[str, PageLinks], keys: dict[str, str]) -> dict[str, list[tuple[int, str, str, int]]]:
     """``docname → [(from section, via, to docname, to section)]`` in document order; a link to
-    an id no page has is dropped."""
+    an id no page has is dropped.  ``keys``: :func:`url_key` of every page's URL -> its docname."""
     out: dict[str, list[tuple[int, str, str, int]]] = {}
     for docname in sorted(pages):
         rows = []
-        for i, via, to, anchor in pages[docname].refs:
+        for i, via, to, anchor in pages[docname].links(keys):
             target = pages.get(to)
             if target is None:
                 continue

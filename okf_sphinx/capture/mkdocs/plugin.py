@@ -279,7 +279,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         docname = concept_id(file.src_uri)
         searchable = not self._excluded(docname)
         self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
-        self._links[docname] = capture_links(html, sections, page.url, self._page_keys)
+        self._links[docname] = capture_links(html, sections, page.url)
         return html
 
     def _headings(
@@ -423,7 +423,6 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         configured = self.config.source_root
         root = source_root(records, docs_dir, configured)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
-        resolved = resolve_links(self._links)
         site = Site(
             builder=_generator(),
             page_url=lambda docname: urls.get(docname, ""),
@@ -431,7 +430,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             search_page=self.search_page,
             project=config["site_name"] or "",
             language=self._language(config),
-            links=lambda: resolved,
+            links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()
