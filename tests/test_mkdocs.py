@@ -593,6 +593,11 @@ class Client:
     timeout: float = 2.5
     """Seconds before a request gives up."""
 
+    @property
+    def address(self) -> str:
+        """The server's address."""
+        return "localhost"
+
     def fetch(self, url: str) -> str:
         """Fetch a URL and return its body."""
         return url
@@ -624,6 +629,7 @@ def test_mkdocstrings_objects_are_documented_object_sections(tmp_path: Path) -> 
         "pkg": ("py:module", 3, 9, 9, "pkg", True),
         "pkg.Client": ("py:class", 4, 9, 9, "pkg.Client", True),
         "pkg.Client.timeout": ("py:attribute", 5, 9, 9, "pkg.Client.timeout", True),
+        "pkg.Client.address": ("py:property", 5, 9, 9, "pkg.Client.address", True),
         "pkg.Client.fetch": ("py:method", 5, 9, 9, "pkg.Client.fetch", True),
         "pkg.retry": ("py:function", 4, 9, 9, "pkg.retry", True),
     }
@@ -640,6 +646,7 @@ def test_mkdocstrings_objects_are_documented_object_sections(tmp_path: Path) -> 
     # objects.js, both pages (pkg.retry is rendered on two pages)
     assert sorted((r[0], r[1]) for r in index.objects()) == sorted(
         [("pkg", "py:module"), ("pkg.Client", "py:class"), ("pkg.Client.timeout", "py:attribute"),
+         ("pkg.Client.address", "py:property"),
          ("pkg.Client.fetch", "py:method"), ("pkg.retry", "py:function"), ("pkg.retry", "py:function")])
     # smart mode: a query naming the object finds it first
     for query, name in (("Client.fetch", "pkg.Client.fetch"), ("fetch", "pkg.Client.fetch"), ("pkg.Client", "pkg.Client"),

@@ -7,7 +7,7 @@ shown), an optional separate signature (``div.doc-signature``), its contents
 (``div.doc-contents``) and its members' objects nested inside.  Each becomes a
 documented-object section as Sphinx's autodoc objects do (docs/contract.md,
 "Documented objects"): its full dotted name, kind (``py:module``, ``py:class``,
-``py:function``, ``py:method``, ``py:attribute`` ...), signature text and
+``py:function``, ``py:method``, ``py:attribute``, ``py:property`` ...), signature text and
 rendered text, *generated* (no source line holds the rendered words), located at
 the line of the ``:::`` directive that rendered it.  No MkDocs imports:
 :mod:`okf_sphinx.capture.mkdocs.plugin` drives this.
@@ -46,6 +46,7 @@ class _Open:
     element: int  # depth of its div in the element stack
     name: str = ""
     heading: bool = False
+    labels: set[str] = field(default_factory=set)  # mkdocstrings' labels (``property``, ``classmethod`` ...)
     head: list[str] = field(default_factory=list)
     signature: list[str] = field(default_factory=list)
     text: list[str] = field(default_factory=list)
@@ -79,6 +80,8 @@ class _Objects(HTMLParser):
             self.open.append(_Open(kind, len(self.open), len(self.stack)))
             self.started.append(self.open[-1])
             role = "object"
+        elif "doc-label" in classes and self.open:  # a label of the object (in its heading's labels)
+            self.open[-1].labels.update(c[len("doc-label-"):] for c in classes if c.startswith("doc-label-"))
         elif self.open and self._role() not in ("skip",):
             obj = self.open[-1]
             if tag[:1] == "h" and tag[1:] in ("1", "2", "3", "4", "5", "6") and "doc-heading" in classes and not obj.name:
@@ -156,6 +159,7 @@ def rendered_objects(page_html: str) -> list[RenderedObject]:
         body = "\n".join(_lines(obj.text))
         if body:
             parts.append(body)
-        out.append(RenderedObject(obj.name, "py:" + _KINDS.get(obj.kind, obj.kind), signature, "\n\n".join(parts), obj.depth,
+        kind = "property" if obj.kind == "attribute" and "property" in obj.labels else _KINDS.get(obj.kind, obj.kind)
+        out.append(RenderedObject(obj.name, "py:" + kind, signature, "\n\n".join(parts), obj.depth,
                                   obj.heading))
     return out
