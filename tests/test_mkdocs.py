@@ -612,7 +612,8 @@ def test_mkdocstrings_objects_are_documented_object_sections(tmp_path: Path) -> 
     files = {
         "index.md": "# Home\n\nIntro about clients.\n\n## Reference\n\nThe API:\n\n::: pkg\n    options:\n"
                     "      show_root_heading: true\n\n## Notes\n\nA client is cheap to make.\n",
-        "retry.md": "# Retrying\n\nRetry a call when the server is busy.\n\n::: pkg.retry\n",
+        "retry.md": "# Retrying\n\nRetry a call when the server is busy.\n\n::: pkg.retry\n\n## Fetching\n\n"
+                    "Then [fetch again](index.md#pkg.Client.fetch) or read [the reference](index.md#reference).\n",
     }
     config = ("plugins:\n  - search\n  - mkdocstrings:\n      handlers:\n        python:\n          paths: [src]\n"
               "  - okf\nmarkdown_extensions:\n  - toc:\n      permalink: true\n")
@@ -668,12 +669,22 @@ def test_mkdocstrings_objects_are_documented_object_sections(tmp_path: Path) -> 
         read = index.read_lines(hit["path"], [hit["line_start"], hit["line_end"]])
         assert read["content_sha256"] == hit["content_sha256"] and read["locator"] == hit["locator"]
     assert index.read_lines("index.md", [9, 9])["content"].startswith("::: pkg")  # an object's range: its directive
+    # a link to an object's id is an object link (as a Sphinx role naming it), to a heading a ref
+    expanded = index.search("fetch again", mode="smart", expand=True)["expanded"]
+    assert [(e["heading"], e["via"], e["from"]) for e in expanded] == [
+        ("pkg.Client.fetch", "object", "retry.md#L7-L9"), ("Reference", "ref", "retry.md#L7-L9")]
     # --dirty: the unchanged page with objects is taken from the previous index, objects and all
     retry = project / "docs" / "retry.md"
     retry.write_text(retry.read_text(encoding="utf-8") + "\n## Backoff\n\nWait longer each time.\n", encoding="utf-8")
     mkdocs_build(project, out, "--dirty")
     mkdocs_build(project, tmp_path / "full")
     assert index_bytes(out) == index_bytes(tmp_path / "full")
+    # and the page its links point to: retry.md is reused, its object and ref links with it
+    home = project / "docs" / "index.md"
+    home.write_text(home.read_text(encoding="utf-8") + "\nOne more note.\n", encoding="utf-8")
+    mkdocs_build(project, out, "--dirty")
+    mkdocs_build(project, tmp_path / "full2")
+    assert index_bytes(out) == index_bytes(tmp_path / "full2")
     # switched off: no object sections, the page as before
     (project / "mkdocs.yml").write_text(
         (project / "mkdocs.yml").read_text(encoding="utf-8").replace("  - okf\n", "  - okf:\n      objects: false\n"),

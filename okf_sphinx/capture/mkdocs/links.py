@@ -8,7 +8,9 @@ rendered content are the site's cross-references, as the Sphinx side's
 
 - ``doc``: a link to a page of the site → that page's first section;
 - ``ref``: a link to an anchor of a page → the section that holds the element
-  with that id.
+  with that id;
+- ``object``: a link to a documented object's id (mkdocstrings' cross-references,
+  or a Markdown link to ``page.md#pkg.mod.func``) → the object's section.
 
 Per page (:func:`capture_links`, when MkDocs has rendered it): every link to another
 page, with the section it stands in (by position in the HTML: the last section
@@ -45,6 +47,7 @@ class PageLinks:
     #: (a page's links as an earlier index holds them; a rendered page's are in ``runs``)
     refs: list[tuple[int, str, str, str]] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)  # the sections' own ids -> section index
+    objects: set[str] = field(default_factory=set)  # the ids of its documented objects' sections
     #: per run of the page that one section holds: (section index, ``"\0id\0id\0"`` its
     #: element ids as written, its links' hrefs joined by ``"\0"``): strings, not one object per
     #: id or link (a page's code blocks can hold thousands; links are read after the build)
@@ -76,11 +79,13 @@ def _attribute(value: str) -> str:
 
 def url_key(url: str) -> str:
     """A page URL (or a link's path resolved against the site root) as a lookup key:
-    ``guide/install/``, ``guide/install/index.html`` -> ``guide/install``; ``""`` = the home page."""
+    ``guide/install/``, ``guide/install/index.html`` -> ``guide/install``; ``""`` = the home page
+    (``""``, ``./``, ``index.html``)."""
     path = urllib.parse.unquote(url).lstrip("/")
     if path == "index.html" or path.endswith("/index.html"):
         path = path[: -len("index.html")]
-    return path.rstrip("/")
+    path = posixpath.normpath(path) if path else ""
+    return "" if path == "." else path
 
 
 def capture_links(page_html: str, sections: list[Section], page_url: str) -> PageLinks:
@@ -95,6 +100,8 @@ def capture_links(page_html: str, sections: list[Section], page_url: str) -> Pag
     for i, s in enumerate(sections):
         if s.anchor:
             out.ids.setdefault(s.anchor, i)
+            if s.obj is not None:
+                out.objects.add(s.anchor)
     marks: list[tuple[int, int]] = []  # (where its id attribute starts, section index)
     written = {_attribute(a): a for a in out.ids}
     seen: set[str] = set()
@@ -131,7 +138,7 @@ def _link(href: str, folder: str, pages: dict[str, str]) -> tuple[str, str, str]
     target = posixpath.normpath(posixpath.join(folder, path)) if path else ""
     if target.startswith(".."):
         return None  # outside the site
-    docname = pages.get(url_key("" if target == "." else target))
+    docname = pages.get(url_key(target))
     if docname is None:
         return None
     return ("ref" if anchor else "doc", docname, urllib.parse.unquote(anchor))
@@ -149,6 +156,6 @@ def resolve_links(pages: dict[str, PageLinks], keys: dict[str, str]) -> dict[str
                 continue
             j = target.section_of(anchor) if anchor else 0
             if j is not None:
-                rows.append((i, via, to, j))
+                rows.append((i, "object" if anchor in target.objects else via, to, j))
         out[docname] = rows
     return out

@@ -617,7 +617,8 @@ def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str
         for n in range(len(index.concepts())):
             for s in index.page(n)["sections"]:
                 where[s["sid"]] = (index.page(n)["concept_id"], s["anchor"])
-    out = PageLinks(ids={s["anchor"]: i for i, s in reversed(list(enumerate(page["sections"]))) if s["anchor"]})
+    out = PageLinks(ids={s["anchor"]: i for i, s in reversed(list(enumerate(page["sections"]))) if s["anchor"]},
+                    objects={s["anchor"] for s in page["sections"] if s["anchor"] and "kind" in s})
     for i, s in enumerate(page["sections"]):
         if s["sid"] >= index.section_count:
             continue
@@ -625,8 +626,8 @@ def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str
             concept, anchor = where[to]
             if via == "doc":
                 out.refs.append((i, via, concept, ""))
-            elif anchor:
-                out.refs.append((i, via, concept, anchor))
+            elif anchor:  # ref, or object (a ref to an object's id: object again when resolved)
+                out.refs.append((i, "ref", concept, anchor))
     return out
 
 
