@@ -16,7 +16,9 @@ both can be measured on one site).  Reported per build:
 - the CPU spent inside the okf plugin's own event handlers (shadow parse and
   section split per page, index writing), timed inside the okf build process
   by this script's ``--driver`` mode, as a share of the plain build: the
-  plugin's cost without the run-to-run noise of two whole builds;
+  plugin's cost without the run-to-run noise of two whole builds; and the
+  parts of those handlers (``PARTS``: headings, line mapping, section split,
+  links, objects, index build, index write), each timed on its own;
 - bytes of ``_okf/`` (raw, and each file gzip level 6) next to Material's
   ``search/search_index.json``.
 
@@ -58,10 +60,16 @@ QUERIES = ["search plugin", "social cards", "code annotations", "dark mode", "na
 
 
 # -- driver: one mkdocs build, timing the okf plugin's handlers ------------------------------
+#: functions inside okf's handlers timed on their own (docs/benchmarks.md, MkDocs: where the CPU goes)
+PARTS = ("headings_from_tree", "shadow_headings", "line_numbers", "split_markdown", "capture_links",
+         "rendered_objects", "build_index", "write_index")
+
+
 def driver(argv: list[str]) -> int:
     """``bench_mkdocs.py --driver OUT.json -- <mkdocs build args>``: run the build in this process."""
     out = Path(argv[0])
     spent: dict[str, float] = {"seconds": 0.0}
+    parts: dict[str, float] = {}
     try:
         from okf_sphinx.capture.mkdocs import plugin as mkdocs_plugin
     except ImportError:
@@ -84,12 +92,26 @@ def driver(argv: list[str]) -> int:
                 if hasattr(original, attr):
                     setattr(timed, attr, getattr(original, attr))
             setattr(cls, name, timed)
+        # the parts of those handlers (functions the plugin module calls by these names)
+        for name in PARTS:
+            original = getattr(mkdocs_plugin, name, None)
+            if original is None:
+                continue
+
+            def part(*args: Any, __original: Any = original, __name: str = name, **kwargs: Any) -> Any:
+                start = time.process_time()
+                try:
+                    return __original(*args, **kwargs)
+                finally:
+                    parts[__name] = parts.get(__name, 0.0) + time.process_time() - start
+
+            setattr(mkdocs_plugin, name, part)
     from mkdocs.__main__ import cli
 
     try:
         cli.main(args=argv[2:], prog_name="mkdocs", standalone_mode=False)
     finally:
-        out.write_text(json.dumps(spent))
+        out.write_text(json.dumps({**spent, "parts": parts}))
     return 0
 
 
@@ -132,8 +154,10 @@ def run_build(project: Path, config: str, out: Path, *, okf: bool, pythonpath: s
         raise SystemExit(f"build failed:\n{proc.stdout}\n{proc.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     spent = json.loads(timing.read_text()) if okf else {"seconds": 0.0}
+    parts = spent.pop("parts", {})
     return {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "okf_hooks_cpu_s": round(spent.pop("seconds"), 3),
-            "okf_hooks_by_event_s": {k: round(v, 3) for k, v in sorted(spent.items())}}
+            "okf_hooks_by_event_s": {k: round(v, 3) for k, v in sorted(spent.items()) if v >= 0.0005},
+            "okf_parts_s": {k: round(v, 3) for k, v in sorted(parts.items())}}
 
 
 def tree_bytes(root: Path) -> dict[str, int]:
@@ -235,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(out, ignore_errors=True)
                 r = run_build(project, "mkdocs.yml" if kind == "plain" else config, out, okf=kind == "okf", pythonpath=pythonpath)
                 print(f"{kind:5} build {i + 1}: cpu {r['cpu_s']:.2f} s, wall {r['wall_s']:.2f} s"
-                      + (f", okf hooks {r['okf_hooks_cpu_s']:.2f} s {r['okf_hooks_by_event_s']}" if kind == "okf" else ""),
+                      + (f", okf hooks {r['okf_hooks_cpu_s']:.2f} s {r['okf_hooks_by_event_s']}, parts {r['okf_parts_s']}"
+                         if kind == "okf" else ""),
                       flush=True)
                 runs[kind].append(r)
         plain = min(r["cpu_s"] for r in runs["plain"])

@@ -271,3 +271,77 @@ def test_result_link_lands_on_the_section(browser: Any, sites: dict[str, Path], 
     page.wait_for_url("**/guide/containers/#inside-a-macos-tab")
     assert page.locator("#inside-a-macos-tab").count() == 1
     page.close()
+
+
+@pytest.fixture(scope="module")
+def material_instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """Material with instant loading (``navigation.instant``): links swap the page in place."""
+    base = tmp_path_factory.mktemp("material-instant")
+    project = copy_example(base / "src", "material")
+    out = base / "site"
+    out.mkdir()
+    url, server = serve(out)
+    # instant loading follows the links its sitemap lists, on the site_url's port: the server's
+    (project / "mkdocs-instant.yml").write_text(
+        f"INHERIT: mkdocs-material.yml\nsite_url: {url}\ntheme:\n  name: material\n  features:\n"
+        "    - navigation.instant\n", encoding="utf-8")
+    mkdocs_build(project, out, config="mkdocs-instant.yml")
+    yield url, out
+    server.shutdown()
+    server.server_close()
+
+
+def test_material_instant_loading_keeps_the_dialog_working(browser: Any, material_instant: tuple[str, Path]) -> None:  # noqa: F811
+    """With Material's instant loading a followed link replaces the page without reloading it
+    (and okf's scripts are not run again): the dialog opened from the new page's header box
+    and by its keys still answers as the Python API, with links right for the new page."""
+    base, folder = material_instant
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    page.goto(base + "retry/")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => typeof window.document$ !== 'undefined'")  # Material's scripts are running
+    page.evaluate("() => { window.okfSamePage = true; }")  # survives an instant page change, not a reload
+    page.locator("input.md-search__input").locator("visible=true").first.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    _type(page, "inside a macos tab")
+    want = _dialog_expected(folder, base, "inside a macos tab")
+    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    target = want[0]["hrefs"][0]
+    page.locator(".okf-dialog-list a[role=option]").first.click()
+    page.wait_for_url(lambda u: urllib.parse.urldefrag(u)[0].split("?")[0] == urllib.parse.urldefrag(target)[0])
+    page.wait_for_selector("#inside-a-macos-tab", state="attached")
+    assert page.evaluate("() => window.okfSamePage === true"), "the link reloaded the page: instant loading is off"
+    assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
+    # the landing marks the query's words on the page swapped in, as after a load
+    page.wait_for_selector(".okf-hl-bar[data-okf-state=done]")
+    assert page.locator("#inside-a-macos-tab ~ * mark.okf-hl, #inside-a-macos-tab mark.okf-hl").count() > 0
+    # the new page's header box (a new element) opens the dialog; the answer is the API's
+    page.locator("input.md-search__input").locator("visible=true").first.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
+    page.fill("#okf-dialog-q", "")
+    _type(page, "retry policy")
+    want = _dialog_expected(folder, base, "retry policy")
+    assert want and [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    assert page.evaluate("document.querySelectorAll('dialog.okf-dialog').length") == 1
+    page.keyboard.press("Escape")  # the focus goes back to the new page's header box
+    _wait_closed_with_focus_on(page, "document.activeElement.classList.contains('md-search__input')")
+    # and by key (from outside the box), then follow the first result with the keyboard (another
+    # instant change)
+    page.evaluate("() => document.activeElement.blur()")
+    _open_by_key(page, "/")
+    _type(page, "retry policy")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: urllib.parse.urldefrag(u)[0].split("?")[0] == urllib.parse.urldefrag(want[0]["hrefs"][0])[0])
+    page.wait_for_selector("#retry-policy", state="attached")
+    assert page.evaluate("() => window.okfSamePage === true")
+    page.wait_for_function("() => { const b = document.querySelectorAll('.okf-hl-bar'); return b.length === 1 &&"
+                           " b[0].getAttribute('data-okf-state') === 'done' && b[0].textContent.includes('retry policy'); }")
+    assert page.locator("mark.okf-hl").count() > 0  # one bar, the new page's query, its words marked
+    _open_by_key(page, "Control+k")
+    assert not _theme_search_open(page, "material")
+    assert errors == []
+    page.close()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
+import re
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -132,6 +134,15 @@ def test_smart_mode_keys_of_the_format() -> None:
     assert fmt.identifiers("-x a_ _1 1_2 x. .a.b. a-b- Xa_b plain 1.2 c::d") == [
         "a_", "a.b", "a-b", "xa_b", "c::d"]
     assert fmt.identifiers("1.2 then a_b") == ["a_b"]  # a run that is not an identifier does not end the scan
+    # the build matches only runs holding a connector: the same list as checking every run
+    rnd = random.Random(11)
+    for _ in range(20000):
+        text = "".join(rnd.choice("ab1Z_.:- (\n") for _ in range(rnd.randint(0, 14)))
+        runs = [m.group() for m in re.finditer(r"[A-Za-z0-9_.:-]+", text)]
+        every = [("-" * min(len(r) - len(r.lstrip("-")), 2) + r.strip(".:-")).lower() for r in runs
+                 if len(r.strip(".:-")) >= 2 and re.search("[A-Za-z]", r.strip(".:-"))
+                 and (r.startswith("-") or re.search("[_.:-]", r.strip(".:-")))]
+        assert fmt.identifiers(text) == every, text
     assert fmt.object_name_query("  QuerySet.filter()\t") == "QuerySet.filter"
     assert fmt.object_name_query("XQuerySetX") == "XQuerySetX" and fmt.object_name_query("f()()") == "f()" and fmt.object_name_query(" () ") is None
     assert fmt.object_name_query("\u00a0f\u00a0") == "\u00a0f\u00a0"  # only ASCII white space is trimmed

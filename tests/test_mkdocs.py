@@ -109,7 +109,7 @@ def test_cli_search_section_and_lines_work_unchanged(site: Path) -> None:
     assert found["hits"][0]["locator"] == "docs/retry.md#L1-L5"
     assert found == okf_sphinx.open_index(site).search("retry policy")
     section = okf("section", str(site), "docs/retry.md#L6-L13")
-    assert "The retry policy never exceeds the request deadline." in json.dumps(section)
+    assert "The retry policy never exceeds the request deadline;" in json.dumps(section)
     lines = okf("lines", str(site), "docs/retry.md", "14", "17")
     assert lines["content"].startswith("Cache\n-----")
 
@@ -290,8 +290,9 @@ def test_readthedocs_keeps_its_search_page_unless_replaced_and_custom_dir_overri
 
 def test_an_extension_failing_on_the_shadow_parse_is_loud_not_fatal(tmp_path: Path) -> None:
     """A (contrived, real) Markdown extension that fails on okf's marked copy: the page is one section."""
-    # the '#' line in a fence makes okf parse a.md a second time (the real render's headings are not enough)
-    a = "# Alpha\n\n## Beta\n\nbeta text\n\n```\n# not a heading\n```\n"
+    # a fenced '## Beta' line after the heading '## Beta' makes okf parse a.md a second time (the real
+    # render's headings could come from either line)
+    a = "# Alpha\n\n## Beta\n\nbeta text\n\n```\n## Beta\n```\n"
     project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": a},
                                    "markdown_extensions:\n  - picky_ext\n")
     (project / "picky_ext.py").write_text(
@@ -467,8 +468,8 @@ def test_snippet_line_ranges_and_sections_are_captured_exactly(tmp_path: Path) -
 
 def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
     """Real mkdocstrings (``::: pkg``) and mkdocs-macros builds: every section keeps its exact
-    source lines; the API headings mkdocstrings renders start no section (a note in the log),
-    the page's own headings keep their rendered ids; headings a macro generates start no
+    source lines; the API objects mkdocstrings renders are object sections at their ``:::`` line
+    (a note in the log), the page's own headings keep their rendered ids; headings a macro generates start no
     section (a warning naming the page, a note with unmatched_headings: info)."""
     files = {
         "index.md": "# Home\n\nIntro text.\n\n## API\n\n::: pkg\n    options:\n      show_root_heading: true\n\n"
@@ -493,13 +494,16 @@ def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
     html = (out / "index.html").read_text(encoding="utf-8")
     assert 'id="pkg.Client.fetch"' in html  # mkdocstrings really rendered the API
     assert outline(out)["index"]["sections"] == [
-        ["Home", 1, 1, 4, "home"], ["API", 2, 5, 10, "api"], ["After the API", 2, 11, 13, "after-the-api"]]
+        ["Home", 1, 1, 4, "home"], ["API", 2, 5, 10, "api"],
+        ["pkg", 3, 7, 7, "pkg"], ["pkg.Client", 4, 7, 7, "pkg.Client"], ["pkg.Client.fetch", 5, 7, 7, "pkg.Client.fetch"],
+        ["pkg.retry", 4, 7, 7, "pkg.retry"],  # the API's objects, at their ':::' line (test_mkdocstrings_objects_...)
+        ["After the API", 2, 11, 13, "after-the-api"]]
     assert outline(out)["macros"]["sections"] == [
         ["Macros page", 1, 1, 6, "macros-page"], ["Real heading", 2, 7, 14, "real-heading"],
         ["Last heading", 2, 15, 17, "last-heading"]]
     assert 'id="generated-heading"' in (out / "macros" / "index.html").read_text(encoding="utf-8")
     log = proc.stderr
-    assert re.search(r"INFO .*mkdocstrings.* index\.md \(4\)", log), log
+    assert re.search(r"INFO .*mkdocstrings.*documented-object.* index\.md \(4\)", log), log
     assert re.search(r"WARNING .*rewritten.* macros\.md \(3\)", log), log
     assert "Traceback" not in log
     # --strict fails on the macro warning only; once acknowledged, it passes
@@ -540,3 +544,185 @@ def test_headings_from_the_real_render_equal_the_shadow_parse(tmp_path: Path) ->
         runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
     assert runs["normal"][0] >= 5 and runs["shadow-only"][0] == 0  # the real render served several pages
     assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
+
+
+def test_lines_that_look_like_headings_but_are_none_keep_the_real_render_exact(tmp_path: Path) -> None:
+    """Pages with ``#`` lines that are no headings (comments in fenced blocks, indented code)
+    take their headings from the real render when only one placement fits, and the index is
+    byte for byte the shadow parse's; an ambiguous page (a comment with a heading's own text
+    before it) and a page with a heading on a list item line are shadow-parsed."""
+    fence = "```yaml\n# {text}\nkey: value\n```\n\n"
+    files = {
+        "index.md": "# Home\n\n" + fence.format(text="a comment") + "## Install\n\n    # indented code\n\n"
+                    "## Use\n\n" + fence.format(text="another comment") + "Text.\n",
+        "setext.md": "Title\n=====\n\n" + fence.format(text="not a title") + "Second\n------\n\nBody.\n",
+        "ambiguous.md": "# Page\n\n" + fence.format(text="Options") + "# Options\n\nText.\n",
+        "listed.md": "# Listed\n\n" + fence.format(text="Item heading") + "- # Item heading\n\n## After\n\nEnd.\n",
+    }
+    project = write_mkdocs_project(tmp_path / "p", files, "markdown_extensions:\n  - toc:\n      permalink: true\n"
+                                   "  - pymdownx.superfences\n  - admonition\n")
+    runs = {}
+    for mode in ("normal", "shadow-only"):
+        proc = subprocess.run([sys.executable, "-c", _BUILD_WITH, mode, str(tmp_path / mode)], cwd=project,
+                              capture_output=True, text=True, env=build_env(), timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
+    # index.md and setext.md from the real render; ambiguous.md and listed.md shadow-parsed
+    assert runs["normal"] == [2, 4] and runs["shadow-only"] == [0, 4]
+    assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
+    sections = outline(tmp_path / "normal")
+    assert [s[:2] + s[4:] for s in sections["index"]["sections"]] == [["Home", 1, "home"], ["Install", 2, "install"], ["Use", 2, "use"]]
+    assert [s[:3] for s in sections["ambiguous"]["sections"]] == [["Page", 1, 1], ["Options", 1, 8]]
+
+
+_PKG = '''"""A package of clients."""
+
+
+def retry(times: int = 3) -> int:
+    """Retry a call a few times.
+
+    Args:
+        times: How many attempts.
+    """
+    return times
+
+
+class Client:
+    """A client that talks to the server."""
+
+    timeout: float = 2.5
+    """Seconds before a request gives up."""
+
+    @property
+    def address(self) -> str:
+        """The server's address."""
+        return "localhost"
+
+    def fetch(self, url: str) -> str:
+        """Fetch a URL and return its body."""
+        return url
+'''
+
+
+def test_mkdocstrings_objects_are_documented_object_sections(tmp_path: Path) -> None:
+    """mkdocstrings' objects become documented-object sections as Sphinx's autodoc ones do: full
+    dotted name, kind, signature, generated text, located at the ``:::`` line; smart search
+    ranks an object named by the query first, get_section finds it by name, the kind filter
+    selects it, objects.js lists it, and keyword hits stay the contract's and read back."""
+    files = {
+        "index.md": "# Home\n\nIntro about clients.\n\n## Reference\n\nThe API:\n\n::: pkg\n    options:\n"
+                    "      show_root_heading: true\n\n## Notes\n\nA client is cheap to make.\n",
+        "retry.md": "# Retrying\n\nRetry a call when the server is busy.\n\n::: pkg.retry\n\n## Fetching\n\n"
+                    "Then [fetch again](index.md#pkg.Client.fetch) or read [the reference](index.md#reference).\n",
+    }
+    config = ("plugins:\n  - search\n  - mkdocstrings:\n      handlers:\n        python:\n          paths: [src]\n"
+              "  - okf\nmarkdown_extensions:\n  - toc:\n      permalink: true\n")
+    project = write_mkdocs_project(tmp_path / "p", files, config)
+    (project / "src" / "pkg").mkdir(parents=True)
+    (project / "src" / "pkg" / "__init__.py").write_text(_PKG, encoding="utf-8")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert 'id="pkg.Client.fetch"' in (out / "index.html").read_text(encoding="utf-8")
+    index = okf_sphinx.open_index(out)
+    page = index.page(next(n for c, _t, n, _s, _p in index.concepts() if c == "index"))
+    objects = {s["name"]: s for s in page["sections"] if "kind" in s}
+    assert {n: (s["kind"], s["level"], s["line_start"], s["line_end"], s["anchor"], s["generated"]) for n, s in objects.items()} == {
+        "pkg": ("py:module", 3, 9, 9, "pkg", True),
+        "pkg.Client": ("py:class", 4, 9, 9, "pkg.Client", True),
+        "pkg.Client.timeout": ("py:attribute", 5, 9, 9, "pkg.Client.timeout", True),
+        "pkg.Client.address": ("py:property", 5, 9, 9, "pkg.Client.address", True),
+        "pkg.Client.fetch": ("py:method", 5, 9, 9, "pkg.Client.fetch", True),
+        "pkg.retry": ("py:function", 4, 9, 9, "pkg.retry", True),
+    }
+    by_sid = {s["sid"]: s for s in page["sections"]}
+    assert by_sid[objects["pkg.Client.fetch"]["parent"]]["name"] == "pkg.Client"
+    assert by_sid[objects["pkg"]["parent"]]["heading"] == "Reference"
+    assert [s["heading"] for s in page["sections"] if "kind" not in s] == ["Home", "Reference", "Notes"]
+    # the object's record: signature and the rendered text (members and source listing left out)
+    fetch = index.section(objects["pkg.Client.fetch"]["sid"])
+    assert fetch["signature"].startswith("fetch(") and "Fetch a URL and return its body." in fetch["text"]
+    client = index.section(objects["pkg.Client"]["sid"])
+    assert "A client that talks to the server." in client["text"] and "Fetch a URL" not in client["text"]
+    assert fetch["url"] == "#pkg.Client.fetch" or fetch["url"].endswith("#pkg.Client.fetch")
+    # objects.js, both pages (pkg.retry is rendered on two pages)
+    assert sorted((r[0], r[1]) for r in index.objects()) == sorted(
+        [("pkg", "py:module"), ("pkg.Client", "py:class"), ("pkg.Client.timeout", "py:attribute"),
+         ("pkg.Client.address", "py:property"),
+         ("pkg.Client.fetch", "py:method"), ("pkg.retry", "py:function"), ("pkg.retry", "py:function")])
+    # smart mode: a query naming the object finds it first
+    for query, name in (("Client.fetch", "pkg.Client.fetch"), ("fetch", "pkg.Client.fetch"), ("pkg.Client", "pkg.Client"),
+                        ("timeout", "pkg.Client.timeout")):
+        first = index.search(query, mode="smart")["pages"][0]["hits"][0]
+        assert first["heading"] == name, (query, first)
+    # get_section by object name (full or dotted tail) returns the object's section
+    got = index.get_section(object="Client.fetch")
+    assert got["heading"] == "pkg.Client.fetch" and got["locator"] == "index.md#L9-L9"
+    # the kind filter selects objects of that kind only
+    only = index.search("client", mode="smart", kind="py:class")
+    assert [h["heading"] for p in only["pages"] for h in p["hits"]] == ["pkg.Client"]
+    # keyword mode: the contract's fields; every hit's locator reads back with its SHA-256
+    hits = index.search("fetch url")["hits"]
+    assert hits and hits[0]["heading"] == "pkg.Client.fetch"
+    for hit in hits:
+        assert list(hit) == ["concept_id", "path", "heading", "locator", "line_start", "line_end", "content_sha256",
+                             "snippet", "score", "matched_terms"]
+        read = index.read_lines(hit["path"], [hit["line_start"], hit["line_end"]])
+        assert read["content_sha256"] == hit["content_sha256"] and read["locator"] == hit["locator"]
+    assert index.read_lines("index.md", [9, 9])["content"].startswith("::: pkg")  # an object's range: its directive
+    # a link to an object's id is an object link (as a Sphinx role naming it), to a heading a ref
+    expanded = index.search("fetch again", mode="smart", expand=True)["expanded"]
+    assert [(e["heading"], e["via"], e["from"]) for e in expanded] == [
+        ("pkg.Client.fetch", "object", "retry.md#L7-L9"), ("Reference", "ref", "retry.md#L7-L9")]
+    # --dirty: the unchanged page with objects is taken from the previous index, objects and all
+    retry = project / "docs" / "retry.md"
+    retry.write_text(retry.read_text(encoding="utf-8") + "\n## Backoff\n\nWait longer each time.\n", encoding="utf-8")
+    mkdocs_build(project, out, "--dirty")
+    mkdocs_build(project, tmp_path / "full")
+    assert index_bytes(out) == index_bytes(tmp_path / "full")
+    # and the page its links point to: retry.md is reused, its object and ref links with it
+    home = project / "docs" / "index.md"
+    home.write_text(home.read_text(encoding="utf-8") + "\nOne more note.\n", encoding="utf-8")
+    mkdocs_build(project, out, "--dirty")
+    mkdocs_build(project, tmp_path / "full2")
+    assert index_bytes(out) == index_bytes(tmp_path / "full2")
+    # switched off: no object sections, the page as before
+    (project / "mkdocs.yml").write_text(
+        (project / "mkdocs.yml").read_text(encoding="utf-8").replace("  - okf\n", "  - okf:\n      objects: false\n"),
+        encoding="utf-8")
+    mkdocs_build(project, tmp_path / "off")
+    off = okf_sphinx.open_index(tmp_path / "off")
+    assert off.objects() == [] and [s["heading"] for s in off.page(0)["sections"]] == ["Home", "Reference", "Notes"]
+
+
+def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Path) -> None:
+    """Links between pages in the rendered HTML are the site's cross-references, as on Sphinx
+    sites: ``doc`` for a page, ``ref`` for an anchor (here one of a snippet's sections), so
+    smart ``expand`` adds the linked sections (with ``via`` and ``from``) and the page priors
+    count the pages linking in (example_mkdocs: index.md -> retry.md, retry.md ->
+    snippets.md#timeout-recipe and release.md)."""
+    from okf_sphinx.core import index_format as fmt
+    from okf_sphinx.writer.smart_index import structure_factor
+
+    index = okf_sphinx.open_index(site)
+    answer = index.search("retry deadline", mode="smart", expand=True)
+    hits = {h["locator"] for p in answer["pages"] for h in p["hits"]}
+    assert "docs/retry.md#L6-L13" in hits and "docs/retry.md#L14-L17" in hits
+    assert [(e["heading"], e["url"], e["locator"], e["via"], e["from"]) for e in answer["expanded"]] == [
+        ("Timeout recipe", "snippets/#timeout-recipe", "includes/recipes.md#L12-L14", "ref", "docs/retry.md#L6-L13"),
+        ("Release 1.6", "release/#release-16", "docs/release.md#L1-L5", "doc", "docs/retry.md#L14-L17"),
+    ]
+    assert [(e["heading"], e["via"], e["from"]) for e in index.search("fixture", mode="smart", expand=True)["expanded"]] == [
+        ("Retry policy", "doc", "docs/index.md#L1-L5")]
+    # the answer without expand is unchanged by it
+    plain = index.search("retry deadline", mode="smart")
+    assert {k: v for k, v in answer.items() if k != "expanded"} == plain
+    # the same links in every surface: the CLI gives the same bytes
+    cli = subprocess.run([sys.executable, "-m", "okf_sphinx", "search", str(site), "--query", "fixture", "--mode", "smart",
+                          "--expand", "--json"], capture_output=True, text=True, timeout=120, env=build_env())
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout) == index.search("fixture", mode="smart", expand=True)
+    priors = {r[4]: r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    one = float(f"{structure_factor(1, 0):.4g}")
+    assert one > 1.0
+    assert priors["docs/retry.md"] == priors["docs/release.md"] == priors["docs/snippets.md"] == one
+    assert priors["docs/notes.md"] == priors["docs/index.md"] == float(f"{structure_factor(0, 0):.4g}")

@@ -220,7 +220,9 @@ def idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-_IDENT_RUN = re.compile(r"[A-Za-z0-9_.:-]+")
+# a maximal run of identifier characters that holds a connector (a run without one is never an
+# identifier: matching only those keeps the per-run checks below off most of a text's words)
+_IDENT_RUN = re.compile(r"(?<![A-Za-z0-9_.:-])(?=[A-Za-z0-9]*[_.:-])[A-Za-z0-9_.:-]+")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
 _CONNECTOR = re.compile(r"[_.:-]")
 MAX_QUERY_IDENTIFIERS = 8
@@ -235,8 +237,7 @@ def identifiers(text: str) -> list[str]:
     that holds the query's identifier whole above one that only holds its words.
     """
     out = []
-    for m in _IDENT_RUN.finditer(text):
-        token = m.group()
+    for token in _IDENT_RUN.findall(text):
         lead = len(token) - len(token.lstrip("-"))
         core = token.strip(".:-")
         if len(core) < 2 or not _HAS_LETTER.search(core) or not (lead or _CONNECTOR.search(core)):

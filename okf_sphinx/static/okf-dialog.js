@@ -220,7 +220,11 @@
         if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button) return;  // a new tab: the link's own search page
         ev.preventDefault();
         useRecent(a.getAttribute('data-okf-recent'));
-      } else remember(input.value);
+      } else {
+        remember(input.value);
+        // a theme that swaps pages in place (Material's instant loading) keeps this page: close
+        if (!(ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button)) dialog.close();
+      }
     });
     dialog.addEventListener('click', function (ev) { if (ev.target === dialog) dialog.close(); });  // the backdrop
     dialog.addEventListener('close', function () {
@@ -261,8 +265,19 @@
       if (!href) return;
       remember(input.value);
       if (ev.ctrlKey || ev.metaKey) win.open(href, '_blank', 'noopener');
-      else { dialog.close(); win.location.href = href; }
+      else { dialog.close(); follow(href); }
     }
+  }
+
+  // go to href as a click on a link would, so a theme that loads pages in place (Material's
+  // instant loading) does so here too; elsewhere it is an ordinary navigation
+  function follow(href) {
+    var a = doc.createElement('a');
+    a.href = href;
+    a.hidden = true;
+    doc.body.appendChild(a);
+    a.click();
+    a.remove();
   }
 
   function say(text) { status.textContent = text; }
@@ -496,7 +511,8 @@
     }
   }, true);
   // for a theme's own shortcuts (okf-mkdocs.js): open the dialog, optionally with a query
-  win.OkfDialog = { open: function (text) { open(null, text); } };
+  // (land: mark ?okf-hl= on a page a theme loaded in place, Material's instant loading)
+  win.OkfDialog = { open: function (text) { open(null, text); }, land: function () { land(); } };
   win.addEventListener('focusin', function (ev) {
     if (quiet) return;
     var box = themeBox(ev.target);
@@ -518,7 +534,8 @@
     return doc.querySelector('[role=main]') || doc.querySelector('main') || doc.querySelector('article') || doc.querySelector('div.body') || doc.body;
   }
   function land() {
-    var q;
+    var q, stale = doc.querySelector('.okf-hl-bar');
+    if (stale) stale.remove();  // the bar of the page this one replaced in place
     try { q = new URLSearchParams(win.location.search).get(HL); } catch (e) { return; }
     if (!q || !q.trim() || q.length > 512) return;
     var eng = okf.engine(), box = container();

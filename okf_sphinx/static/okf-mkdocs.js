@@ -9,7 +9,8 @@
  * Without the dialog (dialog: false): Enter (or submit) in the box of the mkdocs theme
  * (#mkdocs-search-query), Material (.md-search__input) or readthedocs (#rtd-search-form)
  * opens search.html?q=...
- * Works over http(s) and file:// (where Material hides its own box: it is shown again). */
+ * Works over http(s) and file:// (where Material hides its own box: it is shown again), and
+ * with Material's instant loading (a page swapped in place is hooked and marked again). */
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -82,7 +83,24 @@
       if (q) dialog().open(q);
     }
   }
+  // Material's instant loading (navigation.instant) swaps pages in place without running
+  // these scripts again: hook the new page's box and mark its ?okf-hl= words, as a load would
+  function instant() {
+    var shown = window.location.pathname + window.location.search;
+    if (theme !== 'material' || !window.document$ || typeof window.document$.subscribe !== 'function') return;
+    window.document$.subscribe(function () {
+      var now = window.location.pathname + window.location.search;
+      if (now === shown) return;  // the page these scripts loaded with
+      shown = now;
+      SELECTORS.forEach(function (sel) {
+        Array.prototype.forEach.call(document.querySelectorAll(sel), function (input) {
+          if (!input.closest('#okf-search')) { hook(input); keepShown(input); }
+        });
+      });
+      if (dialog() && dialog().land) dialog().land();
+    });
+  }
   // after every deferred script (okf-dialog.js comes after this one)
-  if (document.readyState === 'complete') init();
-  else document.addEventListener('DOMContentLoaded', init);
+  if (document.readyState === 'complete') { init(); instant(); }
+  else document.addEventListener('DOMContentLoaded', function () { init(); instant(); });
 })();

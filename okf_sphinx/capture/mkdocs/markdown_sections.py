@@ -43,6 +43,8 @@ _HTML_HEADING = re.compile(r"<h([1-6])(\s[^>]*)?>(.*?)</h\1\s*>", re.IGNORECASE 
 _ID = re.compile(r"""\sid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 _HEADERLINK = re.compile(r"""<a\b[^>]*class\s*=\s*["'][^"']*\bheaderlink\b[^"']*["'][^>]*>.*?</a\s*>""", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
+#: the heading of an object mkdocstrings renders (an object section of its own, see objects.py)
+_DOC_HEADING = re.compile(r"""\sclass\s*=\s*["'][^"']*\bdoc-heading\b""", re.IGNORECASE)
 _STASH = re.compile("\x02wzxhzdk:(\\d+)\x03")
 
 
@@ -205,6 +207,8 @@ def tree_headings(root: etree.Element, stash: list[Any]) -> list[tuple[int, str,
 
     def visit(el: etree.Element) -> None:
         tag = el.tag if isinstance(el.tag, str) else ""
+        if tag == "div" and el.get("class") == "mkdocstrings":
+            return  # mkdocstrings' rendered API (and the copies of its headings it adds for the toc)
         if len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":
             found.append((int(tag[1]), "".join(el.itertext()), len(el) > 0))
         else:
@@ -221,38 +225,77 @@ def headings_from_tree(
     md: Any, found: list[tuple[int, str, bool]], body: list[str], first: int, numbers: list[int | None] | None = None
 ) -> list[ShadowHeading] | None:
     """The page's headings from the real render's block tree (:func:`tree_headings`), without
-    a shadow parse, when that is certain: every line of ``body`` that could start a heading
-    (:func:`candidates`) is one, in order, with the level and text the tree holds.  Else
-    None (a ``#`` line in a fence, raw HTML headings, a heading from a list item marker line
-    ...: the caller runs the shadow parse).  ``md``: the site's Markdown (its tab length and
-    header patterns).  ``numbers``: as for :func:`shadow_headings` (rewritten Markdown)."""
+    a shadow parse, when that is certain; else None (the caller runs the shadow parse).
+
+    Each heading of the tree is tied to a line of ``body`` that could start a heading
+    (:func:`candidates`) whose level and text as written are the heading's.  Lines that
+    could start a heading but are none (a ``#`` comment in a fenced block, indented code)
+    are passed over; the tie is certain only when it is the one way to place the
+    headings in document order (the earliest and the latest placement agree), no heading
+    comes from raw HTML, and no list item line starts with ``#`` (``- # x`` renders a
+    heading from a line that is no candidate).  ``md``: the site's Markdown (its tab
+    length and header patterns).  ``numbers``: as for :func:`shadow_headings` (rewritten
+    Markdown)."""
+    if any(from_html for _, _, from_html in found) or any(_LIST_HEADING.match(line) for line in body):
+        return None
     at = sorted(candidates(body))
-    if len(at) != len(found) or any(from_html for _, _, from_html in found):
+    if len(at) < len(found):
         return None
     hashed = md.parser.blockprocessors["hashheader"].RE if "hashheader" in md.parser.blockprocessors else None
-    out = []
-    for i, (level, text, _) in zip(at, found):
-        source = body[i].expandtabs(md.tab_length)
-        rest = source[_PREFIX.match(source).end():]  # type: ignore[union-attr]
-        if rest.startswith("#"):
-            m = hashed.match(rest) if hashed is not None else None
-            key = (len(m.group("level")), m.group("header").strip()) if m else None
-        elif i + 1 < len(body) and _SETEXT_UNDER.fullmatch(body[i + 1]):
-            under = body[i + 1].strip(" \t>")
-            key = (1 if under.startswith("=") else 2, rest.strip())
-        else:
-            key = None
-        if key != (level, text):
+    keys = [_written_heading(md, hashed, body, i) for i in at]
+    wanted = [(level, text) for level, text, _ in found]
+    early = _placement(keys, wanted)
+    if early is None:
+        return None
+    if len(at) > len(found):
+        late = _placement(keys[::-1], wanted[::-1])
+        if late is None or early != [len(keys) - 1 - k for k in reversed(late)]:
             return None
+    out = []
+    for k, (level, text) in zip(early, wanted):
+        i = at[k]
         line = numbers[i] if numbers is not None else first + i + 1
         out.append(_marker(level, (_mark(line, 0) if line is not None else "") + text))
     return out
 
 
+_LIST_HEADING = re.compile(r"[ \t>]*(?:(?:[-*+]|\d+[.)])[ \t]+)+#")
+
+
+def _written_heading(md: Any, hashed: Any, body: list[str], i: int) -> tuple[int, str] | None:
+    """(level, text as written) of the heading line ``body[i]`` would start, or None."""
+    source = body[i].expandtabs(md.tab_length)
+    rest = source[_PREFIX.match(source).end():]  # type: ignore[union-attr]
+    if rest.startswith("#"):
+        m = hashed.match(rest) if hashed is not None else None
+        return (len(m.group("level")), m.group("header").strip()) if m else None
+    if i + 1 < len(body) and _SETEXT_UNDER.fullmatch(body[i + 1]):
+        under = body[i + 1].strip(" \t>")
+        return (1 if under.startswith("=") else 2, rest.strip())
+    return None
+
+
+def _placement(keys: list[tuple[int, str] | None], wanted: list[tuple[int, str]]) -> list[int] | None:
+    """The earliest positions in ``keys`` that hold ``wanted`` in order, or None."""
+    out = []
+    k = 0
+    for key in wanted:
+        while k < len(keys) and keys[k] != key:
+            k += 1
+        if k == len(keys):
+            return None
+        out.append(k)
+        k += 1
+    return out
+
+
 def rendered_headings(page_html: str) -> list[RenderedHeading]:
-    """The headings of a page's rendered HTML, in order: level, id and text (permalink removed)."""
+    """The headings of a page's rendered HTML, in order: level, id and text (permalink removed);
+    the headings of mkdocstrings' objects (``doc-heading``) are left out: they are objects."""
     out = []
     for m in _HTML_HEADING.finditer(page_html):
+        if m.group(2) and _DOC_HEADING.search(m.group(2)):
+            continue
         idm = _ID.search(m.group(2) or "")
         anchor = html.unescape(next(g for g in idm.groups() if g is not None)) if idm else ""
         text = html.unescape(_TAG.sub("", _HEADERLINK.sub("", m.group(3))))

@@ -30,7 +30,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section, decode
+from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import supported_languages
@@ -53,6 +53,8 @@ from .markdown_sections import (
     split_markdown,
     tree_headings,
 )
+from .links import PageLinks, capture_links, resolve_links, url_key
+from .objects import DIRECTIVE, RenderedObject, rendered_objects
 
 log = get_plugin_logger(__name__)
 
@@ -150,6 +152,7 @@ class OkfConfig(base.Config):
     title = c.Type(str, default="Search")
     language = c.Optional(c.Type(str))
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
+    objects = c.Type(bool, default=True)
 
 
 def concept_id(src_uri: str) -> str:
@@ -171,7 +174,11 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._unaligned: list[str] = []
         self._generated: list[str] = []
         self._skipped: list[str] = []
+        self._objects: list[str] = []  # pages with mkdocstrings objects (how many)
+        self._unplaced: list[str] = []  # pages with objects no ``:::`` line of theirs rendered
         self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
+        self._page_keys: dict[str, str] = {}  # url_key of each page's URL -> its concept id
+        self._links: dict[str, PageLinks] = {}  # concept id -> its links to other pages
         self._target: Path | None = None  # the index folder
 
     # -- configuration -------------------------------------------------------------------
@@ -215,10 +222,14 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._unaligned = []
         self._generated = []
         self._skipped = []
+        self._objects = []
+        self._unplaced = []
+        self._links = {}
         self._trees = {}
 
     def on_files(self, files: Any, config: Any) -> Any:
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
+        self._page_keys = {url_key(f.url): concept_id(uri) for uri, f in self._pages.items()}
         return files
 
     @event_priority(-100)  # after every other plugin: the markdown that is really rendered
@@ -263,10 +274,12 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k, runs)))
         except HeadingError as exc:
             raise PluginError(f"okf: {exc}") from None
-        sections = order_sections(page_sections, included)
+        objects = self._object_sections(file.src_uri, captured.path, lm, lines, first, page_sections, rendered_objects(html))
+        sections = order_sections(page_sections + objects, included)
         docname = concept_id(file.src_uri)
         searchable = not self._excluded(docname)
         self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
+        self._links[docname] = capture_links(html, sections, page.url)
         return html
 
     def _headings(
@@ -307,6 +320,45 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             if extra > 0 and not lost:
                 self._generated.append(f"{uri} ({extra})")
         return shadow, rendered
+
+    def _object_sections(
+        self, uri: str, path: str, lm: LineMap, lines: list[str], first: int, page: list[Section],
+        objects: list[RenderedObject],
+    ) -> list[Section]:
+        """Sections of the objects mkdocstrings rendered (docs/contract.md, "Documented objects"):
+        generated, located at the ``:::`` line that rendered them, one level below the section
+        that holds that line (members one more per nesting)."""
+        if not objects or not self.config.objects:
+            return []
+        directives = [(i + 1, m.group("name")) for i in range(first, len(lines)) if (m := DIRECTIVE.fullmatch(lines[i]))]
+        roots = [k for k, o in enumerate(objects) if o.depth == 0]
+        place: dict[int, int] = {}  # root position -> parser line of its directive
+        if len(roots) == len(directives):
+            place = {k: line for k, (line, _name) in zip(roots, directives)}
+        else:
+            at = 0
+            for k in roots:
+                j = next((j for j in range(at, len(directives)) if directives[j][1] == objects[k].name), None)
+                if j is not None:
+                    place[k] = directives[j][0]
+                    at = j + 1
+        out: list[Section] = []
+        line = None
+        unplaced = 0
+        for k, o in enumerate(objects):
+            if o.depth == 0:
+                line = lm.physical_line("md", place[k]) if k in place else None
+            if line is None:
+                unplaced += 1
+                continue
+            enclosing = next((s.level for s in reversed(page) if s.line_start <= line), 0)
+            info = ObjectInfo(o.name, o.kind, o.signature, True, o.text)
+            out.append(Section(path, o.name, enclosing + 1 + o.depth, line, line, o.name, (), None, info))
+        if out:
+            self._objects.append(f"{uri} ({len(out)})")
+        if unplaced:
+            self._unplaced.append(f"{uri} ({unplaced})")
+        return out
 
     @event_priority(-100)
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
@@ -378,6 +430,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             search_page=self.search_page,
             project=config["site_name"] or "",
             language=self._language(config),
+            links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()
@@ -445,12 +498,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         missing: list[str] = []
         if todo:
             sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
-            previous = _previous_records(target, sources)
+            previous, links = _previous_records(target, sources)
             for uri in todo:
                 record = previous.get(concept_id(uri))
                 if record is not None:
                     record.searchable = not self._excluded(record.docname)
                     records[uri] = record
+                    self._links[record.docname] = links[record.docname]
                     reused.append(uri)
                 else:
                     missing.append(uri)
@@ -470,16 +524,23 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if self._unaligned:
             say(
                 "%d pages render headings okf cannot match one to one with their source (inline HTML headings, "
-                "headings an extension such as mkdocstrings generates...); the sections of the headings it cannot "
+                "headings an extension generates...); the sections of the headings it cannot "
                 "tie to a rendered heading (how many of the page's, in brackets) link to the page: %s",
                 len(self._unaligned), _names(self._unaligned),
             )
         if self._generated:
             log.info(
-                "%d pages render headings of no source line of theirs (mkdocstrings' ::: API documentation, "
-                "raw HTML); they start no section and their text is not indexed (how many, in brackets): %s",
+                "%d pages render headings of no source line of theirs (raw HTML, an extension's output); they "
+                "start no section (how many, in brackets): %s",
                 len(self._generated), _names(self._generated),
             )
+        if self._objects:
+            log.info("%d pages render API documentation with mkdocstrings; each object is a documented-object "
+                     "section at its ':::' line (how many, in brackets): %s", len(self._objects), _names(self._objects))
+        if self._unplaced:
+            log.info("%d pages render mkdocstrings objects from no ':::' line of their own (a macro, a snippet or "
+                     "a docstring wrote it); those objects are not indexed (how many, in brackets): %s",
+                     len(self._unplaced), _names(self._unplaced))
         if self._skipped:
             log.info("%d generated pages have no source file and are not indexed: %s", len(self._skipped), _names(self._skipped))
         if missing:
@@ -500,18 +561,22 @@ def _names(items: list[str]) -> str:
     return ", ".join(items[:5]) + (" ..." if len(items) > 5 else "")
 
 
-def _previous_records(target: Path, sources: dict[str, Path]) -> dict[str, DocRecord]:
+def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[dict[str, DocRecord], dict[str, PageLinks]]:
     """Records rebuilt from an existing index (for pages a ``--dirty`` build skips), keeping
-    only pages whose every captured file still has the digest the index recorded.
+    only pages whose every captured file still has the digest the index recorded, and their
+    links to other pages (from its link shards: each section's first link to each target, to
+    the target section's anchor; links from pages excluded from search are not kept there).
     ``sources``: concept id -> the page's source file now."""
     from okf_sphinx.engine.index import Index  # noqa: PLC0415 - only --dirty builds read an old index
     from okf_sphinx.engine.source import DiskSource  # noqa: PLC0415
 
     if not (target / "manifest.js").is_file():
-        return {}
+        return {}, {}
     out: dict[str, DocRecord] = {}
+    links: dict[str, PageLinks] = {}
     try:
         index = Index(DiskSource(target))
+        where: dict[int, tuple[str, str]] = {}  # sid -> (concept id, anchor)
         files = {f["path"]: f for f in index.files()}
         for concept, title, n, searchable, _paths in index.concepts():
             page = index.page(n)
@@ -534,10 +599,42 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> dict[str, DocRe
             else:
                 sections = [
                     Section((root / s["path"]).resolve().as_posix(), s["heading"], s["level"], s["line_start"],
-                            s["line_end"], s["anchor"], (), s["parent"])
+                            s["line_end"], s["anchor"], (), s["parent"], _previous_object(index, s))
                     for s in page["sections"]
                 ]
                 out[concept] = DocRecord(concept, title, searchable, captured, sections)
+                links[concept] = _previous_links(index, page, where)
     except OkfError:
-        return {}
+        return {}, {}
+    return out, links
+
+
+def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
+    """A page's links to other pages, as an existing index's link shards hold them."""
+    from okf_sphinx.engine.smart import links  # noqa: PLC0415 - only --dirty builds read an old index
+
+    if not where:
+        for n in range(len(index.concepts())):
+            for s in index.page(n)["sections"]:
+                where[s["sid"]] = (index.page(n)["concept_id"], s["anchor"])
+    out = PageLinks(ids={s["anchor"]: i for i, s in reversed(list(enumerate(page["sections"]))) if s["anchor"]},
+                    objects={s["anchor"] for s in page["sections"] if s["anchor"] and "kind" in s})
+    for i, s in enumerate(page["sections"]):
+        if s["sid"] >= index.section_count:
+            continue
+        for to, via in links(index, s["sid"]):
+            concept, anchor = where[to]
+            if via == "doc":
+                out.refs.append((i, via, concept, ""))
+            elif anchor:  # ref, or object (a ref to an object's id: object again when resolved)
+                out.refs.append((i, "ref", concept, anchor))
     return out
+
+
+def _previous_object(index: Any, s: dict[str, Any]) -> ObjectInfo | None:
+    """The documented object of a page outline's section in an existing index (None: none)."""
+    if "kind" not in s:
+        return None
+    record = index.section(s["sid"])
+    generated = bool(s.get("generated"))
+    return ObjectInfo(s["name"], s["kind"], record.get("signature", ""), generated, record["text"] if generated else "")
