@@ -182,6 +182,26 @@ def test_dirty_rebuild_leaves_a_correct_index(tmp_path: Path) -> None:
     assert "not rendered" not in dirty.stderr
 
 
+def test_index_files_packs_and_splits_without_changing_answers(tmp_path: Path) -> None:
+    """``index_files: 4``: smaller files (here: the captured Markdown in more ``f/`` packs),
+    the same answers and the same bytes read back."""
+    pages = {f"p{i}.md": f"# Page {i}\n\n" + "".join(f"## Part {i}.{k}\n\nwalrus text {k} " + "lorem ipsum " * 60 + "\n\n"
+                                                      for k in range(8)) for i in range(6)}
+    sites = {}
+    for scale in (1, 4):
+        project = write_mkdocs_project(tmp_path / f"p{scale}", {"index.md": "# Home\n", **pages},
+                                       f"plugins:\n  - okf:\n      index_files: {scale}\n")
+        sites[scale] = tmp_path / f"site{scale}"
+        mkdocs_build(project, sites[scale], "--strict")
+    packs = {scale: len(list((site / "_okf" / "f").glob("*.js"))) for scale, site in sites.items()}
+    assert packs[1] == 1 < packs[4], packs
+    one, four = (okf_sphinx.open_index(sites[s]) for s in (1, 4))
+    for query, options in (("walrus", {}), ("walrus lorem", {"mode": "smart"}), ("wal", {"mode": "smart", "prefix": True})):
+        assert one.search(query, 20, **options) == four.search(query, 20, **options), query
+    for n, entry in enumerate(one.files()):
+        assert one.file_bytes(n) == four.file_bytes(n) and len(one.file_bytes(n)) == entry["size"]
+
+
 def test_dirty_rebuild_after_an_unseen_change_still_indexes_every_page(tmp_path: Path) -> None:
     """A page --dirty skips but whose bytes differ from the old index is not silently reused."""
     project = copy_example(tmp_path / "p")
@@ -244,6 +264,8 @@ def test_failed_limit_leaves_no_index_and_names_the_limit(tmp_path: Path) -> Non
         ("limits", "{files: -1}", "limits"),
         ("exclude", "index", "exclude"),
         ("unmatched_headings", "loud", "unmatched_headings"),
+        ("index_files", "0", "index_files must be a number from 0.25 to 16"),
+        ("index_files", "'2'", "index_files must be a number from 0.25 to 16"),
         ("nonsense", "1", "nonsense"),
     ],
 )

@@ -34,7 +34,15 @@ from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Sec
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import supported_languages
-from okf_sphinx.writer.index_writer import Site, build_index, remove_index, resolve_limits, source_root, write_index
+from okf_sphinx.writer.index_writer import (
+    Site,
+    build_index,
+    check_file_scale,
+    remove_index,
+    resolve_limits,
+    source_root,
+    write_index,
+)
 
 from .markdown_sections import (
     HeadingError,
@@ -92,6 +100,20 @@ class _Limits(c.BaseConfigOption):
             return resolve_limits(value)
         except ValueError as exc:
             raise base.ValidationError(str(exc).replace("okf_search_limits", "limits")) from None
+
+
+class _IndexFiles(c.BaseConfigOption):
+    """A factor on the index's file counts, 0.25 to 16 (okf_search_index_files in Sphinx)."""
+
+    def __init__(self, default: float) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> float:
+        try:
+            return check_file_scale(value, "index_files")
+        except ValueError as exc:
+            raise base.ValidationError(str(exc)) from None
 
 
 class _OutputDir(c.Type):
@@ -153,6 +175,7 @@ class OkfConfig(base.Config):
     language = c.Optional(c.Type(str))
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
     objects = c.Type(bool, default=True)
+    index_files = _IndexFiles(default=1.0)
 
 
 def concept_id(src_uri: str) -> str:
@@ -431,6 +454,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             project=config["site_name"] or "",
             language=self._language(config),
             links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
+            file_scale=self.config.index_files,
         )
         gc_was_enabled = gc.isenabled()
         gc.disable()
