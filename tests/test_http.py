@@ -166,8 +166,11 @@ def test_interrupted_cli_is_cancelled_without_partial_output(site):
     the HTTP timeout is far away, so a busy machine cannot change the outcome."""
     accepted = threading.Event()
     with hanging_server(accepted) as url:
+        # the CLI as a terminal starts it: SIGINT not ignored (a runner in the background ignores it,
+        # and the CLI keeps an ignored SIGINT ignored: test_an_ignored_interrupt_stays_ignored)
         p = subprocess.Popen([sys.executable, "-m", "okf_sphinx", "search", url, "--query", "x", "--json",
-                              "--timeout", "600"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              "--timeout", "600"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             assert accepted.wait(timeout=120), "the CLI never connected"
             p.send_signal(signal.SIGINT)
@@ -195,10 +198,35 @@ def test_an_interrupt_wrapped_as_a_source_error_is_still_cancelled(monkeypatch, 
         raise AssertionError("SIGINT was not delivered")
 
     monkeypatch.setattr(cli, "open_site", interrupted_open)
-    code = cli.main(["search", "http://127.0.0.1:9/", "--query", "x", "--json"])
+    # Python's own handler, as in a terminal (a runner started in the background ignores SIGINT)
+    runner = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code = cli.main(["search", "http://127.0.0.1:9/", "--query", "x", "--json"])
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    finally:
+        signal.signal(signal.SIGINT, runner)
     out = capsys.readouterr().out
     assert code == 7 and json.loads(out)["error"]["code"] == "cancelled"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+def test_an_ignored_interrupt_stays_ignored(monkeypatch, capsys):
+    """Started with SIGINT ignored (a background job, nohup), the CLI does not take Ctrl-C back."""
+    from okf_sphinx.surfaces import cli
+
+    during = []
+
+    def failing_open(site, timeout=None):
+        during.append(signal.getsignal(signal.SIGINT))
+        raise OkfError("source_unavailable", "cannot fetch manifest.js: refused")
+
+    monkeypatch.setattr(cli, "open_site", failing_open)
+    runner = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        code = cli.main(["search", "http://127.0.0.1:9/", "--query", "x", "--json"])
+        assert during == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, runner)
+    assert code != 0 and json.loads(capsys.readouterr().out)["error"]["code"] == "source_unavailable"
 
 
 def test_mcp_over_a_url_site_and_source_unavailable(site):

@@ -377,7 +377,8 @@ class _Interrupts:
         import signal
         import threading
 
-        if threading.current_thread() is threading.main_thread():
+        # a SIGINT the parent ignores (a background job, nohup) stays ignored, as Python leaves it
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             self._previous = signal.signal(signal.SIGINT, self._handler)
         return self
 
