@@ -386,7 +386,7 @@ class Index:
             entry = self.shard(shard_name)["terms"].get(term)
         else:
             shard_name = fmt.shard_name(term, shards or 1, folder)
-            entry = self._load(shard_name, self._check_id_shard).get(term)
+            entry = self._load(shard_name, self._check_entries).get(term)
         if entry is None:
             return None
         idf, df, postings = entry
@@ -407,11 +407,12 @@ class Index:
                                                                 and is_finite(v) for v in g[:2])
                     and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])):
                 raise corrupt(name, "a stem-group shard is malformed")
-        cls._check_id_shard(name, shard["terms"])
+        cls._check_entries(name, shard["terms"])
         return shard
 
     @staticmethod
-    def _check_id_shard(name: str, shard: Any) -> dict[str, Any]:
+    def _check_entries(name: str, shard: Any) -> dict[str, Any]:
+        """``{term: [idf, df, postings]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``."""
         if not isinstance(shard, dict):
             raise corrupt(name, "a shard must be an object")
         for term, entry in shard.items():

@@ -97,6 +97,9 @@
     for (var i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
     return h;
   }
+  // the shard <folder>/<hex> of a key (format.py shard_name)
+  function shardName(folder, key, shards) { return folder + '/' + (fnv1a32(key) % shards).toString(16); }
+
   function isAscii(s) { return !/[^\x00-\x7f]/.test(s); }
 
   // -- terms (contract §2): ASCII needs no tables; anything else uses the build's tables ---
@@ -294,8 +297,8 @@
     if (!ok || !Object.keys(t.casefold).every(function (k) { return typeof t.casefold[k] === 'string'; })) throw corrupt('unicode', 'the Unicode tables are invalid');
     return new Normaliser(t);
   }
-  // x/ shards: {identifier: entry}; t/ shards (index.py _check_shard): {groups, terms}
-  function checkIdShard(name, shard) {
+  // {term: [idf, df, postings]} (index.py _check_entries): an x/ shard, or a t/ shard's terms
+  function checkEntries(name, shard) {
     if (!shard || typeof shard !== 'object' || Array.isArray(shard)) throw corrupt(name, 'a shard must be an object');
     Object.keys(shard).forEach(function (term) {  // every entry, as index.py does: both refuse the same files
       var e = shard[term];
@@ -303,6 +306,7 @@
     });
     return shard;
   }
+  // a t/ shard (index.py _check_shard): {groups, terms}
   function checkShard(name, shard) {
     var keys = shard && typeof shard === 'object' && !Array.isArray(shard) ? Object.keys(shard).sort() : null;
     if (!keys || keys.length !== 2 || keys[0] !== 'groups' || keys[1] !== 'terms' || !shard.groups || typeof shard.groups !== 'object' || Array.isArray(shard.groups)) throw corrupt(name, 'a posting shard must be an object of groups and terms');
@@ -311,7 +315,7 @@
       if (!(Array.isArray(g) && g.length === 3 && typeof g[0] === 'number' && isFinite(g[0]) && typeof g[1] === 'number' && isFinite(g[1])
             && Array.isArray(g[2]) && g[2].every(function (t) { return typeof t === 'string'; }))) throw corrupt(name, 'a stem-group shard is malformed');
     });
-    checkIdShard(name, shard.terms);
+    checkEntries(name, shard.terms);
     return shard;
   }
   var OBJECT_FIELDS = { kind: 'string', name: 'string', signature: 'string', generated: true, continued: true };
@@ -366,7 +370,6 @@
   Engine.prototype.tables = function () {
     return this.load('unicode', function (n, t) { return checkUnicode(t); });
   };
-  // folder 'x' (with its shard count): smart mode's identifier postings (index.py posting)
   // the build's stemmer (index.py Index.stem): a term's posting list sits in its stem's shard
   Engine.prototype.stem = function () {
     var m = this.manifest.smart;
@@ -380,15 +383,16 @@
   // the posting shard t/<hex> of a term (index.py Index.shard_of)
   Engine.prototype.shardOf = function (term) {
     var stem = this.stem();
-    return 't/' + (fnv1a32(stem ? stem(term) : term) % this.manifest.shards).toString(16);
+    return shardName('t', stem ? stem(term) : term, this.manifest.shards);
   };
+  // folder 'x' (with its shard count): smart mode's identifier postings (index.py posting)
   Engine.prototype.posting = function (term, folder, shards) {
     folder = folder || 't';
     var self = this, m = this.manifest, name;
     var cache = folder === 't' ? this.postings : (this.idPostings = this.idPostings || {});
     if (own.call(cache, term)) return Promise.resolve(cache[term]);
-    try { name = folder === 't' ? this.shardOf(term) : folder + '/' + (fnv1a32(term) % shards).toString(16); } catch (err) { return Promise.reject(err); }
-    return this.load(name, folder === 't' ? checkShard : checkIdShard).then(function (shard) {
+    try { name = folder === 't' ? this.shardOf(term) : shardName(folder, term, shards); } catch (err) { return Promise.reject(err); }
+    return this.load(name, folder === 't' ? checkShard : checkEntries).then(function (shard) {
       var entries = folder === 't' ? shard.terms : shard;
       if (!own.call(entries, term)) return null;
       var e = entries[term];
@@ -686,7 +690,7 @@
     if (!shards || written === null) return Promise.resolve(new Map());
     var q = asciiLower(written), key = nameKey(q);
     function endsWith(s, tail) { return s.length > tail.length && s.slice(-tail.length - 1) === '.' + tail; }
-    return this.load('n/' + (fnv1a32(key) % shards).toString(16), checkNames).then(function (shard) {
+    return this.load(shardName('n', key, shards), checkNames).then(function (shard) {
       var out = new Map();
       (own.call(shard, key) ? shard[key] : []).forEach(function (e) {
         if (kinds !== null && kinds.indexOf(e[1]) < 0) return;
@@ -704,11 +708,10 @@
   };
   // a stem group, from the posting shard that also holds its terms' lists (smart.py group)
   Engine.prototype.group = function (stem) {
-    var name = 't/' + (fnv1a32(stem) % this.manifest.shards).toString(16);
-    return this.load(name, checkShard).then(function (shard) { return own.call(shard.groups, stem) ? shard.groups[stem] : null; });
+    return this.load(shardName('t', stem, this.manifest.shards), checkShard).then(function (shard) { return own.call(shard.groups, stem) ? shard.groups[stem] : null; });
   };
   Engine.prototype.dictionary = function (key) {
-    var name = 'd/' + (fnv1a32(key) % this.smartMeta().dict_shards).toString(16);
+    var name = shardName('d', key, this.smartMeta().dict_shards);
     return this.load(name, checkDict).then(function (shard) { return own.call(shard, key) ? shard[key] : []; });
   };
   // optimal-string-alignment distance over code points; cap + 1 once over cap (smart.py osa_distance)
@@ -739,7 +742,6 @@
       return scored.slice(0, MAX_SUGGESTIONS).map(function (x) { return x[1]; });
     });
   };
-  // [[term, weight]...], section idf, page idf of one query word (smart.py variants)
   // smart.py completions: the most frequent completions of a prefix, from a few stem groups
   function completions(entries, word, have, stem) {
     var ownKey = stem ? stem(word) : word, groups = [], out = [];
@@ -755,6 +757,7 @@
     }
     return out;
   }
+  // [[term, weight]...], section idf, page idf of one query word (smart.py variants)
   Engine.prototype.variants = function (word, stem, complete) {
     var self = this, out = [], sidf = 0.0, pidf = 0.0, g;
     return this.group(stem ? stem(word) : word).then(function (grp) {

@@ -31,7 +31,7 @@ from okf_sphinx.core.terms import terms, unicode_tables
 
 from . import smart_index
 from .budget import Budget
-from .smart_index import PageSpan, build_links, build_names, build_smart, stemmer_for, structure_priors
+from .smart_index import PageSpan, build_links, build_names, build_smart, structure_priors
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
 DEFAULT_LIMITS = {
@@ -392,8 +392,7 @@ def build_index(
     outgoing = _section_links(resolved, sid_of, n_search)
     structure_priors(spans, resolved, site.root_doc)
     smart, groups = build_smart(out, term_postings.lists, lengths, spans, site.language, budgets)
-    stem, _version = stemmer_for(site.language)
-    shards = _write_postings(out, term_postings, n_search, "t", budgets["t"], stem=stem, groups=groups)
+    shards = _write_postings(out, term_postings, n_search, "t", budgets["t"], groups=groups)
     del term_postings  # written: the shards' JSON values hold the lists from here on
     smart["id_shards"] = _write_postings(out, id_postings, n_search, "x", budgets["x"])
     smart["link_firsts"] = build_links(out, outgoing, budgets["l"])
@@ -567,14 +566,14 @@ def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: Pur
 
 
 def _write_postings(out: dict[str, Any], built: PostingLists, n: int, folder: str = "t",
-                    budget: Budget | None = None, stem: Callable[[str], str] | None = None,
-                    groups: dict[str, list[Any]] | None = None) -> int:
+                    budget: Budget | None = None, groups: dict[str, list[Any]] | None = None) -> int:
     """Posting shards (``t/`` terms, ``x/`` identifiers) into ``out``; returns the shard count.
 
     ``t/`` shards hold ``{"groups": {stem: group}, "terms": {term: entry}}``: a term sits in
-    the shard of its stem (:func:`fmt.posting_key`), beside its stem group, so one file
-    holds every form of a word; ``x/`` shards are ``{identifier: entry}``."""
+    the shard of the stem group that lists it (:func:`fmt.posting_key`), beside that group,
+    so one file holds every form of a word; ``x/`` shards are ``{identifier: entry}``."""
     postings = built.lists
+    group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
     sizes = {t: _json_size(p) for t, p in postings.items()}
     group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
@@ -592,7 +591,7 @@ def _write_postings(out: dict[str, Any], built: PostingLists, n: int, folder: st
         flat = postings[term]
         df = len(flat) // 3
         idf = fmt.idf(n, df)
-        name = fmt.shard_name(fmt.posting_key(term, stem) if keyed else term, shards, folder)
+        name = fmt.shard_name(group_of.get(term, term), shards, folder)
         if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
