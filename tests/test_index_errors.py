@@ -10,7 +10,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from okf_sphinx.core.index_format import shard_name, unwrap, wrap
+from okf_sphinx.core.index_format import decode_ints, encode_ints, shard_name, unwrap, wrap
 
 
 @pytest.fixture
@@ -47,8 +47,15 @@ def test_truncated_manifest(site: Path) -> None:
 def test_section_file_counts_must_add_up(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    counts = value["section_files"]
-    for bad in ([*counts, 1], [counts[0] + 1, *counts[1:]], [0, *counts], ["1"], None):
+    counts = decode_ints(value["section_files"])
+    assert counts and encode_ints(counts) == value["section_files"]
+    for bad in ([*counts, 1], [counts[0] + 1, *counts[1:]], [0, *counts]):
+        value["section_files"] = encode_ints(bad)
+        m.write_bytes(wrap("manifest", value))
+        assert code_of(lambda: search(site)) == "index_corrupt", bad
+    # not an integer list: a JSON list (format 3's form), a foreign digit, a cut or padded integer
+    written = value["section_files"] = encode_ints(counts)
+    for bad in (counts, "1", written + "g", written + "=", "gA" + written, None):
         value["section_files"] = bad
         m.write_bytes(wrap("manifest", value))
         assert code_of(lambda: search(site)) == "index_corrupt", bad
@@ -57,13 +64,13 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 2, 4):  # format_version 1 (one file per section), 2 (word forms in other shards) and a future one
+    for old in (1, 2, 3, 5):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), a future one
         value["format_version"] = old
         m.write_bytes(wrap("manifest", value))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [3]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [4]
     value["format"] = "something-else"
     m.write_bytes(wrap("manifest", value))
     assert code_of(lambda: search(site)) == "index_corrupt"

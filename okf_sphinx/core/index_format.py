@@ -17,7 +17,7 @@ from urllib.parse import quote
 from .errors import OkfError
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
 STAGING_PREFIX = ".okf-"
 K1 = 1.2
@@ -100,6 +100,68 @@ def posting_key(term: str, stem: Callable[[str], str] | None) -> str:
     return stem(term) if stem is not None else term
 
 
+# -- integer lists as text (format_version 4) ----------------------------------------------
+
+#: The digits of an integer list written as text (:func:`encode_ints`): base64url's alphabet.
+INT_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+#: At most this many digits per integer (35 bits), so every value is exact in JavaScript too.
+MAX_INT_DIGITS = 7
+_DIGIT_VALUE = bytes(INT_DIGITS.index(chr(c)) if chr(c) in INT_DIGITS else 255 for c in range(256))
+_SHORT: list[str] = []
+
+
+def _encode_int(n: int) -> str:
+    out = []
+    while n >= 32:
+        out.append(INT_DIGITS[32 + (n & 31)])
+        n >>= 5
+    out.append(INT_DIGITS[n])
+    return "".join(out)
+
+
+def encode_ints(values: Any) -> str:
+    """Non-negative integers as one string: each integer least significant 5 bits first,
+    one digit of :data:`INT_DIGITS` per 5 bits, every digit but an integer's last one
+    holding 32 more (docs/index-format.md, *integer lists*).  Posting lists and the
+    manifest's ``section_files`` are written so: smaller than JSON numbers, gzip included
+    (the PEPs' ``t/``: 9 %), and quick to read in both runtimes."""
+    values = values if isinstance(values, (list, array)) else list(values)
+    if not _SHORT:
+        _SHORT.extend(_encode_int(n) for n in range(1 << 15))
+    short = _SHORT
+    try:
+        return "".join([short[n] for n in values])
+    except IndexError:
+        return "".join([short[n] if n < len(short) else _encode_int(n) for n in values])
+
+
+def decode_ints(text: Any) -> list[int] | None:
+    """The integers :func:`encode_ints` wrote, or None unless ``text`` is exactly such a
+    string in its one canonical form (no leading zero digits, at most :data:`MAX_INT_DIGITS`
+    per integer, nothing left over)."""
+    if not isinstance(text, str) or not text.isascii():
+        return None
+    digits = text.encode("ascii").translate(_DIGIT_VALUE)
+    if 255 in digits:
+        return None
+    if max(digits, default=0) < 32:
+        return list(digits)  # every integer is below 32: one digit each
+    out: list[int] = []
+    n = shift = 0
+    for d in digits:
+        if d < 32:
+            if shift and not d:
+                return None  # a zero last digit after others: not canonical
+            out.append(n + (d << shift))
+            n = shift = 0
+        elif shift == 5 * (MAX_INT_DIGITS - 1):
+            return None
+        else:
+            n += (d - 32) << shift
+            shift += 5
+    return out if not shift else None
+
+
 def locator(path: str, line_start: int, line_end: int) -> str:
     return f"{quote(path, safe='/$&+,:;=@')}#L{line_start}-L{line_end}"
 
@@ -115,11 +177,12 @@ SECTION_ROW = ("page", "file", "heading", "level", "line_start", "line_end", "lo
 COPY_PATH = re.compile(r"^(?:\.\./){1,64}_sources/(?!(?:.*/)?\.\.?(?:/|$))[^\x00\\]{1,4096}$")
 
 
-def section_starts(counts: list[int]) -> list[int]:
-    """The first sid of each section file, from the manifest's ``section_files`` (how many
-    sections each file holds, in order)."""
+def section_starts(section_files: str) -> list[int]:
+    """The first sid of each section file, from the manifest's (checked) ``section_files``:
+    how many sections each file holds, in order, as an integer list (:func:`encode_ints`)."""
     import itertools
 
+    counts = decode_ints(section_files) or []
     return [0, *itertools.accumulate(counts)][:-1] if counts else []
 
 

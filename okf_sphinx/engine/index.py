@@ -313,8 +313,8 @@ class Index:
             raise corrupt(name, "snapshot_revision or unicode_version is invalid")
         if not _is_hex64(m.get("index_revision")):
             raise corrupt(name, "index_revision is missing or invalid")
-        counts = m.get("section_files")
-        if not (isinstance(counts, list) and all(is_int(x) and x >= 1 for x in counts) and sum(counts) == m["sections_all"]):
+        counts = fmt.decode_ints(m.get("section_files"))
+        if not (counts is not None and all(x >= 1 for x in counts) and sum(counts) == m["sections_all"]):
             raise corrupt(name, "section_files is missing or invalid")
         if not (is_int(m.get("pages_per_file")) and m["pages_per_file"] >= 1):
             raise corrupt(name, "pages_per_file is missing or invalid")
@@ -392,8 +392,8 @@ class Index:
         idf, df, postings = entry
 
         def decode() -> Posting:
-            flat = self._load(check_name(postings), self._check_flat) if isinstance(postings, str) else postings
-            return self._decode(shard_name, idf, df, flat)
+            digits = postings if isinstance(postings, str) else self._load(check_name(postings[0]), self._check_flat)
+            return self._decode(shard_name, idf, df, digits)
 
         key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
         return self.memo(key, decode, Posting.footprint)
@@ -418,18 +418,20 @@ class Index:
         for term, entry in shard.items():
             if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], (int, float))
                     and not isinstance(entry[0], bool) and is_finite(entry[0])
-                    and is_int(entry[1]) and isinstance(entry[2], (list, str))):
+                    and is_int(entry[1]) and (isinstance(entry[2], str) or (
+                        isinstance(entry[2], list) and len(entry[2]) == 1 and isinstance(entry[2][0], str)))):
                 raise corrupt(name, f"the entry of term {term!r} is malformed")
         return shard
 
     @staticmethod
-    def _check_flat(name: str, flat: Any) -> list[int]:
-        if not isinstance(flat, list):
-            raise corrupt(name, "a posting file must hold an array")
+    def _check_flat(name: str, flat: Any) -> str:
+        if not isinstance(flat, str):
+            raise corrupt(name, "a posting file must hold a string")
         return flat
 
-    def _decode(self, name: str, idf: float, df: int, flat: list[Any]) -> Posting:
-        if len(flat) % 3 or len(flat) // 3 != df or not all(is_int(x) and x >= 0 for x in flat):
+    def _decode(self, name: str, idf: float, df: int, text: str) -> Posting:
+        flat = fmt.decode_ints(text)
+        if flat is None or len(flat) % 3 or len(flat) // 3 != df:
             raise corrupt(name, "a posting list is malformed")
         sids = []
         sid = -1

@@ -12,7 +12,7 @@
   'use strict';
   var MAX_Q = 512, MAX_TERMS = 32, MAX_TERM = 4096, SNIP = 512, LEAD = 80, MAX_BYTES = 1048576;
   var own = Object.prototype.hasOwnProperty;
-  var FORMAT_VERSION = 3; // docs/index-format.md (format.FORMAT_VERSION)
+  var FORMAT_VERSION = 4; // docs/index-format.md (format.FORMAT_VERSION)
   var doc = root && root.document;
   var thisScript = doc && doc.currentScript;
 
@@ -282,8 +282,8 @@
     if (typeof m.avglen !== 'number' || !(m.avglen > 0) || !isFinite(m.avglen)) throw corrupt('manifest', 'avglen is missing or invalid');
     if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
     if (!isHex64(m.index_revision)) throw corrupt('manifest', 'index_revision is missing or invalid');
-    var counts = m.section_files;
-    if (!(Array.isArray(counts) && counts.every(function (x) { return isInt(x) && x >= 1; })
+    var counts = decodeInts(m.section_files);
+    if (!(counts && counts.every(function (x) { return x >= 1; })
       && counts.reduce(function (a, x) { return a + x; }, 0) === m.sections_all)) throw corrupt('manifest', 'section_files is missing or invalid');
     if (!(isInt(m.pages_per_file) && m.pages_per_file >= 1)) throw corrupt('manifest', 'pages_per_file is missing or invalid');
     return m;
@@ -297,12 +297,30 @@
     if (!ok || !Object.keys(t.casefold).every(function (k) { return typeof t.casefold[k] === 'string'; })) throw corrupt('unicode', 'the Unicode tables are invalid');
     return new Normaliser(t);
   }
+  // integer lists written as text (index_format.py encode_ints / decode_ints): null unless canonical
+  var INT_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', MAX_INT_DIGITS = 7, DIGIT = [];
+  for (var dv = 0; dv < 128; dv++) DIGIT.push(INT_DIGITS.indexOf(String.fromCharCode(dv)));
+  function decodeInts(text) {
+    if (typeof text !== 'string') return null;
+    var out = [], n = 0, shift = 0, mult = 1;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i), d = c < 128 ? DIGIT[c] : -1;
+      if (d < 0) return null;
+      if (d < 32) {
+        if (shift && !d) return null;  // a zero last digit after others: not canonical
+        out.push(n + d * mult);
+        n = 0; shift = 0; mult = 1;
+      } else if (shift === 5 * (MAX_INT_DIGITS - 1)) return null;
+      else { n += (d - 32) * mult; mult *= 32; shift += 5; }
+    }
+    return shift ? null : out;
+  }
   // {term: [idf, df, postings]} (index.py _check_entries): an x/ shard, or a t/ shard's terms
   function checkEntries(name, shard) {
     if (!shard || typeof shard !== 'object' || Array.isArray(shard)) throw corrupt(name, 'a shard must be an object');
     Object.keys(shard).forEach(function (term) {  // every entry, as index.py does: both refuse the same files
       var e = shard[term];
-      if (!(Array.isArray(e) && e.length === 3 && typeof e[0] === 'number' && isFinite(e[0]) && isInt(e[1]) && (Array.isArray(e[2]) || typeof e[2] === 'string'))) throw corrupt(name, 'the entry of term ' + pyRepr(term) + ' is malformed');
+      if (!(Array.isArray(e) && e.length === 3 && typeof e[0] === 'number' && isFinite(e[0]) && isInt(e[1]) && (typeof e[2] === 'string' || (Array.isArray(e[2]) && e[2].length === 1 && typeof e[2][0] === 'string')))) throw corrupt(name, 'the entry of term ' + pyRepr(term) + ' is malformed');
     });
     return shard;
   }
@@ -396,10 +414,10 @@
       var entries = folder === 't' ? shard.terms : shard;
       if (!own.call(entries, term)) return null;
       var e = entries[term];
-      var flat = typeof e[2] === 'string' ? self.load(e[2], function (n, f) { if (!Array.isArray(f)) throw corrupt(n, 'a posting file must hold an array'); return f; }) : e[2];
-      return Promise.resolve(flat).then(function (flat) {
-        var n = flat.length / 3, sids = [], fs = [], lens = [], sid = -1;
-        if (flat.length % 3 || n !== e[1] || !flat.every(function (x) { return isInt(x) && x >= 0; })) throw corrupt(name, 'a posting list is malformed');
+      var digits = typeof e[2] === 'string' ? e[2] : self.load(e[2][0], function (n, f) { if (typeof f !== 'string') throw corrupt(n, 'a posting file must hold a string'); return f; });
+      return Promise.resolve(digits).then(function (digits) {
+        var flat = decodeInts(digits), sids = [], fs = [], lens = [], sid = -1;
+        if (!flat || flat.length % 3 || flat.length / 3 !== e[1]) throw corrupt(name, 'a posting list is malformed');
         for (var i = 0; i < flat.length; i += 3) {
           sid = i === 0 ? flat[0] : sid + flat[i];
           if ((i && flat[i] === 0) || sid >= m.sections || flat[i + 1] === 0) throw corrupt(name, 'a posting list is out of order or out of range');
@@ -412,7 +430,8 @@
   Engine.prototype.section = function (sid) {
     var m = this.manifest;
     if (this.startsOf !== m) {  // the first sid of each section file, once per manifest
-      this.starts = m.section_files.reduce(function (a, n, i) { a.push(i ? a[i - 1] + m.section_files[i - 1] : 0); return a; }, []);
+      var counts = decodeInts(m.section_files);  // checked with the manifest
+      this.starts = counts.reduce(function (a, n, i) { a.push(i ? a[i - 1] + counts[i - 1] : 0); return a; }, []);
       this.startsOf = m;
     }
     var st = this.starts, lo = 0, hi = st.length;

@@ -407,7 +407,7 @@ def build_index(
         "snapshot_revision": fmt.snapshot_revision(entries), "unicode_version": tables["unicode_version"],
         "sections": n_search, "sections_all": len(keyed), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
-        "section_files": [b - a for a, b in zip(section_files, [*section_files[1:], len(keyed)])],
+        "section_files": fmt.encode_ints(b - a for a, b in zip(section_files, [*section_files[1:], len(keyed)])),
         "pages_per_file": pages_per_file,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",
         "smart": smart,
@@ -574,7 +574,8 @@ def _write_postings(out: dict[str, Any], built: PostingLists, n: int, folder: st
     so one file holds every form of a word; ``x/`` shards are ``{identifier: entry}``."""
     postings = built.lists
     group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
-    sizes = {t: _json_size(p) for t, p in postings.items()}
+    encoded = {t: fmt.encode_ints(p) for t, p in postings.items()}
+    sizes = {t: len(e) + 2 for t, e in encoded.items()}
     group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
     b = budget or (Budget(ID_POSTING_FILES, ID_POSTING_FILES, ID_SHARD_MAX_BYTES, SHARD_TARGET_BYTES) if folder == "x"
@@ -588,17 +589,16 @@ def _write_postings(out: dict[str, Any], built: PostingLists, n: int, folder: st
     big: dict[str, int] = defaultdict(int)
     keyed = folder == "t"
     for term in sorted(postings):
-        flat = postings[term]
-        df = len(flat) // 3
+        df = len(postings[term]) // 3
         idf = fmt.idf(n, df)
         name = fmt.shard_name(group_of.get(term, term), shards, folder)
         if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
-            out[ref] = flat
-            entry = [idf, df, ref]
+            out[ref] = encoded[term]
+            entry = [idf, df, [ref]]
         else:
-            entry = [idf, df, flat]
+            entry = [idf, df, encoded[term]]
         (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
     for g in sorted(groups or {}):
         content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = groups[g]  # type: ignore[index]
@@ -606,11 +606,6 @@ def _write_postings(out: dict[str, Any], built: PostingLists, n: int, folder: st
         shard = content.get(f"{folder}/{k:x}", {})
         out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard
     return shards
-
-
-def _json_size(flat: Sequence[int]) -> int:
-    """The length of a list of integers as compact JSON, without serialising it as JSON."""
-    return len(str(list(flat))) - max(len(flat) - 1, 0)  # ``str`` writes ", " between them
 
 
 def is_index_folder(target: Path) -> bool:

@@ -113,7 +113,7 @@ def _pages(files: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _sections(files: dict[str, Any]) -> list[dict[str, Any]]:
     """Every section record, by sid, from the section files ``s/<k>``."""
-    return [r for k in range(len(files["manifest"]["section_files"])) for r in fmt.section_records(files[f"s/{k}"])]
+    return [r for k in range(len(fmt.decode_ints(files["manifest"]["section_files"]) or ())) for r in fmt.section_records(files[f"s/{k}"])]
 
 
 def _order(pages: dict[str, Any], groups: list[tuple[str, list[str]]], root: str) -> list[tuple[str, list[str]]]:
