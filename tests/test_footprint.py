@@ -151,7 +151,7 @@ def test_file_budgets_bound_the_number_of_files() -> None:
     # a page budget that does bind: fewer, larger shards than the smallest size would make
     assert index_writer._write_postings({}, built(300), 300, "t", budget=postings(2, index_writer.POSTING_FILES)) < (
         index_writer._write_postings({}, built(300), 300, "t"))
-    sections = [(0, 0, ["h", 1, i + 1, i + 1, f"a#L{i + 1}-L{i + 1}", "", "", "x" * 100]) for i in range(400)]
+    sections = [(0, 0, ["h", 1, i + 1, i + 1, "", "x" * 120]) for i in range(400)]
 
     class R:
         docname, title, searchable = "a", "A", True
@@ -159,15 +159,15 @@ def test_file_budgets_bound_the_number_of_files() -> None:
     out = {}
     entries = [{"path": "a", "sha256": "0" * 64}]
     # without a budget that binds, each file holds about SECTION_FILE_BYTES (~60 KB here)
-    assert len(index_writer._pack_sections({}, sections, [R()], entries)) > 10
+    assert len(index_writer._pack_sections({}, sections, [R()], entries, ["a.html"])) > 10
     def sized(files: int, cap: int) -> index_writer.Budget:
         return index_writer.Budget(files, cap, index_writer.SECTION_FILE_MAX_BYTES, index_writer.SECTION_FILE_BYTES)
 
     # a page budget of one file: files grow only to SECTION_FILE_MAX_BYTES
-    assert 10 < len(index_writer._pack_sections({}, sections, [R()], entries, sized(1, index_writer.SECTION_FILES))) < len(
-        index_writer._pack_sections({}, sections, [R()], entries))
+    assert 10 < len(index_writer._pack_sections({}, sections, [R()], entries, ["a.html"], sized(1, index_writer.SECTION_FILES))) < len(
+        index_writer._pack_sections({}, sections, [R()], entries, ["a.html"]))
     # a large-site budget of 4 wins over the largest size
-    starts = index_writer._pack_sections(out, sections, [R()], entries, sized(1, 4))
+    starts = index_writer._pack_sections(out, sections, [R()], entries, ["a.html"], sized(1, 4))
     assert 3 <= len(starts) <= 5 and starts[0] == 0
     # hashed shards (d/ n/): a power of two, at most the budget
     assert smart_index._shard_count(10**6, 2048, budget=8) == 8
@@ -236,7 +236,7 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
         else:
             assert counts[k] <= budgets[k], (k, counts, budgets)
     m = index.manifest["smart"]
-    assert counts["s"] == len(index.manifest["section_files"]) and "g" not in counts
+    assert counts["s"] == len(fmt.section_starts(index.manifest["section_files"])) and "g" not in counts
     assert counts["d"] == m["dict_shards"] and len(m["link_firsts"]) == counts["l"]
     assert index.manifest["shards"] <= counts["t"]
     # the small budgets make files larger, not the index wrong: every section is found

@@ -163,13 +163,30 @@ def decode_ints(text: Any) -> list[int] | None:
 
 
 def locator(path: str, line_start: int, line_end: int) -> str:
-    return f"{quote(path, safe='/$&+,:;=@')}#L{line_start}-L{line_end}"
+    return f"{quote_path(path)}#L{line_start}-L{line_end}"
 
 
 # -- sections and page outlines, packed (format_version 2) ------------------------------------
 
 #: The fields of one row of a section file's ``sections`` (the object fields, when any, follow).
-SECTION_ROW = ("page", "file", "heading", "level", "line_start", "line_end", "locator", "url", "anchor", "text")
+SECTION_ROW = ("page", "file", "heading", "level", "line_start", "line_end", "anchor", "text")
+
+
+def quote_path(path: str) -> str:
+    """A captured file's path as the contract's locators write it (the reference's escaping)."""
+    return quote(path, safe="/$&+,:;=@")
+
+
+def file_row(path: str, sha256: str) -> list[str]:
+    """A section file's ``files`` row: the path, its SHA-256 and, only when escaping changes
+    it, the path as locators write it."""
+    quoted = quote_path(path)
+    return [path, sha256] if quoted == path else [path, sha256, quoted]
+
+
+def section_url(base: str, anchor: str) -> str:
+    """A section's URL from its page's base (a section file's page row) and its anchor."""
+    return f"{base.split('#', 1)[0]}#{anchor}" if anchor else base
 
 
 #: A captured file's ``copy`` in ``files.js``: a path relative to the index folder that
@@ -200,15 +217,17 @@ def section_records(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     pages, files, first = chunk["pages"], chunk["files"], chunk["first"]
     out = []
     for i, row in enumerate(chunk["sections"]):
-        concept_id, title, searchable = pages[row[0]]
-        path, sha256 = files[row[1]]
+        concept_id, title, searchable, base = pages[row[0]]
+        path, sha256 = files[row[1]][:2]
         record = {
             "sid": first + i, "concept_id": concept_id, "title": title, "path": path, "heading": row[2],
-            "level": row[3], "line_start": row[4], "line_end": row[5], "locator": row[6],
-            "content_sha256": sha256, "url": row[7], "anchor": row[8], "searchable": searchable, "text": row[9],
+            "level": row[3], "line_start": row[4], "line_end": row[5],
+            "locator": f"{files[row[1]][-1] if len(files[row[1]]) == 3 else path}#L{row[4]}-L{row[5]}",
+            "content_sha256": sha256, "url": section_url(base, row[6]), "anchor": row[6], "searchable": searchable,
+            "text": row[7],
         }
-        if len(row) > 10:
-            record.update(row[10])
+        if len(row) > 8:
+            record.update(row[8])
         out.append(record)
     return out
 

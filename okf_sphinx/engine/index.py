@@ -462,16 +462,17 @@ class Index:
                 and isinstance(chunk.get("sections"), list) and len(chunk["sections"]) == end - first):
             raise corrupt(name, "a section file is malformed")
         pages, files = chunk["pages"], chunk["files"]
-        if not all(isinstance(p, list) and len(p) == 3 and isinstance(p[0], str) and isinstance(p[1], str)
-                   and isinstance(p[2], bool) for p in pages) or not all(
-                isinstance(f, list) and len(f) == 2 and isinstance(f[0], str) and _is_hex64(f[1]) for f in files):
+        if not all(isinstance(p, list) and len(p) == 4 and isinstance(p[0], str) and isinstance(p[1], str)
+                   and isinstance(p[2], bool) and isinstance(p[3], str) for p in pages) or not all(
+                isinstance(f, list) and len(f) in (2, 3) and isinstance(f[0], str) and _is_hex64(f[1])
+                and (len(f) == 2 or (isinstance(f[2], str) and f[2] != f[0])) for f in files):
             raise corrupt(name, "a section file's page or file table is malformed")
         for row in chunk["sections"]:
-            if not (isinstance(row, list) and len(row) in (10, 11) and is_int(row[0]) and 0 <= row[0] < len(pages)
+            if not (isinstance(row, list) and len(row) in (8, 9) and is_int(row[0]) and 0 <= row[0] < len(pages)
                     and is_int(row[1]) and 0 <= row[1] < len(files) and isinstance(row[2], str) and is_int(row[3])
                     and is_int(row[4]) and is_int(row[5]) and 1 <= row[4] <= row[5]
-                    and all(isinstance(v, str) for v in row[6:10])
-                    and (len(row) == 10 or (isinstance(row[10], dict) and _object_fields_ok(row[10])))):
+                    and isinstance(row[6], str) and isinstance(row[7], str)
+                    and (len(row) == 8 or (isinstance(row[8], dict) and _object_fields_ok(row[8])))):
                 raise corrupt(name, "a section record is malformed")
         return fmt.section_records(chunk)
 

@@ -342,21 +342,23 @@
     if (!(c && typeof c === 'object' && !Array.isArray(c) && c.first === first && Array.isArray(c.pages) && Array.isArray(c.files)
       && Array.isArray(c.sections) && c.sections.length === end - first)) throw corrupt(name, 'a section file is malformed');
     var pages = c.pages, files = c.files;
-    if (!pages.every(function (p) { return Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && typeof p[1] === 'string' && typeof p[2] === 'boolean'; })
-      || !files.every(function (f) { return Array.isArray(f) && f.length === 2 && typeof f[0] === 'string' && isHex64(f[1]); })) throw corrupt(name, "a section file's page or file table is malformed");
+    if (!pages.every(function (p) { return Array.isArray(p) && p.length === 4 && typeof p[0] === 'string' && typeof p[1] === 'string' && typeof p[2] === 'boolean' && typeof p[3] === 'string'; })
+      || !files.every(function (f) { return Array.isArray(f) && (f.length === 2 || (f.length === 3 && typeof f[2] === 'string' && f[2] !== f[0])) && typeof f[0] === 'string' && isHex64(f[1]); })) throw corrupt(name, "a section file's page or file table is malformed");
     return c.sections.map(function (r, i) {
-      var ok = Array.isArray(r) && (r.length === 10 || r.length === 11) && isInt(r[0]) && r[0] >= 0 && r[0] < pages.length
+      var ok = Array.isArray(r) && (r.length === 8 || r.length === 9) && isInt(r[0]) && r[0] >= 0 && r[0] < pages.length
         && isInt(r[1]) && r[1] >= 0 && r[1] < files.length && typeof r[2] === 'string' && isInt(r[3]) && isInt(r[4]) && isInt(r[5])
-        && r[4] >= 1 && r[4] <= r[5] && [6, 7, 8, 9].every(function (j) { return typeof r[j] === 'string'; })
-        && (r.length === 10 || (r[10] && typeof r[10] === 'object' && !Array.isArray(r[10]) && Object.keys(r[10]).every(function (k) {
+        && r[4] >= 1 && r[4] <= r[5] && typeof r[6] === 'string' && typeof r[7] === 'string'
+        && (r.length === 8 || (r[8] && typeof r[8] === 'object' && !Array.isArray(r[8]) && Object.keys(r[8]).every(function (k) {
           var want = own.call(OBJECT_FIELDS, k) ? OBJECT_FIELDS[k] : undefined;
-          return want === true ? r[10][k] === true : want !== undefined && typeof r[10][k] === want;
+          return want === true ? r[8][k] === true : want !== undefined && typeof r[8][k] === want;
         })));
       if (!ok) throw corrupt(name, 'a section record is malformed');
+      // locator and url are derived as index_format.py section_records does
       var p = pages[r[0]], f = files[r[1]];
       var rec = { sid: first + i, concept_id: p[0], title: p[1], path: f[0], heading: r[2], level: r[3], line_start: r[4], line_end: r[5],
-        locator: r[6], content_sha256: f[1], url: r[7], anchor: r[8], searchable: p[2], text: r[9] };
-      if (r.length === 11) Object.keys(r[10]).forEach(function (k) { rec[k] = r[10][k]; });
+        locator: (f.length === 3 ? f[2] : f[0]) + '#L' + r[4] + '-L' + r[5], content_sha256: f[1],
+        url: r[6] ? p[3].split('#')[0] + '#' + r[6] : p[3], anchor: r[6], searchable: p[2], text: r[7] };
+      if (r.length === 9) Object.keys(r[8]).forEach(function (k) { rec[k] = r[8][k]; });
       return rec;
     });
   }

@@ -263,22 +263,26 @@ def _identifier_freqs(text: str, heading: str, title_idents: list[str]) -> dict[
     return dict(freqs)
 
 
-def _url(site: Site, docname: str, sections: list[Section], i: int, shared: set[str]) -> tuple[str, str]:
-    """(url, anchor) for section ``i``: its own anchor when rendered, else the nearest
-    rendered ancestor's; on a single page, an id that several documents use is
-    ambiguous there, so the document's own start is used instead."""
+def _page_base(site: Site, docname: str) -> str:
+    """The URL of a page's sections that have no anchor of their own ("" when the builder
+    renders no page for the document): the page, or on a single page the document's start."""
     page = site.page_url(docname)
-    if not page:
-        return "", ""  # the builder renders no page for this document
+    return f"{page}#document-{docname}" if page and site.singlehtml else page
+
+
+def _anchor(site: Site, docname: str, sections: list[Section], i: int, shared: set[str]) -> str:
+    """Section ``i``'s anchor: its own when rendered, else the nearest rendered ancestor's
+    ("" when none is, or no page is rendered); on a single page an id that several documents
+    use is ambiguous there, so none.  Its URL is :func:`fmt.section_url` of the page base."""
+    if not site.page_url(docname):
+        return ""
     j: int | None = i
     while j is not None:
         s = sections[j]
         if s.anchor and site.anchor_ok(s.only) and s.anchor not in shared:
-            return f"{page}#{s.anchor}", s.anchor
+            return s.anchor
         j = s.parent
-    if site.singlehtml:
-        return f"{page}#document-{docname}", ""
-    return page, ""
+    return ""
 
 
 def _shared_anchors(records: list[DocRecord]) -> set[str]:
@@ -342,10 +346,9 @@ def build_index(
     sections: list[tuple[int, int, list[Any]]] = []  # (page number, file number, row) by sid
     anchors: dict[int, str] = {}
     for sid, (record, i, s, rel) in enumerate(searchable + others):
-        url, anchor = _url(site, record.docname, record.sections, i, shared)
-        anchors[sid] = anchor
+        anchors[sid] = anchor = _anchor(site, record.docname, record.sections, i, shared)
         text = s.obj.text if s.obj is not None and s.obj.generated else maps[s.file].range_text(s.line_start, s.line_end)
-        row = [s.heading, s.level, s.line_start, s.line_end, fmt.locator(rel, s.line_start, s.line_end), url, anchor, text]
+        row = [s.heading, s.level, s.line_start, s.line_end, anchor, text]
         extra = _object_fields(s, full=True)
         if extra:
             row.append(extra)
@@ -379,7 +382,8 @@ def build_index(
         })
     out["concepts"] = concepts
     budgets = file_budgets(len(records), site.file_scale)
-    section_files = _pack_sections(out, sections, records, entries, budgets["s"])
+    section_files = _pack_sections(out, sections, records, entries, [_page_base(site, r.docname) for r in records],
+                                   budgets["s"])
     pages_per_file = _pack_pages(out, pages, budgets["p"])
     objects = _objects(records, sid_of)
     if objects:  # a site without documented objects gets no objects.js (and no manifest key)
@@ -436,11 +440,11 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
 
 
 def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
-                   entries: list[dict[str, Any]], budget: Budget | None = None) -> list[int]:
+                   entries: list[dict[str, Any]], bases: list[str], budget: Budget | None = None) -> list[int]:
     """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more when
     that would make more than about ``budget`` files), with the pages and files they
     refer to; returns the first sid of each file."""
-    costs = [64 + sum(len(v) for v in row[:8] if isinstance(v, str)) + (len(str(row[8])) if len(row) > 8 else 0)
+    costs = [48 + sum(len(v) for v in row[:6] if isinstance(v, str)) + (len(str(row[6])) if len(row) > 6 else 0)
              for _page, _file, row in sections]
     b = budget or Budget(SECTION_FILES, SECTION_FILES, SECTION_FILE_MAX_BYTES, SECTION_FILE_BYTES)
     target = file_aim(sum(costs), b.files, b.smallest, b.largest, b.cap)
@@ -460,8 +464,8 @@ def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]
             rows.append([pages.setdefault(page, len(pages)), files.setdefault(file, len(files)), *row])
         out[f"s/{k}"] = {
             "first": first,
-            "pages": [[records[p].docname, records[p].title, records[p].searchable] for p in pages],
-            "files": [[entries[f]["path"], entries[f]["sha256"]] for f in files],
+            "pages": [[records[p].docname, records[p].title, records[p].searchable, bases[p]] for p in pages],
+            "files": [fmt.file_row(entries[f]["path"], entries[f]["sha256"]) for f in files],
             "sections": rows,
         }
     return starts
