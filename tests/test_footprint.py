@@ -153,21 +153,19 @@ def test_file_budgets_bound_the_number_of_files() -> None:
         index_writer._write_postings({}, built(300), 300, "t"))
     sections = [(0, 0, ["h", 1, i + 1, i + 1, "", "x" * 120]) for i in range(400)]
 
-    class R:
-        docname, title, searchable = "a", "A", True
-
+    page = ["a", "A", True, "a.html", "a.rst"]
     out = {}
     entries = [{"path": "a", "sha256": "0" * 64}]
     # without a budget that binds, each file holds about SECTION_FILE_BYTES (~60 KB here)
-    assert len(index_writer._pack_sections({}, sections, [R()], entries, ["a.html"])) > 10
+    assert len(index_writer._pack_sections({}, sections, [page], entries)) > 10
     def sized(files: int, cap: int) -> index_writer.Budget:
         return index_writer.Budget(files, cap, index_writer.SECTION_FILE_MAX_BYTES, index_writer.SECTION_FILE_BYTES)
 
     # a page budget of one file: files grow only to SECTION_FILE_MAX_BYTES
-    assert 10 < len(index_writer._pack_sections({}, sections, [R()], entries, ["a.html"], sized(1, index_writer.SECTION_FILES))) < len(
-        index_writer._pack_sections({}, sections, [R()], entries, ["a.html"]))
+    assert 10 < len(index_writer._pack_sections({}, sections, [page], entries, sized(1, index_writer.SECTION_FILES))) < len(
+        index_writer._pack_sections({}, sections, [page], entries))
     # a large-site budget of 4 wins over the largest size
-    starts = index_writer._pack_sections(out, sections, [R()], entries, ["a.html"], sized(1, 4))
+    starts = index_writer._pack_sections(out, sections, [page], entries, sized(1, 4))
     assert 3 <= len(starts) <= 5 and starts[0] == 0
     # hashed shards (d/ n/): a power of two, at most the budget
     assert smart_index._shard_count(10**6, 2048, budget=8) == 8

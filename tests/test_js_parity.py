@@ -293,7 +293,7 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
     out: list[dict[str, Any]] = []
     from okf_sphinx.core import index_format as fmt
 
-    paths = [r[3] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]]
+    paths = fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes())
     unders = sorted({"/".join(p.rsplit(".", 1)[0].split("/")[:k]) for p in paths for k in (1, 2)}) + ["nowhere", "p0"]
     metas = [{"orphan": ""}, {"tocdepth": "2"}, {"title": "Retry guide"}, {"status": "none"}]
     kinds = ["section", ["section", "py:function"], "py:function"]

@@ -171,9 +171,11 @@ def test_schemas(index: okf_sphinx.Index) -> None:
 def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     smart = index.manifest["smart"]
     assert smart["language"] == "en" and smart["stemmer"] is True and isinstance(smart["stemmer_version"], str)
-    rows = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]
-    assert [r[3] for r in rows] == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
-    assert sum(r[0] for r in rows) == index.sections
+    table = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())
+    paths = fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes())
+    assert paths == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
+    counts = fmt.decode_ints(table["counts"])
+    assert sum(counts) == index.sections and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
     from okf_sphinx.engine import smart as engine
 
@@ -213,7 +215,8 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
 
 
 def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) -> None:
-    rows = {r[3]: r[2] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    rows = dict(zip(fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes()),
+                    fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["priors"]))
     # the author's weight times the structure's factor (each page: linked from the root's toctree, depth 1);
     # a page weighed below 1 (the change log, by default) is never lifted
     from okf_sphinx.writer.smart_index import structure_factor
@@ -327,9 +330,15 @@ def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-
 
 CORRUPTIONS = [
     # (file, change, request, expected code)
-    ("smart", lambda v: {"pages": [[0, 1, 1.0, "x"]] + v["pages"][1:]}, {"query": "retry"}, "index_corrupt"),
-    ("smart", lambda v: {"pages": [[r[0] + 1] + r[1:] if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
-    ("smart", lambda v: {"pages": [[0] + r if i == 0 else r for i, r in enumerate(v["pages"])]}, {"query": "retry"}, "index_corrupt"),
+    # a page of no sections; counts one past the sections; a column one page short; not an integer list; a prior of 0
+    ("smart", lambda v: {**v, "counts": fmt.encode_ints([0, *fmt.decode_ints(v["counts"])[1:]])}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {**v, "counts": fmt.encode_ints([c + (i == 0) for i, c in enumerate(fmt.decode_ints(v["counts"]))])},
+     {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {**v, "lengths": fmt.encode_ints(fmt.decode_ints(v["lengths"])[1:])}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {**v, "lengths": [1, 2]}, {"query": "retry"}, "index_corrupt"),
+    ("smart", lambda v: {**v, "priors": [0.0, *v["priors"][1:]]}, {"query": "retry"}, "index_corrupt"),
+    ("paths", lambda v: v[1:], {"query": "retry", "under": "guide"}, "index_corrupt"),
+    ("paths", lambda v: [3, *v[1:]], {"query": "retry", "under": "guide"}, "index_corrupt"),
     ("manifest", lambda v: {**v, "smart": {**v["smart"], "dict_shards": 0}}, {"query": "retry"}, "index_corrupt"),
     ("manifest", lambda v: {**v, "smart": {**v["smart"], "stemmer_version": "snowball-0"}}, {"query": "retry"}, "index_version_unsupported"),
     ("manifest", lambda v: {k: x for k, x in v.items() if k != "smart"}, {"query": "retry"}, "index_version_unsupported"),

@@ -217,14 +217,14 @@ def section_records(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     pages, files, first = chunk["pages"], chunk["files"], chunk["first"]
     out = []
     for i, row in enumerate(chunk["sections"]):
-        concept_id, title, searchable, base = pages[row[0]]
+        concept_id, title, searchable, base, page_path = pages[row[0]]
         path, sha256 = files[row[1]][:2]
         record = {
             "sid": first + i, "concept_id": concept_id, "title": title, "path": path, "heading": row[2],
             "level": row[3], "line_start": row[4], "line_end": row[5],
             "locator": f"{files[row[1]][-1] if len(files[row[1]]) == 3 else path}#L{row[4]}-L{row[5]}",
             "content_sha256": sha256, "url": section_url(base, row[6]), "anchor": row[6], "searchable": searchable,
-            "text": row[7],
+            "text": row[7], "page_path": page_path,
         }
         if len(row) > 8:
             record.update(row[8])

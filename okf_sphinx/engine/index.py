@@ -462,8 +462,8 @@ class Index:
                 and isinstance(chunk.get("sections"), list) and len(chunk["sections"]) == end - first):
             raise corrupt(name, "a section file is malformed")
         pages, files = chunk["pages"], chunk["files"]
-        if not all(isinstance(p, list) and len(p) == 4 and isinstance(p[0], str) and isinstance(p[1], str)
-                   and isinstance(p[2], bool) and isinstance(p[3], str) for p in pages) or not all(
+        if not all(isinstance(p, list) and len(p) == 5 and isinstance(p[0], str) and isinstance(p[1], str)
+                   and isinstance(p[2], bool) and isinstance(p[3], str) and isinstance(p[4], str) for p in pages) or not all(
                 isinstance(f, list) and len(f) in (2, 3) and isinstance(f[0], str) and _is_hex64(f[1])
                 and (len(f) == 2 or (isinstance(f[2], str) and f[2] != f[0])) for f in files):
             raise corrupt(name, "a section file's page or file table is malformed")

@@ -51,26 +51,37 @@ def _corrupt(name: str, what: str) -> OkfError:
 
 
 def _page_table_check(sections: int) -> Callable[[str, Any], dict[str, Any]]:
-    """The page table's check: well-formed rows ``[sections, length, prior, path]`` whose
-    sections add up to ``sections``; each row comes back with its first sid in front."""
-    from okf_sphinx.core.index_format import is_int
+    """The page table's check: integer lists ``counts`` (each > 0, adding up to ``sections``)
+    and ``lengths``, and ``priors`` (each > 0), one per page; rows ``[first sid, sections,
+    length, prior]`` come back."""
+    from okf_sphinx.core.index_format import decode_ints
 
     def check(name: str, v: Any) -> dict[str, Any]:
-        stored = v.get("pages") if isinstance(v, dict) else None
-        if not isinstance(stored, list) or not all(
-            isinstance(r, list) and len(r) == 4 and is_int(r[0]) and r[0] > 0 and is_int(r[1])
-            and r[1] >= 0 and isinstance(r[2], (int, float)) and not isinstance(r[2], bool) and r[2] > 0
-            and isinstance(r[3], str) for r in stored
-        ):
+        counts = decode_ints(v.get("counts")) if isinstance(v, dict) else None
+        lengths = decode_ints(v.get("lengths")) if isinstance(v, dict) else None
+        priors = v.get("priors") if isinstance(v, dict) else None
+        if counts is None or lengths is None or not isinstance(priors, list) or not (
+                len(counts) == len(lengths) == len(priors)) or not all(c > 0 for c in counts) or not all(
+                isinstance(p, (int, float)) and not isinstance(p, bool) and p > 0 for p in priors):
             raise _corrupt(name, "the page table is malformed")
         rows = []
         at = 0
-        for r in stored:
-            rows.append([at, *r])
-            at += r[0]
+        for row in zip(counts, lengths, priors):
+            rows.append([at, *row])
+            at += row[0]
         if at != sections:
             raise _corrupt(name, "the page table does not cover the sections in order")
         return {"rows": rows, "firsts": [r[0] for r in rows]}
+
+    return check
+
+
+def _paths_check(pages: int) -> Callable[[str, Any], list[str]]:
+    """``paths.js``: one source path per page of the page table."""
+    def check(name: str, v: Any) -> list[str]:
+        if not (isinstance(v, list) and len(v) == pages and all(isinstance(p, str) for p in v)):
+            raise _corrupt(name, "the page paths are malformed")
+        return v
 
     return check
 
@@ -273,8 +284,9 @@ def _stem_path(path: str) -> list[str]:
     return units
 
 
-def _page_ok(row: list[Any], page: int, units: list[str] | None, wanted: dict[str, str] | None, metas: dict[str, Any]) -> bool:
-    if units is not None and _stem_path(row[4])[: len(units)] != units:
+def _page_ok(paths: list[str], page: int, units: list[str] | None, wanted: dict[str, str] | None,
+             metas: dict[str, Any]) -> bool:
+    if units is not None and _stem_path(paths[page])[: len(units)] != units:
         return False
     if wanted is not None:
         have = metas.get(str(page), {})
@@ -336,10 +348,11 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     pages = index._load("smart", _page_table_check(index.sections))
     rows, firsts = pages["rows"], pages["firsts"]
     metas = index._load("meta", _check_meta) if wanted is not None else {}
+    paths = index._load("paths", _paths_check(len(rows))) if units is not None else []
     stem = stemmer(index)
     avglen, pavglen = index.avglen, float(m["pavglen"])
 
-    page_ok = (lambda page: _page_ok(rows[page], page, units, wanted, metas)) if units or wanted is not None else None
+    page_ok = (lambda page: _page_ok(paths, page, units, wanted, metas)) if units or wanted is not None else None
 
     # per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
     found = [variants(index, word, stem, prefix and i == len(words) - 1) for i, word in enumerate(words)]
@@ -549,7 +562,7 @@ def _page(index: Index, row: list[Any], score: float, missing: list[str], partia
     return {
         "concept_id": top["concept_id"],
         "title": top["title"],
-        "path": row[4],
+        "path": top["page_path"],
         "url": top["url"].split("#", 1)[0],
         "score": score,
         "partial": partial,

@@ -342,7 +342,7 @@
     if (!(c && typeof c === 'object' && !Array.isArray(c) && c.first === first && Array.isArray(c.pages) && Array.isArray(c.files)
       && Array.isArray(c.sections) && c.sections.length === end - first)) throw corrupt(name, 'a section file is malformed');
     var pages = c.pages, files = c.files;
-    if (!pages.every(function (p) { return Array.isArray(p) && p.length === 4 && typeof p[0] === 'string' && typeof p[1] === 'string' && typeof p[2] === 'boolean' && typeof p[3] === 'string'; })
+    if (!pages.every(function (p) { return Array.isArray(p) && p.length === 5 && typeof p[0] === 'string' && typeof p[1] === 'string' && typeof p[2] === 'boolean' && typeof p[3] === 'string' && typeof p[4] === 'string'; })
       || !files.every(function (f) { return Array.isArray(f) && (f.length === 2 || (f.length === 3 && typeof f[2] === 'string' && f[2] !== f[0])) && typeof f[0] === 'string' && isHex64(f[1]); })) throw corrupt(name, "a section file's page or file table is malformed");
     return c.sections.map(function (r, i) {
       var ok = Array.isArray(r) && (r.length === 8 || r.length === 9) && isInt(r[0]) && r[0] >= 0 && r[0] < pages.length
@@ -357,12 +357,12 @@
       var p = pages[r[0]], f = files[r[1]];
       var rec = { sid: first + i, concept_id: p[0], title: p[1], path: f[0], heading: r[2], level: r[3], line_start: r[4], line_end: r[5],
         locator: (f.length === 3 ? f[2] : f[0]) + '#L' + r[4] + '-L' + r[5], content_sha256: f[1],
-        url: r[6] ? p[3].split('#')[0] + '#' + r[6] : p[3], anchor: r[6], searchable: p[2], text: r[7] };
+        url: r[6] ? p[3].split('#')[0] + '#' + r[6] : p[3], anchor: r[6], searchable: p[2], text: r[7], page_path: p[4] };
       if (r.length === 9) Object.keys(r[8]).forEach(function (k) { rec[k] = r[8][k]; });
       return rec;
     });
   }
-  var NAME = /^(manifest|unicode|concepts|files|smart|meta|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
+  var NAME = /^(manifest|unicode|concepts|files|smart|meta|paths|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
   // loader(name, fresh) -> Promise of the parsed JSON value of _okf/<name>.js (fresh: past any HTTP cache)
@@ -615,9 +615,9 @@
     if (dot > 0 && dot < name.length - 1) units[units.length - 1] = name.slice(0, dot);
     return units;
   }
-  function pageOk(row, page, units, wanted, metas) {
+  function pageOk(paths, page, units, wanted, metas) {
     if (units !== null) {
-      var have = stemPath(row[4]);
+      var have = stemPath(paths[page]);
       if (have.length < units.length || units.some(function (u, i) { return have[i] !== u; })) return false;
     }
     if (wanted !== null) {
@@ -664,15 +664,23 @@
     for (var i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return cpAt(x[i], 0) - cpAt(y[i], 0);
     return x.length - y.length;
   }
+  // smart.py _page_table_check: rows [first sid, sections, length, prior]
   function pageTableCheck(sections) {
     return function (name, v) {
-      var stored = v && typeof v === 'object' && !Array.isArray(v) ? v.pages : null;
-      if (!Array.isArray(stored) || !stored.every(function (r) {
-        return Array.isArray(r) && r.length === 4 && isInt(r[0]) && r[0] > 0 && isInt(r[1]) && r[1] >= 0 && isNum(r[2]) && r[2] > 0 && typeof r[3] === 'string';
-      })) throw corrupt(name, 'the page table is malformed');
-      var at = 0, rows = stored.map(function (r) { var row = [at].concat(r); at += r[0]; return row; });
+      var obj = v && typeof v === 'object' && !Array.isArray(v);
+      var counts = obj ? decodeInts(v.counts) : null, lengths = obj ? decodeInts(v.lengths) : null, priors = obj ? v.priors : null;
+      if (!counts || !lengths || !Array.isArray(priors) || counts.length !== lengths.length || counts.length !== priors.length
+        || !counts.every(function (c) { return c > 0; }) || !priors.every(function (p) { return isNum(p) && p > 0; })) throw corrupt(name, 'the page table is malformed');
+      var at = 0, rows = counts.map(function (c, i) { var row = [at, c, lengths[i], priors[i]]; at += c; return row; });
       if (at !== sections) throw corrupt(name, 'the page table does not cover the sections in order');
       return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
+    };
+  }
+  // smart.py _paths_check: one source path per page
+  function pathsCheck(pages) {
+    return function (name, v) {
+      if (!Array.isArray(v) || v.length !== pages || !v.every(function (p) { return typeof p === 'string'; })) throw corrupt(name, 'the page paths are malformed');
+      return v;
     };
   }
   function checkDict(name, v) {
@@ -807,7 +815,7 @@
   Engine.prototype.smart = function (query, limit, options, opts) {
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
     var expand = own.call(options, 'expand') ? options.expand : false;
-    var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, idPostings = [], pageFilter = null, names;
+    var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, paths = [], idPostings = [], pageFilter = null, names;
     return this.prepare(query, limit).then(function (q) {
       norm = q.norm;
       words = q.terms;
@@ -816,9 +824,11 @@
       if (typeof expand !== 'boolean') fail('schema_validation', 'expand must be true or false, got ' + pyRepr(expand), { field: 'expand' });
       filters = checkFilters(options.under, options.meta, options.kind);
       self.smartMeta();
-      return Promise.all([self.load('smart', pageTableCheck(self.manifest.sections)), filters[1] !== null ? self.load('meta', checkMeta) : {}]);
+      return Promise.all([self.load('smart', pageTableCheck(self.manifest.sections)), filters[1] !== null ? self.load('meta', checkMeta) : {}]).then(function (got) {
+        return filters[0] === null ? got.concat([[]]) : self.load('paths', pathsCheck(got[0].rows.length)).then(function (p) { return got.concat([p]); });
+      });
     }).then(function (got) {
-      table = got[0]; metas = got[1];
+      table = got[0]; metas = got[1]; paths = got[2];
       stem = self.stemmer();
       return Promise.all(words.map(function (w, i) { return self.variants(w, stem, prefix && i === words.length - 1); }));
     }).then(function (vs) {
@@ -840,7 +850,7 @@
       });
       idPostings = [];
       got[1].forEach(function (P, k) { if (P) idPostings.push([got[2][k], P]); });
-      pageFilter = filters[0] !== null || filters[1] !== null ? function (page) { return pageOk(rows[page], page, filters[0], filters[1], metas); } : null;
+      pageFilter = filters[0] !== null || filters[1] !== null ? function (page) { return pageOk(paths, page, filters[0], filters[1], metas); } : null;
       names = new Map();
       got[3].forEach(function (t, sid) { if (pageFilter === null || pageFilter(pageOf(firsts, sid))) names.set(sid, t); });
       if (filters[2] === null) return [postings, null];
@@ -936,7 +946,7 @@
         return self.hits(norm, secs[n], terms, p.top.map(function (t) { return t[0]; }), matched, opts).then(function (hits) {
           var top = secs[n][0];
           return {
-            concept_id: top.concept_id, title: top.title, path: p.row[4], url: top.url.split('#')[0],
+            concept_id: top.concept_id, title: top.title, path: top.page_path, url: top.url.split('#')[0],
             score: p.rank[1], partial: p.partial, missing_terms: p.missing, hits: hits
           };
         });

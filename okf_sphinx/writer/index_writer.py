@@ -382,8 +382,9 @@ def build_index(
         })
     out["concepts"] = concepts
     budgets = file_budgets(len(records), site.file_scale)
-    section_files = _pack_sections(out, sections, records, entries, [_page_base(site, r.docname) for r in records],
-                                   budgets["s"])
+    page_rows = [[r.docname, r.title, r.searchable, _page_base(site, r.docname), _relative(r.files[0].path, root)]
+                 for r in records]
+    section_files = _pack_sections(out, sections, page_rows, entries, budgets["s"])
     pages_per_file = _pack_pages(out, pages, budgets["p"])
     objects = _objects(records, sid_of)
     if objects:  # a site without documented objects gets no objects.js (and no manifest key)
@@ -439,11 +440,12 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
     return rel if fmt.COPY_PATH.match(rel) else None
 
 
-def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], records: list[DocRecord],
-                   entries: list[dict[str, Any]], bases: list[str], budget: Budget | None = None) -> list[int]:
+def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], page_rows: list[list[Any]],
+                   entries: list[dict[str, Any]], budget: Budget | None = None) -> list[int]:
     """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more when
-    that would make more than about ``budget`` files), with the pages and files they
-    refer to; returns the first sid of each file."""
+    that would make more than about ``budget`` files), with the rows of the pages
+    (``[concept_id, title, searchable, base URL, path]``) and files they refer to; returns
+    the first sid of each file."""
     costs = [48 + sum(len(v) for v in row[:6] if isinstance(v, str)) + (len(str(row[6])) if len(row) > 6 else 0)
              for _page, _file, row in sections]
     b = budget or Budget(SECTION_FILES, SECTION_FILES, SECTION_FILE_MAX_BYTES, SECTION_FILE_BYTES)
@@ -464,7 +466,7 @@ def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]
             rows.append([pages.setdefault(page, len(pages)), files.setdefault(file, len(files)), *row])
         out[f"s/{k}"] = {
             "first": first,
-            "pages": [[records[p].docname, records[p].title, records[p].searchable, bases[p]] for p in pages],
+            "pages": [page_rows[p] for p in pages],
             "files": [fmt.file_row(entries[f]["path"], entries[f]["sha256"]) for f in files],
             "sections": rows,
         }

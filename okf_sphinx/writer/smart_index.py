@@ -3,8 +3,10 @@
 Smart mode reuses the keyword index's section postings (``t/<shard>``) and
 adds three things the build computes once:
 
-- ``smart.js``: every searchable page that has sections, in sid order, with
-  its first sid, section count, weighted length, prior and source path;
+- ``smart.js``: every searchable page that has sections, in sid order: its
+  section count and weighted length (integer lists) and prior, column by
+  column (a page's first sid is the sum of the counts before it); ``paths.js``
+  their source paths, which only the ``under`` filter reads;
 - stem groups ``stem → [section idf, page idf, [terms]]``, the terms of the
   index that the site language's stemmer maps to ``stem``, which the index
   writer stores in the posting shard ``t/<shard of stem>`` beside those
@@ -158,11 +160,14 @@ def build_smart(
         for sid in range(span.first, span.first + span.count):
             page_of[sid] = p
             page_len += lengths[sid]
-        rows.append([span.count, page_len, span.prior, span.path])  # first sids: the sum of the counts before
+        rows.append((span.count, page_len, span.prior))  # first sids: the sum of the counts before
     n_pages = len(rows)
     total = sum(r[1] for r in rows)
     pavglen = total / n_pages if n_pages and total else 1.0
-    out["smart"] = {"pages": rows}
+    # the page table, column by column; the paths (read by the `under` filter only) apart
+    out["smart"] = {"counts": fmt.encode_ints(r[0] for r in rows), "lengths": fmt.encode_ints(r[1] for r in rows),
+                    "priors": [r[2] for r in rows]}
+    out["paths"] = [span.path for span in pages]
     out["meta"] = {str(p): span.meta for p, span in enumerate(pages) if span.meta}
 
     # df of every term (sections) and of every stem group (sections and pages)
