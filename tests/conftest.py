@@ -24,6 +24,14 @@ def sphinx_build(src: Path, out: Path, *args: str, builder: str = "html", check:
     return proc
 
 
+def page_priors(site: Path) -> dict[str, float]:
+    """Each page's prior in a built site's smart page table, by the page's source path."""
+    from okf_sphinx.core import index_format as fmt
+
+    okf = site / "_okf"
+    return dict(zip(fmt.unwrap("paths", (okf / "paths.js").read_bytes()), fmt.unwrap("smart", (okf / "smart.js").read_bytes())["priors"]))
+
+
 def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> Path:
     """A Sphinx project from ``{relative path: text or exact bytes}``."""
     root.mkdir(parents=True, exist_ok=True)

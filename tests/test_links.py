@@ -17,7 +17,7 @@ import pytest
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.engine.smart import MAX_EXPANDED
-from conftest import sphinx_build, write_project
+from conftest import page_priors, sphinx_build, write_project
 from js.okf_js import run_node, same
 from test_mcp import session_for
 
@@ -186,7 +186,7 @@ def test_an_index_without_link_data_asks_for_a_rebuild(links_html: Path, tmp_pat
 
 
 def _priors(site: Path) -> dict[str, float]:
-    return {r[3]: r[2] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    return page_priors(site)
 
 
 def test_page_priors_count_inbound_pages_and_toctree_depth(links_html: Path) -> None:

@@ -25,6 +25,7 @@ from mkdocs_sites import (
     mkdocs_build,
     write_mkdocs_project,
 )
+from conftest import page_priors
 
 EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
 
@@ -743,7 +744,7 @@ def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Pat
                           "--expand", "--json"], capture_output=True, text=True, timeout=120, env=build_env())
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout) == index.search("fixture", mode="smart", expand=True)
-    priors = {r[3]: r[2] for r in fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["pages"]}
+    priors = page_priors(site)
     one = float(f"{structure_factor(1, 0):.4g}")
     assert one > 1.0
     assert priors["docs/retry.md"] == priors["docs/release.md"] == priors["docs/snippets.md"] == one

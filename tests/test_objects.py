@@ -287,7 +287,7 @@ def test_a_site_without_objects_has_no_object_fields(tmp_path: Path) -> None:
     assert index.objects() == [] and "objects" not in index.manifest
     assert not (tmp_path / "out" / "_okf" / "objects.js").exists()
     keys = {"sid", "concept_id", "title", "path", "heading", "level", "line_start", "line_end", "locator",
-            "content_sha256", "url", "anchor", "searchable", "text"}
+            "content_sha256", "url", "anchor", "searchable", "text", "page_path"}
     assert all(set(index.section(i)) == keys for i in range(index.sections_all))
     assert all(set(s) == {"sid", "heading", "level", "parent", "path", "line_start", "line_end", "anchor"}
                for s in index.page(0)["sections"])

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import okf_sphinx
-from conftest import sphinx_build, write_project
+from conftest import page_priors, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.surfaces.mcp_server import contract
 
@@ -215,8 +215,7 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
 
 
 def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) -> None:
-    rows = dict(zip(fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes()),
-                    fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())["priors"]))
+    rows = page_priors(site)
     # the author's weight times the structure's factor (each page: linked from the root's toctree, depth 1);
     # a page weighed below 1 (the change log, by default) is never lifted
     from okf_sphinx.writer.smart_index import structure_factor
