@@ -440,6 +440,66 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
     return rel if fmt.COPY_PATH.match(rel) else None
 
 
+def _page_aligned_starts(costs: list[int], page_of: list[int], target: int) -> list[int]:
+    """The first sid of each section file: whole pages while they fit in a file of about
+    ``target`` bytes, a page larger than that in files of its own of about equal size — so
+    the hits a smart answer shows of one page mostly share a file.  As many files as
+    filling each file up to ``target``, cutting anywhere, would make: the size grows until
+    the count is that low."""
+    runs: list[tuple[int, int, int]] = []  # (first sid, end sid, bytes) of each page's run of sections
+    for sid, cost in enumerate(costs):
+        if runs and page_of[sid] == page_of[runs[-1][0]]:
+            first, _end, size = runs[-1]
+            runs[-1] = (first, sid + 1, size + cost)
+        else:
+            runs.append((sid, sid + 1, cost))
+
+    def count(limit: int) -> int:
+        files, room = 0, 0
+        for _first, _end, size in runs:
+            if size > limit:
+                files += -(-size // limit)
+                room = 0
+            elif size > room:
+                files += 1
+                room = limit - size
+            else:
+                room -= size
+        return files
+
+    aim, size = 0, target
+    for cost in costs:  # as many files as filling each up to `target`, cutting anywhere, would make
+        if size + cost > target and (size or not aim):
+            aim += 1
+            size = 0
+        size += cost
+    lo, hi = target, max(target, sum(costs))
+    while lo < hi:  # the smallest size whose files are at most `aim`
+        mid = (lo + hi) // 2
+        if count(mid) > aim:
+            lo = mid + 1
+        else:
+            hi = mid
+    starts: list[int] = []
+    room = 0
+    for first, end, size in runs:
+        if size > lo:  # cut into parts of about size / n bytes
+            part, acc = size / -(-size // lo), 0
+            starts.append(first)
+            for sid in range(first, end):
+                if acc >= part:
+                    starts.append(sid)
+                    acc = 0
+                acc += costs[sid]
+            room = 0
+        elif size > room:
+            starts.append(first)
+            room = lo - size
+        else:
+            room -= size
+    return starts
+
+
 def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], page_rows: list[list[Any]],
                    entries: list[dict[str, Any]], budget: Budget | None = None) -> list[int]:
     """``s/<k>``: consecutive sids, about :data:`SECTION_FILE_BYTES` of JSON each (more when
@@ -449,14 +509,8 @@ def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]
     costs = [48 + sum(len(v) for v in row[:6] if isinstance(v, str)) + (len(str(row[6])) if len(row) > 6 else 0)
              for _page, _file, row in sections]
     b = budget or Budget(SECTION_FILES, SECTION_FILES, SECTION_FILE_MAX_BYTES, SECTION_FILE_BYTES)
-    target = file_aim(sum(costs), b.files, b.smallest, b.largest, b.cap)
-    starts: list[int] = []
-    size = target
-    for sid, cost in enumerate(costs):
-        if size + cost > target and (size or not starts):
-            starts.append(sid)
-            size = 0
-        size += cost
+    starts = _page_aligned_starts(costs, [page for page, _file, _row in sections],
+                                  file_aim(sum(costs), b.files, b.smallest, b.largest, b.cap))
     for k, first in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(sections)
         pages: dict[int, int] = {}
