@@ -467,6 +467,8 @@ def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
     _wait_done(page)
     twenty = [p["url"] for p in index.search("cache", 2 * SMART_PAGE, mode="smart")["pages"]]
     assert _page_links(page) == ["./" + u for u in twenty]
+    # the focus moved to the first page the click added (not to the n-th section link)
+    assert page.evaluate("document.activeElement.getAttribute('href')") == "./" + twenty[SMART_PAGE]
     page.reload()
     _wait_done(page)
     assert _page_links(page) == ["./" + u for u in twenty]

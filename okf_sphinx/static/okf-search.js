@@ -1357,8 +1357,9 @@
       record(current, true);  // how many are shown: reload and a shared link show as many
       box.setAttribute('data-okf-state', 'busy');
       run(current).then(function () {
-        var links = list.querySelectorAll('a.okf-link');
-        if (links[shown - pageSize()]) links[shown - pageSize()].focus();
+        // the first result the click added: a section (keyword mode) or a page (smart mode)
+        var first = list.children[shown - pageSize()], link = first && first.querySelector('a');
+        if (link) link.focus();
       });
     });
     root.addEventListener('popstate', function () {
