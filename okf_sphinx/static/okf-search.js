@@ -566,7 +566,7 @@
     });
   };
   // -- smart mode (okf_sphinx/engine/smart.py; docs/smart.md) -------------------------------------
-  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MAX_COMPLETION_GROUPS = 3, MIN_PREFIX = 2, HITS_PER_PAGE = 3, SUB_HIT_FLOOR = 0.0, MAX_SUGGESTIONS = 3;
+  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MAX_COMPLETION_GROUPS = 3, MIN_PREFIX = 2, HITS_PER_PAGE = 3, SUB_HIT_FLOOR = 0.7, MAX_SUGGESTIONS = 3;
   var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind', 'expand'];
   var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;
   function badOption(field, what, value) { return new OkfError('schema_validation', field + ' must be ' + what + ', got ' + pyRepr(value), { field: field }); }
