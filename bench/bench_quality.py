@@ -15,9 +15,17 @@ Page-level metrics over the first 10 distinct pages of each system's answer:
 MRR@10, P@1 and found@10.  Section-level engines (okf keyword mode, Sphinx) are read
 as a reader sees them: pages in the order of their first result.
 
+Section level, okf smart only: which of the known item's page's sections the link
+leads to (a label's section, an object's, a fragment's; a ``:doc:`` link or a label
+without an id leads to the whole page, found at the page's first hit), and its rank
+among the first 10 hits the answer shows (page 1's hits, then page 2's, …):
+MRR@10 and found@10, once per ``--sub-hit-floor`` value (``SUB_HIT_FLOOR``, which
+decides how many of a page's sections are hits; the page ranking must not move).
+
 Usage::
 
     python bench/bench_quality.py [--corpus sphinx,myst,peps] [--work DIR] [--reuse]
+    python bench/bench_quality.py --systems "okf smart" --sub-hit-floor 0,0.5,0.7
 
 ``sphinx`` fetches Sphinx 9.0.4's docs (../shared/corpora/get-sphinx-docs.sh) and
 builds them with okf_sphinx (bench/sphinx_driver.py --okf), ``myst`` builds
@@ -287,13 +295,15 @@ def has_smart_mode(index: Any) -> bool:
     return "mode" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
-def okf_rankings(html: Path, queries: list[str], systems: set[str],
+def okf_rankings(html: Path, items: list[dict[str, Any]], systems: set[str],
                  floors: list[float]) -> tuple[dict[str, list[list[str]] | None], dict[float, list[list[dict[str, Any]]]]]:
     """Page rankings of both okf modes, and smart mode's shown sections per sub-hit floor
-    (``SUB_HIT_FLOOR`` set to each value in turn; the page rankings must not move)."""
+    (``SUB_HIT_FLOOR`` set to each value in turn; the page rankings must not move).  Each
+    item's ``section`` learns whether the index has a section with one of its anchors."""
     from okf_sphinx import OkfError, open_index
 
     index = open_index(html)
+    queries = [i["query"] for i in items]
     keyword: list[list[str]] | None = None
     if "okf keyword" in systems:
         keyword = []
@@ -310,6 +320,10 @@ def okf_rankings(html: Path, queries: list[str], systems: set[str],
 
         shipped = getattr(engine, "SUB_HIT_FLOOR", None)
         anchors = section_anchors(index)
+        indexed = {(page, anchor) for page, anchor in anchors.values()}
+        for item in items:
+            if item.get("section") is not None:
+                item["section"]["indexed"] = any((item["target"], a) in indexed for a in item["section"]["anchors"])
         for floor in floors:
             if shipped is None and floor:
                 raise SystemExit("--sub-hit-floor: this okf_sphinx has no SUB_HIT_FLOOR")
@@ -344,7 +358,7 @@ def smart_answers(index: Any, queries: list[str]) -> list[list[dict[str, Any]]]:
 
 # -- sections as a reader sees them ----------------------------------------------------
 
-def shown_sections(anchors: dict[tuple[str, str], str],
+def shown_sections(anchors: dict[tuple[str, str], tuple[str, str]],
                    answers: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
     """Each smart answer flattened in display order (page 1's hits, then page 2's, …), cut
     to its first :data:`TOP` entries: ``{"page", "heading", "anchor", "first"}`` per hit,
@@ -353,33 +367,35 @@ def shown_sections(anchors: dict[tuple[str, str], str],
     out = []
     for pages in answers:
         flat = [{"page": h["concept_id"], "heading": norm(h["heading"]), "first": j == 0,
-                 "anchor": anchors.get((h["locator"], h["heading"]), "")}
+                 "anchor": anchors.get((h["locator"], h["heading"]), ("", ""))[1]}
                 for p in pages for j, h in enumerate(p.get("hits", []))]
         out.append(flat[:TOP])
     return out
 
 
-def section_anchors(index: Any) -> dict[tuple[str, str], str]:
-    """(locator, heading) -> anchor of every searchable section."""
-    anchors: dict[tuple[str, str], str] = {}
+def section_anchors(index: Any) -> dict[tuple[str, str], tuple[str, str]]:
+    """(locator, heading) -> (page, anchor) of every searchable section."""
+    anchors: dict[tuple[str, str], tuple[str, str]] = {}
     for sid in range(index.sections):
         rec = index.section(sid)
-        anchors.setdefault((rec["locator"], rec["heading"]), rec["anchor"])
+        anchors.setdefault((rec["locator"], rec["heading"]), (rec["concept_id"], rec["anchor"]))
     return anchors
 
 
 def section_match(item: dict[str, Any], entry: dict[str, Any]) -> str | None:
     """How ``entry`` is the known item's section: ``"first"`` (a whole page's known item,
-    found at the page's first hit), ``"heading"`` (the label's section name), ``"anchor"``
-    (the label's id or its section's), ``"both"``, or ``None``."""
+    found at the page's first hit), ``"anchor"`` (the label's id or its section's ids hold
+    the hit's anchor), ``"heading"`` (the label's section name is the hit's heading: only
+    for a target whose anchors name no section of the index — one heading may stand
+    over several sections of a page, an anchor never does), or ``None``."""
     if entry["page"] != item["target"]:
         return None
     section = item.get("section")
     if section is None:
         return "first" if entry["first"] else None
-    heading = bool(section["heading"]) and entry["heading"] == section["heading"]
-    anchor = bool(entry["anchor"]) and entry["anchor"] in section["anchors"]
-    return "both" if heading and anchor else "heading" if heading else "anchor" if anchor else None
+    if section.get("indexed", True):
+        return "anchor" if entry["anchor"] and entry["anchor"] in section["anchors"] else None
+    return "heading" if section["heading"] and entry["heading"] == section["heading"] else None
 
 
 def section_rank(item: dict[str, Any], entries: list[dict[str, Any]]) -> int | None:
@@ -491,7 +507,12 @@ def section_table(corpus: str, items: list[dict[str, Any]], sections: dict[float
         if rank is not None:
             kind = section_match(item, first[i][rank - 1]) or ""
             how[kind] = how.get(kind, 0) + 1
-    lines += ["", f"found (R = {floors[0]:g}) by: " + ", ".join(f"{k} {v}" for k, v in sorted(how.items()))]
+    targets = {"page": 0, "anchor": 0, "heading": 0}
+    for item in items:
+        section = item.get("section")
+        targets["page" if section is None else "anchor" if section.get("indexed", True) else "heading"] += 1
+    lines += ["", "targets: " + ", ".join(f"{k} {v}" for k, v in targets.items())
+              + f"; found (R = {floors[0]:g}) by: " + ", ".join(f"{k} {v}" for k, v in sorted(how.items()))]
     return "\n".join(lines)
 
 
@@ -540,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{corpus}: {len(items)} known-item queries", file=sys.stderr, flush=True)
         okf_dir = Path(args.peps_okf) if corpus == "peps" and args.peps_okf else html
         if (okf_dir / "_okf" / "manifest.js").is_file() or (okf_dir / "manifest.js").is_file():
-            rankings, sections = okf_rankings(okf_dir, queries, systems, floors)
+            rankings, sections = okf_rankings(okf_dir, items, systems, floors)
         else:  # a plain Sphinx build: only Sphinx and Pagefind
             print(f"{corpus}: no okf_sphinx index at {okf_dir}; okf columns n/a", file=sys.stderr)
             rankings, sections = {"okf keyword": None, "okf smart": None}, {}
