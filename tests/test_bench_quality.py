@@ -95,7 +95,45 @@ def test_sphinx_search_runs_in_node(site: tuple[Path, Path]) -> None:
 
 def test_okf_keyword_pages(site: tuple[Path, Path]) -> None:
     html, _doctrees = site
-    ranked = bq.okf_rankings(html, ["frobnicator", "retry policy"], {"okf keyword"})
-    assert ranked["okf keyword"] is not None
+    ranked, sections = bq.okf_rankings(html, [{"query": "frobnicator"}, {"query": "retry policy"}], {"okf keyword"}, [0.0])
+    assert ranked["okf keyword"] is not None and ranked["okf smart"] is None and sections == {}
     assert ranked["okf keyword"][0] == ["api"]
     assert ranked["okf keyword"][1][0] == "guide"
+
+
+def test_section_targets(site: tuple[Path, Path]) -> None:
+    _html, doctrees = site
+    by_query = {i["query"]: i for i in bq.query_set(bq.known_items(doctrees))}
+    # a label: its std-domain section name, its id and the ids of the section that holds it
+    label = by_query["how retries back off"]["section"]
+    assert label["heading"] == "Retry policy" and label["anchors"][0] == "retry-policy"
+    assert by_query["Retry policy"]["section"] == label
+    assert by_query["the API pages"]["section"] is None  # :doc: -> the whole page
+    assert by_query["retry_limit"]["section"] == {"heading": "", "anchors": ["confval-retry_limit"]}
+
+
+def test_sections_shown_in_display_order(site: tuple[Path, Path]) -> None:
+    html, doctrees = site
+    items = [i for i in bq.query_set(bq.known_items(doctrees)) if i["query"] in ("Retry policy", "the API pages")]
+    items[items.index(next(i for i in items if i["query"] == "the API pages"))] = {
+        "query": "frobnicator API", "target": "api", "section": None}  # a page's words: found by its first hit
+    ranked, sections = bq.okf_rankings(html, items, {"okf smart"}, [0.0, 1.0])
+    assert ranked["okf smart"] is not None and set(sections) == {0.0, 1.0}
+    assert all(i["section"] is None or i["section"]["indexed"] for i in items)  # the label's section is in the index
+    for shown in sections.values():
+        for item, entries in zip(items, shown):
+            assert 1 <= len(entries) <= bq.TOP and [e["first"] for e in entries].count(True) == len({e["page"] for e in entries})
+            assert bq.section_rank(item, entries) is not None
+    # the rank of the known item's section among the hits shown: page 1's hits, then page 2's …
+    retry = next(i for i in items if i["query"] == "Retry policy")
+    api = next(i for i in items if i["target"] == "api")
+    entries = [{"page": "guide", "heading": "Guide", "anchor": "guide", "first": True},
+               {"page": "guide", "heading": "Retry policy", "anchor": "retry-policy", "first": False},
+               {"page": "api", "heading": "Other", "anchor": "other", "first": False},
+               {"page": "api", "heading": "API", "anchor": "api", "first": True}]
+    assert bq.section_rank(retry, entries) == 2 and bq.section_match(retry, entries[1]) == "anchor"
+    assert bq.section_rank(api, entries) == 4  # a whole page: its first hit, not any hit of it
+    assert bq.section_rank(retry, entries[:1]) is None
+    # a target whose anchors name no indexed section falls back to its heading
+    loose = {**retry, "section": {**retry["section"], "anchors": ["gone"], "indexed": False}}
+    assert bq.section_rank(loose, entries) == 2 and bq.section_match(loose, entries[1]) == "heading"

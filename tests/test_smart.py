@@ -61,10 +61,9 @@ def test_words_spread_over_sections_find_the_page(index: okf_sphinx.Index) -> No
     assert set(pages(r)) == {"spread", "together", "changelog"} and r["total"] == 3
     assert all(not p["partial"] and p["missing_terms"] == [] for p in r["pages"])
     spread = next(p for p in r["pages"] if p["concept_id"] == "spread")
-    # the page's best sections, best first, each a keyword-shaped hit with its own matched words
-    assert [h["heading"] for h in spread["hits"]] == ["First", "Second"] or [h["heading"] for h in spread["hits"]] == ["Second", "First"]
-    assert {tuple(h["matched_terms"]) for h in spread["hits"]} == {("walrus",), ("narwhal",)}
-    assert spread["hits"][0]["score"] >= spread["hits"][1]["score"]
+    # the page's best section, a keyword-shaped hit with its own matched words; "First" (walrus, a word
+    # of many pages) scores below SUB_HIT_FLOOR × its score, so it is no hit (tests/test_smart_hits.py)
+    assert [(h["heading"], h["matched_terms"]) for h in spread["hits"]] == [("Second", ["narwhal"])]
     assert spread["url"] == "spread.html" and spread["path"] == "spread.rst" and spread["title"] == "Spread"
     scores = [p["score"] for p in r["pages"]]
     assert scores == sorted(scores, reverse=True)

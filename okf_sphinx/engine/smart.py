@@ -35,6 +35,7 @@ MAX_COMPLETIONS = 8  # dictionary completions of a prefix, most frequent first
 MAX_COMPLETION_GROUPS = 3  # stem groups they come from besides the word's own (each is a posting shard to read)
 MIN_PREFIX = 2  # code points a last word needs before it is completed
 HITS_PER_PAGE = 3
+SUB_HIT_FLOOR = 0.7  # a page's further hits score at least this × its first hit's score (docs/smart.md)
 MAX_SUGGESTIONS = 3
 MAX_PHRASES = 4  # quoted phrases of a query that are checked
 MAX_PHRASE_SECTIONS = 200  # sections whose text one phrase is checked in; beyond, its words suffice
@@ -549,7 +550,9 @@ def _compute_evidence(postings: list[tuple[Any, float]], sidf: float, pidf: floa
 def _page(index: Index, row: list[Any], score: float, missing: list[str], partial: bool, found: list[Any],
           ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str], names: dict[int, int],
           hit_sids: list[int]) -> dict[str, Any]:
-    best = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)[:HITS_PER_PAGE]
+    ranked = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)
+    floor = SUB_HIT_FLOOR * -ranked[0][1]  # the first hit is always one; the others clear the floor
+    best = [r for j, r in enumerate(ranked) if j == 0 or -r[1] >= floor][:HITS_PER_PAGE]
     hits = []
     for _t, neg, sid in best:
         hit_sids.append(sid)

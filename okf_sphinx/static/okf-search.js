@@ -587,7 +587,7 @@
     });
   };
   // -- smart mode (okf_sphinx/engine/smart.py; docs/smart.md) -------------------------------------
-  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MAX_COMPLETION_GROUPS = 3, MIN_PREFIX = 2, HITS_PER_PAGE = 3, MAX_SUGGESTIONS = 3;
+  var EXACT = 1.0, STEM = 0.5, PREFIX = 0.25, MAX_COMPLETIONS = 8, MAX_COMPLETION_GROUPS = 3, MIN_PREFIX = 2, HITS_PER_PAGE = 3, SUB_HIT_FLOOR = 0.7, MAX_SUGGESTIONS = 3;
   var SMART_OPTIONS = ['prefix', 'under', 'meta', 'kind', 'expand'];
   var KIND = /^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$/;
   function badOption(field, what, value) { return new OkfError('schema_validation', field + ' must be ' + what + ', got ' + pyRepr(value), { field: field }); }
@@ -917,13 +917,18 @@
         return [count.get(page), (score + best) * rows[page][3], page, tier.has(page) ? tier.get(page) : UNNAMED];
       });
       ranked.sort(function (x, y) { return x[3] !== y[3] ? x[3] - y[3] : x[0] !== y[0] ? y[0] - x[0] : x[1] !== y[1] ? (x[1] > y[1] ? -1 : 1) : x[2] - y[2]; });
+      // smart.py _page: the first hit always, further ones that clear SUB_HIT_FLOOR × its score
+      var subHits = function (top) {
+        var floor = SUB_HIT_FLOOR * top[0][0];
+        return top.filter(function (t, j) { return j === 0 || t[0] >= floor; }).slice(0, HITS_PER_PAGE);
+      };
       var shown = ranked.slice(0, lim).map(function (r) {
         var top = (scored.get(r[2]) || sectionScores(ev, iv, pv, r[2], namedOf.get(r[2]) || [])).slice();
         var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : UNNAMED; };
         top.sort(function (x, y) { var a = tierOf(x[1]), b = tierOf(y[1]); return a !== b ? a - b : x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
         var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); });
         quoted.forEach(function (ph, k) { if (!phrasePages[k].has(r[2])) missing.push('"' + ph.join(' ') + '"'); });
-        return { rank: r, row: rows[r[2]], missing: missing, top: top.slice(0, HITS_PER_PAGE), partial: !full || count.get(r[2]) < units };
+        return { rank: r, row: rows[r[2]], missing: missing, top: subHits(top), partial: !full || count.get(r[2]) < units };
       });
       return Promise.all([
         Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),

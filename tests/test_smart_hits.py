@@ -1,0 +1,78 @@
+"""Which sections of a page are its hits in smart mode (docs/smart.md, "Which sections"):
+the page's best section always, a further one only when it scores at least
+SUB_HIT_FLOOR × the best's — in Python and in the JS runtime (Node), on a real build."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import okf_sphinx
+from conftest import sphinx_build, write_project
+from okf_sphinx.engine import smart
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
+from okf_js import python_answer, run_node, same  # noqa: E402
+
+# "quokka": three times in a short section, once in a long one (the weak one falls below the
+# floor); "island": once in the short section, twice in the long one (the other one clears it)
+PAGES = {
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   floor\n   other\n",
+    "floor.rst": "Floor\n=====\n\nStrong\n------\n\nThe quokka naps. The quokka eats. The quokka hops on the island.\n\n"
+                 "Weak\n----\n\nA wombat digs all day and all night long near the quokka burrows and the other "
+                 "holes in the island ground of the island.\n\nNone\n----\n\nNothing to see.\n",
+    "other.rst": "Other\n=====\n\nA page without the animal.\n",
+}
+REQUESTS = [{"query": "quokka", "mode": "smart"}, {"query": "island", "mode": "smart"},
+            {"query": "quokka island", "mode": "smart", "limit": 1}]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = write_project(tmp_path_factory.mktemp("subhits") / "src", PAGES, conf='language = "en"\n')
+    out = src.parent / "html"
+    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
+    return out
+
+
+def hits(index: okf_sphinx.Index, query: str) -> list[tuple[str, float]]:
+    (page,) = index.search(query, mode="smart")["pages"]
+    assert page["concept_id"] == "floor"
+    return [(h["heading"], h["score"]) for h in page["hits"]]
+
+
+def test_a_weak_section_is_a_hit_only_above_the_floor(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    floor = smart.SUB_HIT_FLOOR
+    assert 0 < floor < 1
+    index = okf_sphinx.open_index(site)
+    # without a floor every matching section is a hit (best first): the page's sections and their scores
+    monkeypatch.setattr(smart, "SUB_HIT_FLOOR", 0.0)
+    weak_quokka = hits(index, "quokka")
+    near_island = hits(index, "island")
+    assert [h for h, _ in weak_quokka] == ["Strong", "Weak"] and [h for h, _ in near_island] == ["Weak", "Strong"]
+    low, high = weak_quokka[1][1] / weak_quokka[0][1], near_island[1][1] / near_island[0][1]
+    assert low < floor - 0.1 and high > floor + 0.1, (low, high)  # the page's design
+    monkeypatch.undo()
+    # with the floor: the weak "quokka" section is not a hit, the near "island" one is; the best one is unchanged
+    assert hits(index, "quokka") == weak_quokka[:1]
+    assert hits(index, "island") == near_island
+    # a floor above every ratio leaves the best section alone; the page and its score never move
+    before = index.search("quokka island", mode="smart")
+    monkeypatch.setattr(smart, "SUB_HIT_FLOOR", 1.0)
+    after = index.search("quokka island", mode="smart")
+    assert [h["heading"] for h in after["pages"][0]["hits"]] == ["Strong"]
+    assert [(p["concept_id"], p["score"]) for p in after["pages"]] == [(p["concept_id"], p["score"]) for p in before["pages"]]
+    assert after["pages"][0]["hits"][0] == before["pages"][0]["hits"][0]
+
+
+@pytest.mark.node
+def test_node_applies_the_same_floor(site: Path) -> None:
+    index = okf_sphinx.open_index(site)
+    js = run_node(site / "_okf", REQUESTS)
+    for req, answer in zip(REQUESTS, js):
+        py = python_answer(index, req)
+        assert same(answer, py) is None, (req, same(answer, py))
+    assert [h["heading"] for h in js[0]["pages"][0]["hits"]] == ["Strong"]
+    assert [h["heading"] for h in js[1]["pages"][0]["hits"]] == ["Weak", "Strong"]
