@@ -3,7 +3,7 @@
 For each built site (an HTML folder holding ``_okf/``, built by this okf_sphinx):
 
 - **growth**: bytes (raw and gzip, file by file) of the files only smart mode
-  reads (``smart.js``, ``meta.js``, ``g/``, ``d/``) against the rest of ``_okf/``;
+  reads (``smart.js``, ``meta.js``, ``paths.js``, ``d/``) against the rest of ``_okf/``;
 - **warm**: one process per engine runs every query once, then times
   ``--repeat`` passes, each call on its own (Python ``perf_counter``, Node
   ``process.hrtime``); p50 / p95 / max, keyword and smart side by side;
@@ -40,7 +40,7 @@ STATIC = REPO / "okf_sphinx" / "static"
 sys.path.insert(0, str(HERE))
 from bench_query import QUERIES  # noqa: E402
 
-SMART_FILES = ("smart.js", "meta.js")
+SMART_FILES = ("smart.js", "meta.js", "paths.js")
 SMART_DIRS = ("g", "d", "x")
 
 NODE_JS = r"""
