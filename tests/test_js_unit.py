@@ -212,3 +212,59 @@ def test_ascii_fast_path_assumptions_hold_in_the_build_tables() -> None:
     src = RUNTIME.read_text(encoding="utf-8")
     assert "c === 0xdf || c === 0x17f || c === 0x1e9e || c === 0x212a || (c >= 0xfb00 && c <= 0xfb06)" in src
     assert to_ascii == [0xDF, 0x17F, 0x1E9E, 0x212A, *range(0xFB00, 0xFB07)]
+
+
+def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> None:
+    """Posting lists are integer lists written as text (format 4): random well-formed lists give
+    the same answers in Python and Node, and malformed text or a malformed list is the same
+    ``index_corrupt`` in both (index_format.decode_ints and okf-search.js decodeInts)."""
+    import random
+    import shutil
+
+    import okf_sphinx
+    from okf_sphinx.core import index_format as fmt
+
+    site = tmp_path / "site"
+    shutil.copytree(example_html, site, ignore=shutil.ignore_patterns(".doctrees"))
+    n = okf_sphinx.open_index(site).sections
+    folder = site / "_okf" / "t"
+    path = max((f for f in folder.glob("*.js") if "-" not in f.stem),
+               key=lambda f: len(fmt.unwrap(f"t/{f.stem}", f.read_bytes())["terms"]))
+    name = f"t/{path.stem}"
+    shard = fmt.unwrap(name, path.read_bytes())
+    terms = sorted(t for t, e in shard["terms"].items() if isinstance(e[2], str) and t.isascii() and t.isalpha())[:45]
+    assert len(terms) >= 30, "the example's largest shard must hold enough plain words"
+    rng = random.Random(4)
+
+    def postings() -> list[int]:
+        flat, prev = [], None
+        for sid in sorted(rng.sample(range(n), rng.randint(1, 6))):
+            flat += [sid if prev is None else sid - prev, rng.randint(1, 40), rng.choice([0, 7, 31, 32, 1023, 1024, 40000])]
+            prev = sid
+        return flat
+
+    kinds = []
+    for i, term in enumerate(terms):
+        idf, _df, _digits = shard["terms"][term]
+        flat = postings()
+        digits = fmt.encode_ints(flat)
+        if i % 3 == 1:  # not canonical text: a foreign character, a zero last digit, a cut integer, 8 digits
+            digits = rng.choice([digits + "=", digits[:-1] + "\u00e9", "gA" + digits, digits + "g", "gggggggB" + digits,
+                                 digits + " "])
+        elif i % 3 == 2:  # well-formed text, a malformed list: a missing integer, a repeated sid, f = 0, a sid past the sections
+            bad = rng.choice([flat[:-1], flat[:3] + [0, 1, 1], flat[:1] + [0] + flat[2:], [n] + flat[1:]])
+            digits = fmt.encode_ints(bad)
+        kinds.append(i % 3)
+        shard["terms"][term] = [idf, len(flat) // 3, digits]
+    path.write_bytes(fmt.wrap(name, shard))
+    requests = [{"query": t} for t in terms]
+    index = okf_sphinx.open_index(site)
+    answers = run_node(site / "_okf", requests)
+    codes = []
+    for req, kind, js in zip(requests, kinds, answers):
+        py = python_answer(index, req)
+        assert same(js, py) is None, (req, same(js, py))
+        codes.append((kind, py.get("error", {}).get("code") if "error" in py else "ok"))
+    assert {c for k, c in codes if k == 0} == {"ok"}
+    assert {c for k, c in codes if k == 1} == {"index_corrupt"}
+    assert {c for k, c in codes if k == 2} == {"index_corrupt"}
