@@ -480,3 +480,46 @@ def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
     _wait_done(page)
     assert _page_links(page) == ["./" + u for u in twenty]
     page.close()
+
+
+def test_linked_sections_on_request(browser: Any, site: tuple[str, Path]) -> None:
+    """?expand=1 shows the sections the results link to after them — the smart answer's
+    ``expanded``, each with how it is linked — keeps it through "Show more", and is accessible."""
+    from okf_sphinx import open_index
+
+    from test_browser_dialog import _axe
+
+    base, site_dir = site
+    index = open_index(site_dir)
+    page = browser.new_page()
+    page.goto(base + "search.html?q=cache&expand=1")
+    _wait_done(page)
+    want = index.search("cache", SMART_PAGE, mode="smart", expand=True)["expanded"]
+    assert len(want) >= 2 and {e["via"] for e in want} >= {"object", "toctree"}
+    shown = page.eval_on_selector_all(".okf-related li", """els => els.map(li => ({
+        href: li.querySelector('.okf-link').getAttribute('href'),
+        heading: li.querySelector('.okf-heading').textContent,
+        via: li.querySelector('.okf-via').textContent}))""")
+    assert [(s["href"], s["heading"]) for s in shown] == [("./" + e["url"], e["heading"]) for e in want]
+    assert len({s["via"] for s in shown}) == len({e["via"] for e in want})  # each way of linking said apart
+    assert page.inner_text(".okf-related h2") == "Linked from these results"
+    # the results themselves are the answer's pages, not the linked sections
+    assert _page_links(page) == ["./" + p["url"] for p in index.search("cache", SMART_PAGE, mode="smart")["pages"]]
+    assert _axe(page, "#okf-search") == []
+    # Show more keeps the option (and its list follows the longer answer)
+    page.click(".okf-more")
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get('n') === '{2 * SMART_PAGE}'")
+    _wait_done(page)
+    assert page.evaluate("new URLSearchParams(location.search).get('expand')") == "1"
+    more = index.search("cache", 2 * SMART_PAGE, mode="smart", expand=True)["expanded"]
+    assert page.eval_on_selector_all(".okf-related .okf-link", "els => els.map(a => a.getAttribute('href'))") == [
+        "./" + e["url"] for e in more]
+    # without it (and for a query whose results link nowhere) there is no list
+    page.goto(base + "search.html?q=cache")
+    _wait_done(page)
+    assert page.query_selector(".okf-related") is None or not page.is_visible(".okf-related")
+    page.goto(base + "search.html?q=install&expand=1")
+    _wait_done(page)
+    assert not index.search("install", SMART_PAGE, mode="smart", expand=True)["expanded"]
+    assert not page.is_visible(".okf-related")
+    page.close()

@@ -1230,6 +1230,7 @@
   // results per step: 10 sections in keyword mode; 5 pages (each with up to 3 sections) in
   // smart mode, as Pagefind's UI shows 5 — the first answer reads the sections it shows
   var PAGE = 10, SMART_PAGE = 5;
+  var VIA_SAID = { ref: 'linked from a result', doc: 'a page a result links to', toctree: 'in a result\u2019s table of contents', object: 'an object a result names' };
   function initPage() {
     var box = doc.getElementById('okf-search');
     if (!box) return;
@@ -1239,7 +1240,7 @@
     var token = 0, current = null, shown = PAGE;
     var defaultMode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart', mode = defaultMode;
     function pageSize() { return mode === 'smart' ? SMART_PAGE : PAGE; }
-    var under = null, kinds = [];  // smart filters, from the URL (?under=guide&kind=py:function)
+    var under = null, kinds = [], expand = false;  // smart options, from the URL (?under=guide&kind=py:function&expand=1)
 
     function el(tag, cls, text) {
       var e = doc.createElement(tag);
@@ -1269,8 +1270,36 @@
       li.appendChild(snip);
       return li;
     }
+    // link expansion (?expand=1): the sections the results link to, after the results, each with
+    // how it is linked (via) — a list of its own, never counted in the status line's total
+    var related = null;
+    function renderRelated(items) {
+      if (!related) {
+        related = el('section', 'okf-related');
+        related.setAttribute('aria-labelledby', 'okf-related-title');
+        list.parentNode.insertBefore(related, list.nextSibling);
+      }
+      related.textContent = '';
+      related.hidden = !items.length;
+      if (!items.length) return;
+      var title = el('h2', 'okf-related-title', 'Linked from these results');
+      title.id = 'okf-related-title';
+      related.appendChild(title);
+      var ol = el('ol', 'okf-sections');
+      items.forEach(function (e) {
+        var li = el('li', 'okf-related-hit'), a = el(e.url ? 'a' : 'span', 'okf-link');
+        if (e.url) a.href = siteRoot + e.url;
+        a.appendChild(el('span', 'okf-heading', e.heading || e.title || e.concept_id));
+        li.appendChild(a);
+        if (e.heading && e.title && e.heading !== e.title) li.appendChild(el('span', 'okf-page', e.title));
+        li.appendChild(el('span', 'okf-via', VIA_SAID[e.via] || e.via));
+        ol.appendChild(li);
+      });
+      related.appendChild(ol);
+    }
     function renderSmart(result, norm, stem) {
       list.textContent = '';
+      renderRelated(result.expanded || []);
       var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
       var msg;
       if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
@@ -1296,6 +1325,7 @@
     function render(result, norm, stem) {
       if (result.mode === 'smart') return renderSmart(result, norm, stem);
       list.textContent = '';
+      if (related) renderRelated([]);
       var n = result.hits.length;
       if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
       else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
@@ -1305,12 +1335,13 @@
     function run(q) {
       var mine = ++token;
       current = q;
-      if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; return Promise.resolve(); }
+      if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; if (related) renderRelated([]); return Promise.resolve(); }
       say('Searching\u2026');
       var eng = api.engine();
       var opts = { mode: mode, limit: Math.min(shown, 100), present: true };
       if (mode === 'smart' && under) opts.under = under;
       if (mode === 'smart' && kinds.length) opts.kind = kinds;
+      if (mode === 'smart' && expand) opts.expand = true;
       return eng.search(q, opts).then(function (result) {
         return eng.normaliser(q).then(function (norm) {
           var stem = result.mode === 'smart' ? eng.stemmer() : null;
@@ -1320,6 +1351,7 @@
         if (mine !== token) return;
         list.textContent = '';
         if (more) more.hidden = true;
+        if (related) renderRelated([]);
         say(err instanceof OkfError ? err.message : 'Search failed: ' + err, true);
       }).then(function () { if (mine === token) box.setAttribute('data-okf-state', 'done'); });
     }
@@ -1333,6 +1365,7 @@
       shown = n > k ? Math.min(100, Math.ceil(n / k) * k) : k;
       under = p.get('under') || null;
       kinds = p.getAll('kind').filter(function (k) { return k; });
+      expand = p.get('expand') === '1';
       return p.get('q') || '';
     }
     function toUrl(q) {
@@ -1342,6 +1375,7 @@
       if (shown > pageSize()) p.set('n', String(shown));
       if (under) p.set('under', under);
       kinds.forEach(function (k) { p.append('kind', k); });
+      if (expand) p.set('expand', '1');
       return '?' + p.toString();
     }
     function record(q, replace) {
