@@ -24,6 +24,13 @@ def sphinx_build(src: Path, out: Path, *args: str, builder: str = "html", check:
     return proc
 
 
+def build_html(src: Path) -> Path:
+    """Build the project at ``src`` into ``src/../html`` (doctrees beside it); the output folder."""
+    out = src.parent / "html"
+    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
+    return out
+
+
 def page_priors(site: Path) -> dict[str, float]:
     """Each page's prior in a built site's smart page table, by the page's source path."""
     from okf_sphinx.core import index_format as fmt

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import sphinx_build, write_project  # noqa: E402
+from conftest import build_html, write_project  # noqa: E402
 from okf_js import python_answer, run_node, same, unicode_differences  # noqa: E402
 
 pytestmark = pytest.mark.node
@@ -89,10 +89,7 @@ def diff_code_points() -> list[int]:
 
 @pytest.fixture(scope="module")
 def stress_site(tmp_path_factory: pytest.TempPathFactory, diff_code_points: list[int]) -> Path:
-    src = _stress_project(tmp_path_factory.mktemp("stress") / "src", diff_code_points)
-    out = src.parent / "html"
-    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
-    return out
+    return build_html(_stress_project(tmp_path_factory.mktemp("stress") / "src", diff_code_points))
 
 
 def _index_terms(site: Path) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import okf_sphinx
-from conftest import page_priors, sphinx_build, write_project
+from conftest import build_html, page_priors, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.surfaces.mcp_server import contract
 
@@ -40,10 +40,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    src = write_project(tmp_path_factory.mktemp("smart") / "src", PAGES, conf='language = "en"\nokf_search_exclude = []\n')
-    out = src.parent / "html"
-    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
-    return out
+    return build_html(write_project(tmp_path_factory.mktemp("smart") / "src", PAGES, conf='language = "en"\nokf_search_exclude = []\n'))
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from conftest import sphinx_build, write_project
+from conftest import build_html, write_project
 from okf_sphinx.engine import smart
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
@@ -31,10 +31,7 @@ REQUESTS = [{"query": "quokka", "mode": "smart"}, {"query": "island", "mode": "s
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    src = write_project(tmp_path_factory.mktemp("subhits") / "src", PAGES, conf='language = "en"\n')
-    out = src.parent / "html"
-    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
-    return out
+    return build_html(write_project(tmp_path_factory.mktemp("subhits") / "src", PAGES, conf='language = "en"\n'))
 
 
 def hits(index: okf_sphinx.Index, query: str) -> list[tuple[str, float]]:
