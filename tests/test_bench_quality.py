@@ -137,3 +137,19 @@ def test_sections_shown_in_display_order(site: tuple[Path, Path]) -> None:
     # a target whose anchors name no indexed section falls back to its heading
     loose = {**retry, "section": {**retry["section"], "anchors": ["gone"], "indexed": False}}
     assert bq.section_rank(loose, entries) == 2 and bq.section_match(loose, entries[1]) == "heading"
+
+
+def test_typing_cuts_the_last_word_and_answers_with_prefixes(site: tuple[Path, Path]) -> None:
+    """bench_typing.py: a query as typed so far keeps its last word's first letters (only words
+    with two letters still to type count), and okf smart mode with ``prefix`` completes it."""
+    import bench_typing as bt
+
+    import okf_sphinx
+
+    assert bt.typed("how retries back off", 3) is None  # "off" is no longer than 3 + 1 letters
+    assert bt.typed("Back-off rules", 3) == "Back-off rul"
+    assert bt.typed("frobnicator", 4) == "frob"
+    assert bt.typed("the API pages.", 3) == "the API pag"
+    index = okf_sphinx.open_index(site[0])
+    with_prefix, whole = bt.smart_pages(index, ["frob"], True), bt.smart_pages(index, ["frob"], False)
+    assert with_prefix == [["api"]] and whole == [[]]  # "frob" completes to frobnicator; as a word it is nowhere
