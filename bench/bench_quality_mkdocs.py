@@ -92,14 +92,15 @@ def okf_config(text: str, hook: Path = HOOK) -> str:
     return "\n".join(out) + "\n"
 
 
-def build(project: Path, site: Path, config: str = "mkdocs.yml") -> Path:
+def build(project: Path, site: Path, config: str = "mkdocs.yml", env: dict[str, str] | None = None) -> Path:
     """A ``mkdocs build`` of ``project`` (its ``config``, rewritten by :func:`okf_config` into
-    ``mkdocs-okf-bench.yml`` beside it) into ``site``; returns the link texts file."""
+    ``mkdocs-okf-bench.yml`` beside it) into ``site``, with ``env`` (default: this process's);
+    returns the link texts file."""
     cfg = project / "mkdocs-okf-bench.yml"
     cfg.write_text(okf_config((project / config).read_text("utf-8")), "utf-8")
     shutil.rmtree(site, ignore_errors=True)
     links = site.parent / LINKS_FILE
-    env = {**os.environ, "OKF_BENCH_LINK_TEXTS": str(links), "PYTHONHASHSEED": "0"}
+    env = {**(os.environ if env is None else env), "OKF_BENCH_LINK_TEXTS": str(links), "PYTHONHASHSEED": "0"}
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(cfg), "-d", str(site)],
                           cwd=project, env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
