@@ -174,11 +174,35 @@ def okf_rankings(site: Path, queries: list[str], keys: dict[str, str], systems: 
     return out
 
 
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+")
+
+#: Row groups of the table: every query; without bare version numbers (Material's docs link
+#: each "added in 9.2.0" badge to the change log: many short queries with one obvious answer);
+#: queries that are a heading of the target page, and the rest.
+GROUPS = (("all", lambda item: True),
+          ("no version numbers", lambda item: not _VERSION.fullmatch(item["query"])),
+          ("a heading of the page", lambda item: item["heading"]),
+          ("not a heading", lambda item: not item["heading"]))
+
+
+def mark_headings(items: list[dict[str, Any]], site: Path) -> None:
+    """``item["heading"]``: is the query (case-folded) a section heading of its target page?"""
+    from okf_sphinx import open_index
+
+    index = open_index(site)
+    heads: dict[str, set[str]] = {}
+    for sid in range(index.sections_all):
+        rec = index.section(sid)
+        heads.setdefault(rec["concept_id"], set()).add(bq.norm(rec["heading"]).casefold())
+    for item in items:
+        item["heading"] = bq.norm(item["query"]).casefold() in heads.get(item["target"], set())
+
+
 def table(name: str, items: list[dict[str, Any]], rankings: dict[str, list[list[str]] | None]) -> str:
     lines = [f"### {name}", "", "MRR@10 / P@1 / found@10, page level", "",
-             "| half | n | " + " | ".join(SYSTEMS) + " |", "|---|---:|" + "---|" * len(SYSTEMS)]
-    for which in ("tune", "held-out"):
-        chosen = [i for i, item in enumerate(items) if item["half"] == which]
+             "| queries | half | n | " + " | ".join(SYSTEMS) + " |", "|---|---|---:|" + "---|" * len(SYSTEMS)]
+    for (group, keep), which in ((g, w) for g in GROUPS for w in ("tune", "held-out")):
+        chosen = [i for i, item in enumerate(items) if item["half"] == which and keep(item)]
         cells = []
         for system in SYSTEMS:
             ranked = rankings.get(system)
@@ -187,7 +211,7 @@ def table(name: str, items: list[dict[str, Any]], rankings: dict[str, list[list[
                 continue
             m = bq.metrics([bq.rank_of(items[i]["target"], ranked[i]) for i in chosen])
             cells.append(f"{m['mrr@10']:.3f} / {m['p@1']:.3f} / {m['found@10']:.3f}")
-        lines.append(f"| {which} | {len(chosen)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {group} | {which} | {len(chosen)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -213,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         links = build(project, site, args.config)
         print(f"built in {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
     items = known_items(links)
+    mark_headings(items, site)
     keys = page_of_url(json.loads(links.read_text("utf-8"))["urls"])
     queries = [i["query"] for i in items]
     print(f"{len(items)} known-item queries", file=sys.stderr, flush=True)
@@ -225,10 +250,10 @@ def main(argv: list[str] | None = None) -> int:
                                     for s, r in rankings.items()}} for i, item in enumerate(items)]
     (work / "queries.json").write_text(json.dumps(per_query, indent=1, ensure_ascii=False), "utf-8")
     summary = {"queries": len(items), "site": str(site), "metrics": {
-        which: {s: (None if r is None else bq.metrics([bq.rank_of(item["target"], r[i])
-                                                       for i, item in enumerate(items) if item["half"] == which]))
-                for s, r in rankings.items()}
-        for which in ("tune", "held-out")}}
+        f"{group} {which}": {s: (None if r is None else bq.metrics([
+            bq.rank_of(item["target"], r[i]) for i, item in enumerate(items) if item["half"] == which and keep(item)]))
+            for s, r in rankings.items()}
+        for group, keep in GROUPS for which in ("tune", "held-out")}}
     (work / "summary.json").write_text(json.dumps(summary, indent=1), "utf-8")
     return 0
 

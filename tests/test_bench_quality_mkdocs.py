@@ -64,6 +64,7 @@ def test_worded_and_config_rewrite() -> None:
     text = bqm.okf_config("site_name: x\nplugins:\n  - search\nhooks:\n  - h.py\n", Path("/b/hook.py"))
     assert text == ("site_name: x\nplugins:\n  - okf:\n      replace_builtin: false\n  - search\n"
                     "hooks:\n  - /b/hook.py\n  - h.py\n")
+    assert [g for g, keep in bqm.GROUPS if keep({"query": "9.0.6", "heading": False})] == ["all", "not a heading"]
     assert bqm.okf_config("site_name: x\n", Path("/b/hook.py")).endswith(
         "plugins:\n  - search\n  - okf:\n      replace_builtin: false\nhooks:\n  - /b/hook.py\n")
 
@@ -82,3 +83,7 @@ def test_material_search_and_okf_rank_pages(built: tuple[Path, Path]) -> None:
     okf = bqm.okf_rankings(site, queries, keys, {"okf smart", "okf keyword"})
     assert okf["okf smart"] is not None and okf["okf smart"][0][0] == "api" and okf["okf smart"][2] == []
     assert okf["okf keyword"] is not None and okf["okf keyword"][1][0] == "guide/retry"
+    items = [{"query": "Back  OFF", "target": "guide/retry"}, {"query": "back off", "target": "api"},
+             {"query": "retries wait", "target": "guide/retry"}]
+    bqm.mark_headings(items, site)
+    assert [i["heading"] for i in items] == [True, False, False]
