@@ -18,7 +18,9 @@ different pages, links to their own page (bench_quality.query_set), and texts th
 are only a URL, a path or file name, or a pointer word ("here", "this", "link", …)
 (:func:`worded`).  The same hash of the query splits ``tune`` / ``held-out``.
 
-Systems, page level (first 10 distinct pages of each answer): MRR@10, P@1, found@10.
+Systems, page level (first 10 distinct pages of each answer): MRR@10, P@1, found@10;
+and okf smart at section level (bench_quality.section_table: the link's ``#anchor`` is
+its section; a link without one leads to the page's first hit).
 
 - ``okf keyword`` / ``okf smart``: the Python API over the build's ``_okf/``;
 - ``material``: Material's own search worker from the built site
@@ -112,7 +114,8 @@ def known_items(links_file: Path) -> list[dict[str, Any]]:
     """The known-item set: bq.query_set over the worded link texts (``kind`` ``link``)."""
     data = json.loads(links_file.read_text("utf-8"))
     raw = [{"query": row["text"], "target": row["target"], "source": row["source"], "kind": "link",
-            "section": None} for row in data["links"] if worded(row["text"])]
+            "section": {"heading": "", "anchors": [row["anchor"]]} if row["anchor"] else None}
+           for row in data["links"] if worded(row["text"])]
     return bq.query_set(raw)
 
 
@@ -152,26 +155,6 @@ def pagefind_rankings(site: Path, out: Path, queries: list[str], keys: dict[str,
                    check=True, stdout=subprocess.DEVNULL)
     answers = bq.node_lines(["node", str(HERE / "quality_pagefind.mjs"), "query", str(out)], queries)
     return [bq.distinct_pages([url_docname(u, keys) for u in a]) for a in answers]
-
-
-def okf_rankings(site: Path, queries: list[str], keys: dict[str, str], systems: set[str]) -> dict[str, list[list[str]] | None]:
-    from okf_sphinx import OkfError, open_index
-
-    index = open_index(site)
-    out: dict[str, list[list[str]] | None] = {"okf keyword": None, "okf smart": None}
-    if "okf keyword" in systems:
-        ranked = []
-        for q in queries:
-            try:
-                hits = index.search(q, limit=100)["hits"]
-            except OkfError:
-                hits = []
-            ranked.append(bq.distinct_pages([h["concept_id"] for h in hits]))
-        out["okf keyword"] = ranked
-    if "okf smart" in systems:
-        out["okf smart"] = [bq.distinct_pages([p["hits"][0]["concept_id"] if p.get("hits") else url_docname(p["url"], keys)
-                                               for p in pages]) for pages in bq.smart_answers(index, queries)]
-    return out
 
 
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+")
@@ -241,13 +224,19 @@ def main(argv: list[str] | None = None) -> int:
     keys = page_of_url(json.loads(links.read_text("utf-8"))["urls"])
     queries = [i["query"] for i in items]
     print(f"{len(items)} known-item queries", file=sys.stderr, flush=True)
-    rankings = okf_rankings(site, queries, keys, systems)
+    from okf_sphinx.engine import smart as engine
+
+    rankings, sections = bq.okf_rankings(site, items, systems, [float(getattr(engine, "SUB_HIT_FLOOR", 0.0))])
     rankings["material"] = material_rankings(site, queries, keys) if "material" in systems else None
     rankings["pagefind"] = pagefind_rankings(site, work / "pagefind", queries, keys) if "pagefind" in systems else None
     name = Path(args.project).name
     print(table(name, items, rankings) + "\n", flush=True)
+    if sections:
+        print(bq.section_table(name, items, sections) + "\n", flush=True)
     per_query = [{**item, "ranks": {s: (bq.rank_of(item["target"], r[i]) if r is not None else None)
-                                    for s, r in rankings.items()}} for i, item in enumerate(items)]
+                                    for s, r in rankings.items()},
+                  "section_ranks": {f"{r:g}": bq.section_rank(item, shown[i]) for r, shown in sections.items()}}
+                 for i, item in enumerate(items)]
     (work / "queries.json").write_text(json.dumps(per_query, indent=1, ensure_ascii=False), "utf-8")
     summary = {"queries": len(items), "site": str(site), "metrics": {
         f"{group} {which}": {s: (None if r is None else bq.metrics([

@@ -55,6 +55,9 @@ def test_known_items_from_the_rendered_links(built: tuple[Path, Path]) -> None:
         ("Back-off rules", "guide/retry", "api"),           # markup inside the text is dropped
     }, got  # pointer words, URLs, paths, self-links, in-page links, files and ambiguous texts are dropped
     assert all(i["half"] == bq.half(i["query"]) and i["kind"] == "link" for i in items)
+    by_query = {i["query"]: i for i in items}
+    assert by_query["how retries back off"]["section"] == {"heading": "", "anchors": ["back-off"]}  # the link's #anchor
+    assert by_query["API pages"]["section"] is None  # a whole page
 
 
 def test_worded_and_config_rewrite() -> None:
@@ -80,7 +83,7 @@ def test_material_search_and_okf_rank_pages(built: tuple[Path, Path]) -> None:
     material = bqm.material_rankings(site, queries, keys)
     assert material is not None
     assert material[0][0] == "api" and material[1][0] == "guide/retry" and material[2] == []
-    okf = bqm.okf_rankings(site, queries, keys, {"okf smart", "okf keyword"})
+    okf, _sections = bq.okf_rankings(site, [{"query": q} for q in queries], {"okf smart", "okf keyword"}, [0.0])
     assert okf["okf smart"] is not None and okf["okf smart"][0][0] == "api" and okf["okf smart"][2] == []
     assert okf["okf keyword"] is not None and okf["okf keyword"][1][0] == "guide/retry"
     items = [{"query": "Back  OFF", "target": "guide/retry"}, {"query": "back off", "target": "api"},
