@@ -181,21 +181,10 @@ def mark_headings(items: list[dict[str, Any]], site: Path) -> None:
         item["heading"] = bq.norm(item["query"]).casefold() in heads.get(item["target"], set())
 
 
-def table(name: str, items: list[dict[str, Any]], rankings: dict[str, list[list[str]] | None]) -> str:
-    lines = [f"### {name}", "", "MRR@10 / P@1 / found@10, page level", "",
-             "| queries | half | n | " + " | ".join(SYSTEMS) + " |", "|---|---|---:|" + "---|" * len(SYSTEMS)]
-    for (group, keep), which in ((g, w) for g in GROUPS for w in ("tune", "held-out")):
-        chosen = [i for i, item in enumerate(items) if item["half"] == which and keep(item)]
-        cells = []
-        for system in SYSTEMS:
-            ranked = rankings.get(system)
-            if ranked is None:
-                cells.append("n/a")
-                continue
-            m = bq.metrics([bq.rank_of(items[i]["target"], ranked[i]) for i in chosen])
-            cells.append(f"{m['mrr@10']:.3f} / {m['p@1']:.3f} / {m['found@10']:.3f}")
-        lines.append(f"| {group} | {which} | {len(chosen)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+def rows(items: list[dict[str, Any]]) -> list[tuple[str, str, list[int]]]:
+    """(group, half, the items' indexes) for every group of :data:`GROUPS` and half."""
+    return [(group, which, [i for i, item in enumerate(items) if item["half"] == which and keep(item)])
+            for group, keep in GROUPS for which in ("tune", "held-out")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     rankings["material"] = material_rankings(site, queries, keys) if "material" in systems else None
     rankings["pagefind"] = pagefind_rankings(site, work / "pagefind", queries, keys) if "pagefind" in systems else None
     name = Path(args.project).name
-    print(table(name, items, rankings) + "\n", flush=True)
+    print(bq.table(name, items, rankings, SYSTEMS, rows(items)) + "\n", flush=True)
     if sections:
         print(bq.section_table(name, items, sections) + "\n", flush=True)
     per_query = [{**item, "ranks": {s: (bq.rank_of(item["target"], r[i]) if r is not None else None)
@@ -239,10 +228,9 @@ def main(argv: list[str] | None = None) -> int:
                  for i, item in enumerate(items)]
     (work / "queries.json").write_text(json.dumps(per_query, indent=1, ensure_ascii=False), "utf-8")
     summary = {"queries": len(items), "site": str(site), "metrics": {
-        f"{group} {which}": {s: (None if r is None else bq.metrics([
-            bq.rank_of(item["target"], r[i]) for i, item in enumerate(items) if item["half"] == which and keep(item)]))
-            for s, r in rankings.items()}
-        for group, keep in GROUPS for which in ("tune", "held-out")}}
+        f"{group} {which}": {s: (None if r is None else bq.metrics([bq.rank_of(items[i]["target"], r[i]) for i in chosen]))
+                             for s, r in rankings.items()}
+        for group, which, chosen in rows(items)}}
     (work / "summary.json").write_text(json.dumps(summary, indent=1), "utf-8")
     return 0
 
