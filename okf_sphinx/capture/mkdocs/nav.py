@@ -4,8 +4,8 @@ On a Sphinx site a page's toctree depth is its distance from the root document
 through the toctrees; a MkDocs site's tree is its ``nav``.  :func:`nav_depths`
 gives every page of the nav its nesting depth: the home page 0, top-level pages 1,
 pages in a top-level section 2, and so on.  With Material for MkDocs'
-``navigation.indexes`` feature a section's index page (its first child named
-``index.md``, as Material's nav template picks it) *is* the section's page and
+``navigation.indexes`` feature a section's index page (the first of its pages
+named ``index.md``, as Material's nav template picks it) *is* the section's page and
 stands at the section's level.  A page listed twice keeps its shallowest place;
 pages not in the nav get no depth (they count as Sphinx's pages no toctree reaches).
 
