@@ -10,9 +10,9 @@ Known items, as bench/bench_quality.py's (its helpers are imported, not copied):
 link texts authors wrote between pages.  They are read from the rendered content of
 each page as MkDocs hands it to plugins, resolved with okf's own link capture
 (okf_sphinx/capture/mkdocs/links.py), rather than from the Markdown with a regex:
-inline and reference-style links, links written by snippets, abbreviations or
-attribute lists, and ``page.md#anchor`` targets come out exactly as MkDocs rendered
-and resolved them.  The query is the link text; the known item is the target page
+inline and reference-style links, links written by snippets or hooks (Material's
+shortcodes), and ``page.md#anchor`` targets come out exactly as MkDocs rendered and
+resolved them.  Texts with no word (icon links) are dropped.  The query is the link text; the known item is the target page
 (its docname, ``setup/setting-up-site-search``).  Dropped: texts that point to
 different pages, links to their own page (bench_quality.query_set), and texts that
 are only a URL, a path or file name, or a pointer word ("here", "this", "link", …)
