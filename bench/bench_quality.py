@@ -466,13 +466,15 @@ def groups(items: list[dict[str, Any]]) -> list[tuple[str, str, list[int]]]:
     return out
 
 
-def table(corpus: str, items: list[dict[str, Any]], rankings: dict[str, list[list[str]] | None]) -> str:
-    """One row per query group and half; each cell is MRR@10 / P@1 / found@10."""
+def table(corpus: str, items: list[dict[str, Any]], rankings: dict[str, list[list[str]] | None],
+          systems: tuple[str, ...] = SYSTEMS, rows: list[tuple[str, str, list[int]]] | None = None) -> str:
+    """One row per query group and half (``rows``, default :func:`groups`); each cell is
+    MRR@10 / P@1 / found@10 of one of ``systems``."""
     lines = [f"### {corpus}", "", "MRR@10 / P@1 / found@10, page level", "",
-             "| queries | half | n | " + " | ".join(SYSTEMS) + " |", "|---|---|---:|" + "---|" * len(SYSTEMS)]
-    for group, which, chosen in groups(items):
+             "| queries | half | n | " + " | ".join(systems) + " |", "|---|---|---:|" + "---|" * len(systems)]
+    for group, which, chosen in groups(items) if rows is None else rows:
         cells = []
-        for system in SYSTEMS:
+        for system in systems:
             ranked = rankings.get(system)
             if ranked is None:
                 cells.append("n/a")

@@ -746,7 +746,59 @@ def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Pat
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout) == index.search("fixture", mode="smart", expand=True)
     priors = page_priors(site)
-    one = float(f"{structure_factor(1, 0):.4g}")
-    assert one > 1.0
+    # every page but the home page is a top-level page of the nav (depth 1: see test_nav_depths_…)
+    one = float(f"{structure_factor(1, 1):.4g}")
+    assert one > float(f"{structure_factor(0, 1):.4g}")
     assert priors["docs/retry.md"] == priors["docs/release.md"] == priors["docs/snippets.md"] == one
-    assert priors["docs/notes.md"] == priors["docs/index.md"] == float(f"{structure_factor(0, 0):.4g}")
+    assert priors["docs/notes.md"] == float(f"{structure_factor(0, 1):.4g}")
+    assert priors["docs/index.md"] == float(f"{structure_factor(0, 0):.4g}")
+
+
+NAV_PAGES = {
+    "index.md": "# Home\n\nWelcome.\n",
+    "top.md": "# Top\n\nA top-level page.\n",
+    "guide/index.md": "# Guide\n\nThe guide's own page.\n",
+    "guide/a.md": "# A\n\nFirst guide page.\n",
+    "guide/deep/index.md": "# Deep\n\nThe deep section's page.\n",
+    "guide/deep/b.md": "# B\n\nA deep page.\n",
+    "orphan.md": "# Orphan\n\nIn no nav.\n",
+}
+NAV = """nav:
+  - Home: index.md
+  - Top: top.md
+  - Guide:
+    - guide/index.md
+    - A: guide/a.md
+    - Deep:
+      - guide/deep/index.md
+      - B: guide/deep/b.md
+      - Top again: top.md
+not_in_nav: |
+  /orphan.md
+"""
+
+
+@pytest.mark.parametrize(("theme", "indexes"), [("material", True), ("mkdocs", False)])
+def test_nav_depths_are_the_page_priors_toctree_depths(tmp_path: Path, theme: str, indexes: bool) -> None:
+    """MkDocs' nav is the toctree of the structural page priors (docs/smart.md): the home page
+    depth 0, top-level pages 1, a section's pages one deeper per level; with Material's
+    ``navigation.indexes`` a section's index page stands at the section's level; a page listed
+    twice keeps its shallowest place; a page in no nav counts as unreached.  A ``--dirty``
+    rebuild gives the same priors (the same index) as a full build."""
+    from okf_sphinx.writer.smart_index import UNREACHED_DEPTH, structure_factor
+
+    features = "  features:\n    - navigation.indexes\n" if indexes else ""
+    project = write_mkdocs_project(tmp_path / "p", NAV_PAGES, f"theme:\n  name: {theme}\n{features}" + NAV)
+    out = tmp_path / "site"
+    mkdocs_build(project, out, "--strict")
+    depths = {"index.md": 0, "top.md": 1, "guide/index.md": 1 if indexes else 2, "guide/a.md": 2,
+              "guide/deep/index.md": 2 if indexes else 3, "guide/deep/b.md": 3, "orphan.md": UNREACHED_DEPTH}
+    assert page_priors(out) == {page: float(f"{structure_factor(0, d):.4g}") for page, d in depths.items()}
+    assert len(set(page_priors(out).values())) == 4  # depths 0, 1, 2, 3 (unreached: 3) tell pages apart
+    page = project / "docs" / "guide" / "a.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n## More\n\nMore text.\n", encoding="utf-8")
+    mkdocs_build(project, out, "--dirty")
+    full = tmp_path / "full"
+    mkdocs_build(project, full)
+    assert index_bytes(out) == index_bytes(full)
+    assert page_priors(out)["guide/deep/b.md"] == float(f"{structure_factor(0, 3):.4g}")

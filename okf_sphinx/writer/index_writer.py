@@ -105,6 +105,9 @@ class Site:
     #: ``docname → [(from section, via, to docname, to section)]`` (section = index in the record)
     links: Callable[[], dict[str, list[tuple[int, str, str, int]]]] = lambda: {}
     root_doc: str = ""  # the toctree's root document (page priors: toctree depth)
+    #: docname -> toctree depth given by the builder (MkDocs: the nav), instead of walking
+    #: toctree links from ``root_doc``; pages not in it count as unreached
+    page_depths: dict[str, int] | None = None
     #: captured file's path -> (path relative to the index folder, where it is now) of the copy
     #: the site ships of it (Sphinx's ``_sources/``), or None; used only when its bytes are equal
     source_copy: Callable[[str], tuple[str, Path] | None] = lambda path: None
@@ -395,7 +398,7 @@ def build_index(
     spans = _page_spans(searchable, root, site)
     resolved = site.links()
     outgoing = _section_links(resolved, sid_of, n_search)
-    structure_priors(spans, resolved, site.root_doc)
+    structure_priors(spans, resolved, site.root_doc, site.page_depths)
     smart, groups = build_smart(out, term_postings.lists, lengths, spans, site.language, budgets)
     shards = _write_postings(out, term_postings, n_search, "t", budgets["t"], groups=groups)
     del term_postings  # written: the shards' JSON values hold the lists from here on

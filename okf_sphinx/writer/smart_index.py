@@ -215,7 +215,7 @@ def build_smart(
 #: ``structure = (1 + INBOUND_GAIN·log2(1 + inbound)) / (1 + DEPTH_COST·depth)``, bounded to
 #: [STRUCTURE_MIN, STRUCTURE_MAX]; ``inbound`` = how many other pages link to the page,
 #: ``depth`` = its toctree depth below the root (pages the root's toctrees do not reach count
-#: as UNREACHED_DEPTH).
+#: as UNREACHED_DEPTH; on a MkDocs site the depth in its nav, capture/mkdocs/nav.py).
 INBOUND_GAIN = 0.1
 DEPTH_COST = 0.05
 UNREACHED_DEPTH = 3
@@ -223,11 +223,12 @@ STRUCTURE_MIN = 0.5
 STRUCTURE_MAX = 2.0
 
 
-def page_structure(resolved: dict[str, list[tuple[int, str, str, int]]],
-                   root: str) -> tuple[dict[str, int], dict[str, int]]:
+def page_structure(resolved: dict[str, list[tuple[int, str, str, int]]], root: str,
+                   depths: Mapping[str, int] | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """From the site's resolved links (every page, searchable or not): per docname, how many
     other pages link to it, and its toctree depth from ``root`` (pages it reaches; with no
-    ``root`` — a builder without a toctree — none)."""
+    ``root`` — a builder without a toctree — none); ``depths``, when the builder gives them
+    (MkDocs' nav), stand for the toctree walk."""
     sources: dict[str, set[str]] = defaultdict(set)
     children: dict[str, list[str]] = defaultdict(list)
     for doc in sorted(resolved):
@@ -236,8 +237,8 @@ def page_structure(resolved: dict[str, list[tuple[int, str, str, int]]],
                 sources[to].add(doc)
                 if via == "toctree" and to not in children[doc]:
                     children[doc].append(to)
-    depth: dict[str, int] = {}
-    if root:
+    depth: dict[str, int] = dict(depths) if depths is not None else {}
+    if root and depths is None:
         depth[root] = 0
         todo = [root]
         while todo:  # breadth first: a page's depth is its shortest toctree path
@@ -260,12 +261,16 @@ def structure_factor(inbound: int, depth: int | None) -> float:
     return min(STRUCTURE_MAX, max(STRUCTURE_MIN, f))
 
 
-def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, str, str, int]]], root: str) -> None:
+def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, str, str, int]]], root: str,
+                     depths: Mapping[str, int] | None = None) -> None:
     """Multiply every page's prior by its structural factor (rounded to 4 significant digits,
-    so the page table stays short); without a ``root`` every page counts as depth 0."""
-    inbound, depth = page_structure(resolved, root)
+    so the page table stays short); ``depths``: the builder's own toctree depths (MkDocs'
+    nav; pages not in it are unreached), else walked from ``root``; with neither every page
+    counts as depth 0."""
+    inbound, depth = page_structure(resolved, root, depths)
+    tree = bool(root) or depths is not None
     for p in pages:
-        factor = structure_factor(inbound.get(p.docname, 0), depth.get(p.docname) if root else 0)
+        factor = structure_factor(inbound.get(p.docname, 0), depth.get(p.docname) if tree else 0)
         if p.prior < 1.0:  # a page the author weighs down (change logs by default) is never lifted
             factor = min(factor, 1.0)
         if factor != 1.0:

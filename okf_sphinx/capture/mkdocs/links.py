@@ -66,7 +66,7 @@ class PageLinks:
         out = list(self.refs)
         for owner, _ids, hrefs in self.runs:
             for href in hrefs.split("\0") if hrefs else ():
-                link = _link(href, self.folder, pages)
+                link = page_link(href, self.folder, pages)
                 if link is not None:
                     out.append((owner, *link))
         return out
@@ -93,8 +93,7 @@ def capture_links(page_html: str, sections: list[Section], page_url: str) -> Pag
     element ids, each with the index in ``sections`` of the section it stands in (the last
     section whose own element comes before it; the first section before any).
     ``page_url``: the page's URL relative to the site root (MkDocs' ``page.url``)."""
-    folder = page_url if not page_url or page_url.endswith("/") else posixpath.dirname(page_url) + "/"
-    out = PageLinks(folder=folder)
+    out = PageLinks(folder=page_folder(page_url))
     if not sections:
         return out
     for i, s in enumerate(sections):
@@ -127,8 +126,15 @@ def capture_links(page_html: str, sections: list[Section], page_url: str) -> Pag
     return out
 
 
-def _link(href: str, folder: str, pages: dict[str, str]) -> tuple[str, str, str] | None:
-    """``(via, to docname, to anchor)`` of a rendered link, or None (not to a page of the site)."""
+def page_folder(page_url: str) -> str:
+    """The folder URL a page's relative links start from (``guide/install/`` -> itself,
+    ``guide/install.html`` -> ``guide/``)."""
+    return page_url if not page_url or page_url.endswith("/") else posixpath.dirname(page_url) + "/"
+
+
+def page_link(href: str, folder: str, pages: dict[str, str]) -> tuple[str, str, str] | None:
+    """``(via, to docname, to anchor)`` of a rendered link (``href`` as written in the HTML,
+    ``folder``: :func:`page_folder` of the page it is on), or None (not to a page of the site)."""
     if "&" in href:
         href = html.unescape(href)
     if not href or href[0] in "#/" or _SCHEME.match(href):

@@ -62,6 +62,7 @@ from .markdown_sections import (
     tree_headings,
 )
 from .links import PageLinks, capture_links, resolve_links, url_key
+from .nav import INDEXES_FEATURE, nav_depths
 from .objects import DIRECTIVE, RenderedObject, rendered_objects
 
 log = get_plugin_logger(__name__)
@@ -202,6 +203,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._pages: dict[str, Any] = {}  # src_uri -> File of every documentation page
         self._page_keys: dict[str, str] = {}  # url_key of each page's URL -> its concept id
         self._links: dict[str, PageLinks] = {}  # concept id -> its links to other pages
+        self._depths: dict[str, int] = {}  # concept id -> its depth in the nav (the priors' toctree depth)
         self._target: Path | None = None  # the index folder
 
     # -- configuration -------------------------------------------------------------------
@@ -254,6 +256,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
         self._page_keys = {url_key(f.url): concept_id(uri) for uri, f in self._pages.items()}
         return files
+
+    def on_nav(self, nav: Any, config: Any, files: Any) -> Any:
+        """The nav as the site's toctree: each page's depth in it (nav.py), on every build."""
+        features = (config["theme"].get("features") if hasattr(config["theme"], "get") else None) or []
+        self._depths = nav_depths(nav.items, lambda f: concept_id(f.src_uri), self._page_keys.get(""),
+                                  INDEXES_FEATURE in features)
+        return nav
 
     @event_priority(-100)  # after every other plugin: the markdown that is really rendered
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
@@ -454,6 +463,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             project=config["site_name"] or "",
             language=self._language(config),
             links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
+            page_depths=self._depths,
             file_scale=self.config.index_files,
         )
         gc_was_enabled = gc.isenabled()
