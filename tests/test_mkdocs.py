@@ -802,3 +802,40 @@ def test_nav_depths_are_the_page_priors_toctree_depths(tmp_path: Path, theme: st
     mkdocs_build(project, full)
     assert index_bytes(out) == index_bytes(full)
     assert page_priors(out)["guide/deep/b.md"] == float(f"{structure_factor(0, 3):.4g}")
+
+
+def test_front_matter_is_the_pages_metadata(tmp_path: Path) -> None:
+    """A page's front matter (YAML or MultiMarkdown meta, as MkDocs reads it) is its metadata, as
+    a Sphinx page's field list or MyST front matter: the smart `meta` filter matches it and
+    ``okf-search-weight`` is the author's weight; a ``--dirty`` build that skips the page keeps both;
+    a weight that is no number fails the build naming the page."""
+    pages = {
+        "index.md": "# Home\n\nThe walrus index.\n",
+        "draft.md": "---\nstatus: draft\ntags: [sea, ice]\nokf-search-weight: 2\n---\n\n# Draft\n\nA walrus draft.\n",
+        "final.md": "status: final\n\n# Final\n\nA walrus page.\n",  # MultiMarkdown meta
+        "other.md": "# Other\n\nNo metadata, a walrus too.\n",
+    }
+    project = write_mkdocs_project(tmp_path / "p", pages)
+    out = tmp_path / "site"
+    mkdocs_build(project, out, "--strict")
+    index = okf_sphinx.open_index(out)
+
+    def concepts(**meta: Any) -> list[str]:
+        return sorted(p["concept_id"] for p in index.search("walrus", 20, mode="smart", meta=meta)["pages"])
+
+    assert concepts(status="draft") == ["draft"] and concepts(status="final") == ["final"]
+    assert concepts(tags="ice") == ["draft"] and concepts(status="none") == []
+    priors = page_priors(out)
+    assert priors["draft.md"] == pytest.approx(2 * priors["other.md"], rel=1e-3)  # same depth and links: the author's 2 (4 digits kept)
+    # --dirty after a change elsewhere: the skipped pages' metadata comes from their files again
+    other = project / "docs" / "other.md"
+    other.write_text(other.read_text(encoding="utf-8") + "\nMore.\n", encoding="utf-8")
+    mkdocs_build(project, out, "--dirty")
+    full = tmp_path / "full"
+    mkdocs_build(project, full)
+    assert index_bytes(out) == index_bytes(full)
+    assert page_priors(out)["draft.md"] == priors["draft.md"]
+    bad = write_mkdocs_project(tmp_path / "bad", {**pages, "draft.md": "---\nokf-search-weight: lots\n---\n\n# Draft\n"})
+    proc = mkdocs_build(bad, tmp_path / "bad-site", check=False)
+    assert proc.returncode != 0 and "draft" in proc.stderr and "okf-search-weight" in proc.stderr
+    assert not (tmp_path / "bad-site" / "_okf").exists()

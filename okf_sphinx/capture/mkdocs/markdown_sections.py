@@ -78,17 +78,18 @@ def parser_lines(text: str) -> list[str]:
     return _PARSER_BREAK.split(text)
 
 
-def front_matter_lines(lines: list[str], get_data: Any) -> tuple[int, str]:
-    """(number of leading parser lines MkDocs strips as meta data, the markdown it keeps).
+def front_matter_lines(lines: list[str], get_data: Any) -> tuple[int, str, dict[str, Any]]:
+    """(number of leading parser lines MkDocs strips as meta data, the markdown it keeps,
+    the meta data).
 
     ``get_data`` is MkDocs' own ``mkdocs.utils.meta.get_data`` (YAML front
     matter or MultiMarkdown meta, then leading blank lines).
     """
     doc = "\n".join(lines)
-    markdown, _ = get_data(doc)
+    markdown, meta = get_data(doc)
     if not doc.endswith(markdown):  # never happens with MkDocs 1.6; be safe
-        return 0, doc
-    return doc[: len(doc) - len(markdown)].count("\n"), markdown
+        return 0, doc, meta
+    return doc[: len(doc) - len(markdown)].count("\n"), markdown, meta
 
 
 def candidates(lines: list[str], file: int = 0, numbers: list[int | None] | None = None) -> dict[int, str]:

@@ -43,6 +43,7 @@ from okf_sphinx.writer.index_writer import (
     source_root,
     write_index,
 )
+from okf_sphinx.writer.smart_index import page_meta, page_prior
 
 from .markdown_sections import (
     HeadingError,
@@ -242,6 +243,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     # -- per build -----------------------------------------------------------------------
     def on_pre_build(self, config: Any) -> None:
         self._records = {}
+        self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
         self._markdown = {}
         self._rewritten = []
         self._unaligned = []
@@ -282,7 +284,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         captured, data = CapturedFile.read(path)
         text = decode(data)
         lines = parser_lines(text)
-        first, source_markdown = front_matter_lines(lines, get_data)
+        first, source_markdown, meta = front_matter_lines(lines, get_data)
+        self._metas[concept_id(file.src_uri)] = meta
         md, snippets = self._shadow_markdown(config)
         try:
             shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html, tree)
@@ -464,6 +467,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             language=self._language(config),
             links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
             page_depths=self._depths,
+            # the front matter: the `meta` filter, and the author's okf-search-weight (no weights by pattern)
+            page_meta=lambda docname: page_meta(self._metas.get(docname, {})),
+            page_prior=lambda docname: page_prior(docname, [], self._metas.get(docname, {})),
             file_scale=self.config.index_files,
         )
         gc_was_enabled = gc.isenabled()
@@ -538,6 +544,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 if record is not None:
                     record.searchable = not self._excluded(record.docname)
                     records[uri] = record
+                    self._metas[record.docname] = _front_matter(record.files[0].path)
                     self._links[record.docname] = links[record.docname]
                     reused.append(uri)
                 else:
@@ -582,6 +589,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 "%d pages were not rendered by this --dirty build and are not in the previous index unchanged; "
                 "they are left out until a full build: %s", len(missing), _names(missing),
             )
+
+
+def _front_matter(path: str) -> dict[str, Any]:
+    """A page's meta data as MkDocs reads it (YAML front matter or MultiMarkdown meta), for a
+    page a ``--dirty`` build does not render: the same as a rendered page's."""
+    _, data = CapturedFile.read(Path(path))
+    return front_matter_lines(parser_lines(decode(data)), get_data)[2]
 
 
 def _generator() -> str:
