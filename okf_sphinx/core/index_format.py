@@ -36,19 +36,11 @@ def is_int(v: Any) -> bool:
 
 def canonical_json(value: Any, *, sort_keys: bool = True) -> str:
     """Compact JSON with the HTML-unsafe characters escaped (Go's encoding/json style)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False,
-                      default=_sequence)
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys, allow_nan=False)
     for ch, esc in _HTML_UNSAFE.items():
         if ch in text:
             text = text.replace(ch, esc)
     return text
-
-
-def _sequence(value: Any) -> list[Any]:
-    """JSON of the writer's compact integer arrays (``array.array``): the list they hold."""
-    if isinstance(value, array):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def wrap(name: str, value: Any) -> bytes:
@@ -218,11 +210,12 @@ def section_records(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for i, row in enumerate(chunk["sections"]):
         concept_id, title, searchable, base, page_path = pages[row[0]]
-        path, sha256 = files[row[1]][:2]
+        file = files[row[1]]
+        path, sha256 = file[0], file[1]
+        quoted = file[2] if len(file) == 3 else path  # the path as locators write it (file_row)
         record = {
             "sid": first + i, "concept_id": concept_id, "title": title, "path": path, "heading": row[2],
-            "level": row[3], "line_start": row[4], "line_end": row[5],
-            "locator": f"{files[row[1]][-1] if len(files[row[1]]) == 3 else path}#L{row[4]}-L{row[5]}",
+            "level": row[3], "line_start": row[4], "line_end": row[5], "locator": f"{quoted}#L{row[4]}-L{row[5]}",
             "content_sha256": sha256, "url": section_url(base, row[6]), "anchor": row[6], "searchable": searchable,
             "text": row[7], "page_path": page_path,
         }

@@ -228,7 +228,7 @@ def completions(entries: list[str], word: str, have: set[str], stem: Callable[[s
 
 def variants(index: Index, word: str, stem: Callable[[str], str] | None, complete: bool) -> tuple[list[tuple[str, float]], float, float]:
     """``([(term, weight)], section idf, page idf)`` of one query word; no terms: it occurs nowhere."""
-    g = group(index, stem(word) if stem is not None else word)
+    g = group(index, fmt.posting_key(word, stem))
     out: list[tuple[str, float]] = []
     sidf = pidf = 0.0
     if g is not None:
@@ -241,7 +241,7 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
         extra = completions([t for t, _df in dictionary(index, fmt.dict_key(word))], word, have, stem)
         if extra and g is None:
             # the word is no whole word of the site: weigh it as its most frequent completion's group
-            first = group(index, stem(extra[0]) if stem is not None else extra[0])
+            first = group(index, fmt.posting_key(extra[0], stem))
             if first is None:
                 raise OkfError("index_corrupt", f"dictionary term {extra[0]!r} has no stem group; rebuild the site")
             sidf, pidf = float(first[0]), float(first[1])
@@ -450,7 +450,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     ranked.sort()
     total = len(candidates)
     hit_sids: list[int] = []
-    shown = [_page(index, rows[page], -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]]
+    shown = [_page(index, -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]]
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, phrase_pages) if page not in pages_k],
                    not full or count[page] < needed, found, ev,
                    scored[page] if page in scored else _section_scores(ev, iv, pv, page, by_page_named.get(page, ())),
@@ -547,7 +547,7 @@ def _compute_evidence(postings: list[tuple[Any, float]], sidf: float, pidf: floa
     return evidence
 
 
-def _page(index: Index, row: list[Any], score: float, missing: list[str], partial: bool, found: list[Any],
+def _page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any],
           ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str], names: dict[int, int],
           hit_sids: list[int]) -> dict[str, Any]:
     ranked = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)

@@ -99,6 +99,8 @@
   }
   // the shard <folder>/<hex> of a key (format.py shard_name)
   function shardName(folder, key, shards) { return folder + '/' + (fnv1a32(key) % shards).toString(16); }
+  // what places a term's posting list: its stem when the build stemmed (format.py posting_key)
+  function postingKey(term, stem) { return stem ? stem(term) : term; }
 
   function isAscii(s) { return !/[^\x00-\x7f]/.test(s); }
 
@@ -403,7 +405,7 @@
   // the posting shard t/<hex> of a term (index.py Index.shard_of)
   Engine.prototype.shardOf = function (term) {
     var stem = this.stem();
-    return shardName('t', stem ? stem(term) : term, this.manifest.shards);
+    return shardName('t', postingKey(term, stem), this.manifest.shards);
   };
   // folder 'x' (with its shard count): smart mode's identifier postings (index.py posting)
   Engine.prototype.posting = function (term, folder, shards) {
@@ -773,11 +775,11 @@
   };
   // smart.py completions: the most frequent completions of a prefix, from a few stem groups
   function completions(entries, word, have, stem) {
-    var ownKey = stem ? stem(word) : word, groups = [], out = [];
+    var ownKey = postingKey(word, stem), groups = [], out = [];
     for (var i = 0; i < entries.length && out.length < MAX_COMPLETIONS; i++) {
       var t = entries[i];
       if (t.slice(0, word.length) !== word || own.call(have, t)) continue;
-      var key = stem ? stem(t) : t;
+      var key = postingKey(t, stem);
       if (key !== ownKey && groups.indexOf(key) < 0) {
         if (groups.length === MAX_COMPLETION_GROUPS) continue;
         groups.push(key);
@@ -789,7 +791,7 @@
   // [[term, weight]...], section idf, page idf of one query word (smart.py variants)
   Engine.prototype.variants = function (word, stem, complete) {
     var self = this, out = [], sidf = 0.0, pidf = 0.0, g;
-    return this.group(stem ? stem(word) : word).then(function (grp) {
+    return this.group(postingKey(word, stem)).then(function (grp) {
       g = grp;
       if (g !== null) {
         sidf = g[0]; pidf = g[1];
@@ -801,7 +803,7 @@
         var have = {};
         out.forEach(function (x) { have[x[0]] = 1; });
         var extra = completions(entries.map(function (e) { return e[0]; }), word, have, stem);
-        var first = extra.length && g === null ? self.group(stem ? stem(extra[0]) : extra[0]) : null;
+        var first = extra.length && g === null ? self.group(postingKey(extra[0], stem)) : null;
         return Promise.resolve(first).then(function (f) {
           if (extra.length && g === null) {
             if (f === null) fail('index_corrupt', 'dictionary term ' + pyRepr(extra[0]) + ' has no stem group; rebuild the site');
@@ -928,7 +930,7 @@
         top.sort(function (x, y) { var a = tierOf(x[1]), b = tierOf(y[1]); return a !== b ? a - b : x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
         var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); });
         quoted.forEach(function (ph, k) { if (!phrasePages[k].has(r[2])) missing.push('"' + ph.join(' ') + '"'); });
-        return { rank: r, row: rows[r[2]], missing: missing, top: subHits(top), partial: !full || count.get(r[2]) < units };
+        return { rank: r, missing: missing, top: subHits(top), partial: !full || count.get(r[2]) < units };
       });
       return Promise.all([
         Promise.all(shown.map(function (p) { return Promise.all(p.top.map(function (t) { return self.section(t[1]); })); })),

@@ -457,18 +457,31 @@ def _page_aligned_starts(costs: list[int], page_of: list[int], target: int) -> l
         else:
             runs.append((sid, sid + 1, cost))
 
-    def count(limit: int) -> int:
-        files, room = 0, 0
-        for _first, _end, size in runs:
-            if size > limit:
-                files += -(-size // limit)
+    def cuts(limit: int, exact: bool) -> list[int]:
+        """The first sid of each file for files of about ``limit`` bytes (``exact=False``: a
+        larger page's parts all named by its first sid, enough to count them)."""
+        starts: list[int] = []
+        room = 0
+        for first, end, size in runs:
+            if size > limit:  # cut into n parts of about size / n bytes
+                n = -(-size // limit)
+                if exact:
+                    part, acc = size / n, 0
+                    starts.append(first)
+                    for sid in range(first, end):
+                        if acc >= part:
+                            starts.append(sid)
+                            acc = 0
+                        acc += costs[sid]
+                else:
+                    starts += [first] * n
                 room = 0
             elif size > room:
-                files += 1
+                starts.append(first)
                 room = limit - size
             else:
                 room -= size
-        return files
+        return starts
 
     aim, size = 0, target
     for cost in costs:  # as many files as filling each up to `target`, cutting anywhere, would make
@@ -479,28 +492,11 @@ def _page_aligned_starts(costs: list[int], page_of: list[int], target: int) -> l
     lo, hi = target, max(target, sum(costs))
     while lo < hi:  # the smallest size whose files are at most `aim`
         mid = (lo + hi) // 2
-        if count(mid) > aim:
+        if len(cuts(mid, False)) > aim:
             lo = mid + 1
         else:
             hi = mid
-    starts: list[int] = []
-    room = 0
-    for first, end, size in runs:
-        if size > lo:  # cut into parts of about size / n bytes
-            part, acc = size / -(-size // lo), 0
-            starts.append(first)
-            for sid in range(first, end):
-                if acc >= part:
-                    starts.append(sid)
-                    acc = 0
-                acc += costs[sid]
-            room = 0
-        elif size > room:
-            starts.append(first)
-            room = lo - size
-        else:
-            room -= size
-    return starts
+    return cuts(lo, True)
 
 
 def _pack_sections(out: dict[str, Any], sections: list[tuple[int, int, list[Any]]], page_rows: list[list[Any]],

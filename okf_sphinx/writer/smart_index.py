@@ -121,7 +121,7 @@ def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: The largest a g/ d/ n/ shard grows for the page budget's sake (a cold query reads a few).
+#: The largest a d/ n/ shard grows for the page budget's sake (a cold query reads a few).
 LARGEST_SHARD_BYTES = {"d": 12288, "n": 8192}
 
 
@@ -174,7 +174,7 @@ def build_smart(
     df = {term: len(flat) // 3 for term, flat in postings.items()}
     members: dict[str, list[str]] = defaultdict(list)
     for term in sorted(postings):
-        members[stem(term) if stem is not None else term].append(term)
+        members[fmt.posting_key(term, stem)].append(term)
     group_sdf: dict[str, int] = {}
     group_pdf: dict[str, int] = {}
     for g, ts in members.items():
