@@ -205,6 +205,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._page_keys: dict[str, str] = {}  # url_key of each page's URL -> its concept id
         self._links: dict[str, PageLinks] = {}  # concept id -> its links to other pages
         self._depths: dict[str, int] = {}  # concept id -> its depth in the nav (the priors' toctree depth)
+        self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
         self._target: Path | None = None  # the index folder
 
     # -- configuration -------------------------------------------------------------------
@@ -243,7 +244,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     # -- per build -----------------------------------------------------------------------
     def on_pre_build(self, config: Any) -> None:
         self._records = {}
-        self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
+        self._metas = {}
         self._markdown = {}
         self._rewritten = []
         self._unaligned = []
@@ -538,13 +539,13 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         missing: list[str] = []
         if todo:
             sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
-            previous, links = _previous_records(target, sources)
+            previous, links, metas = _previous_records(target, sources)
             for uri in todo:
                 record = previous.get(concept_id(uri))
                 if record is not None:
                     record.searchable = not self._excluded(record.docname)
                     records[uri] = record
-                    self._metas[record.docname] = _front_matter(record.files[0].path)
+                    self._metas[record.docname] = metas[record.docname]
                     self._links[record.docname] = links[record.docname]
                     reused.append(uri)
                 else:
@@ -591,13 +592,6 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             )
 
 
-def _front_matter(path: str) -> dict[str, Any]:
-    """A page's meta data as MkDocs reads it (YAML front matter or MultiMarkdown meta), for a
-    page a ``--dirty`` build does not render: the same as a rendered page's."""
-    _, data = CapturedFile.read(Path(path))
-    return front_matter_lines(parser_lines(decode(data)), get_data)[2]
-
-
 def _generator() -> str:
     """``"mkdocs"``, or ``"properdocs"`` when ProperDocs runs the build (it aliases ``mkdocs``)."""
     import mkdocs  # noqa: PLC0415
@@ -609,19 +603,22 @@ def _names(items: list[str]) -> str:
     return ", ".join(items[:5]) + (" ..." if len(items) > 5 else "")
 
 
-def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[dict[str, DocRecord], dict[str, PageLinks]]:
+def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[
+        dict[str, DocRecord], dict[str, PageLinks], dict[str, dict[str, Any]]]:
     """Records rebuilt from an existing index (for pages a ``--dirty`` build skips), keeping
-    only pages whose every captured file still has the digest the index recorded, and their
+    only pages whose every captured file still has the digest the index recorded, their
     links to other pages (from its link shards: each section's first link to each target, to
-    the target section's anchor; links from pages excluded from search are not kept there).
+    the target section's anchor; links from pages excluded from search are not kept there)
+    and their front matter (read from the page's file, as a rendered page's is).
     ``sources``: concept id -> the page's source file now."""
     from okf_sphinx.engine.index import Index  # noqa: PLC0415 - only --dirty builds read an old index
     from okf_sphinx.engine.source import DiskSource  # noqa: PLC0415
 
     if not (target / "manifest.js").is_file():
-        return {}, {}
+        return {}, {}, {}
     out: dict[str, DocRecord] = {}
     links: dict[str, PageLinks] = {}
+    metas: dict[str, dict[str, Any]] = {}
     try:
         index = Index(DiskSource(target))
         where: dict[int, tuple[str, str]] = {}  # sid -> (concept id, anchor)
@@ -635,14 +632,17 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[dict[str,
             root = Path(source.as_posix()[: -len(rel) - 1])  # the old index's source root
             paths = [rel] + sorted({s["path"] for s in page["sections"]} - {rel})
             captured = []
+            meta: dict[str, Any] = {}
             for rel_path in paths:
                 entry = files.get(rel_path)
                 path = root / rel_path
                 if entry is None or not path.is_file():
                     break
-                now, _ = CapturedFile.read(path.resolve())
+                now, data = CapturedFile.read(path.resolve())
                 if now.sha256 != entry["sha256"]:
                     break
+                if not captured:  # the page's own file: its front matter
+                    meta = front_matter_lines(parser_lines(decode(data)), get_data)[2]
                 captured.append(now)
             else:
                 sections = [
@@ -652,9 +652,10 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[dict[str,
                 ]
                 out[concept] = DocRecord(concept, title, searchable, captured, sections)
                 links[concept] = _previous_links(index, page, where)
+                metas[concept] = meta
     except OkfError:
-        return {}, {}
-    return out, links
+        return {}, {}, {}
+    return out, links, metas
 
 
 def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
