@@ -555,16 +555,23 @@ finally:
 """
 
 
-def test_headings_from_the_real_render_equal_the_shadow_parse(tmp_path: Path) -> None:
-    """Most pages take their headings from the real render's block tree (no second parse);
-    the index is byte for byte the one the shadow parse of every page gives."""
-    project = copy_example(tmp_path / "p")
+def _fast_path_runs(project: Path, tmp_path: Path) -> dict[str, list[int]]:
+    """Build ``project`` normally and with the shadow parse only (into ``tmp_path/<mode>``):
+    per mode, [pages that took their headings from the real render, pages]."""
     runs = {}
     for mode in ("normal", "shadow-only"):
         proc = subprocess.run([sys.executable, "-c", _BUILD_WITH, mode, str(tmp_path / mode)], cwd=project,
                               capture_output=True, text=True, env=build_env(), timeout=600)
         assert proc.returncode == 0, proc.stderr
         runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
+    return runs
+
+
+def test_headings_from_the_real_render_equal_the_shadow_parse(tmp_path: Path) -> None:
+    """Most pages take their headings from the real render's block tree (no second parse);
+    the index is byte for byte the one the shadow parse of every page gives."""
+    project = copy_example(tmp_path / "p")
+    runs = _fast_path_runs(project, tmp_path)
     assert runs["normal"][0] >= 5 and runs["shadow-only"][0] == 0  # the real render served several pages
     assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
 
@@ -584,12 +591,7 @@ def test_lines_that_look_like_headings_but_are_none_keep_the_real_render_exact(t
     }
     project = write_mkdocs_project(tmp_path / "p", files, "markdown_extensions:\n  - toc:\n      permalink: true\n"
                                    "  - pymdownx.superfences\n  - admonition\n")
-    runs = {}
-    for mode in ("normal", "shadow-only"):
-        proc = subprocess.run([sys.executable, "-c", _BUILD_WITH, mode, str(tmp_path / mode)], cwd=project,
-                              capture_output=True, text=True, env=build_env(), timeout=600)
-        assert proc.returncode == 0, proc.stderr
-        runs[mode] = [int(n) for n in re.search(r"OKF-FAST-PATH (\d+) (\d+)", proc.stdout).groups()]
+    runs = _fast_path_runs(project, tmp_path)
     # index.md and setext.md from the real render; ambiguous.md and listed.md shadow-parsed
     assert runs["normal"] == [2, 4] and runs["shadow-only"] == [0, 4]
     assert index_bytes(tmp_path / "normal") == index_bytes(tmp_path / "shadow-only")
