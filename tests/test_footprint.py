@@ -301,3 +301,38 @@ def test_the_relative_path_cache_does_not_grow_without_bound() -> None:
     for i in range(6000):
         assert index_writer._relative(f"/r/{i}.rst", root) == f"{i}.rst"
     assert index_writer._relative.cache_info().currsize <= 4096
+
+
+def test_section_files_are_cut_at_page_boundaries() -> None:
+    """``s/`` files hold whole pages while they fit; only a page larger than a file is cut
+    inside, into parts of about equal size; and there are no more files than filling each
+    to the aim, cutting anywhere, would make."""
+    import random
+
+    rng = random.Random(3)
+    page_of: list[int] = []
+    costs: list[int] = []
+    for page in range(80):
+        for _ in range(rng.choice([1, 2, 3, 5, 8, 30])):
+            page_of.append(page)
+            costs.append(rng.randint(40, 900))
+    target = 4096
+    starts = index_writer._page_aligned_starts(costs, page_of, target)
+    aim, size = 0, target
+    for cost in costs:
+        if size + cost > target and (size or not aim):
+            aim, size = aim + 1, 0
+        size += cost
+    assert starts[0] == 0 and starts == sorted(set(starts)) and len(starts) <= aim
+    page_bytes: dict[int, int] = {}
+    for p, cost in zip(page_of, costs):
+        page_bytes[p] = page_bytes.get(p, 0) + cost
+    inside = [s for s in starts if page_of[s] == page_of[s - 1]]
+    assert inside and all(page_bytes[page_of[s]] > target for s in inside)  # only large pages are cut inside
+    small = [p for p, b in page_bytes.items() if b <= target]
+    assert small
+    ends = [*starts[1:], len(costs)]
+    for p in small:  # a small page lies in one file
+        first = page_of.index(p)
+        last = len(page_of) - 1 - page_of[::-1].index(p)
+        assert sum(1 for a, b in zip(starts, ends) if a <= last and b > first) == 1, p
