@@ -33,6 +33,7 @@ HTTP_TIMEOUT = 20.0
 MAX_REDIRECTS = 5
 _NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 #: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
 SWAP_RETRIES = 10
 
@@ -319,6 +320,12 @@ class UrlSource:
                     url=url, limit=self.max_bytes,
                 )
         return data
+
+
+def is_url(location: str) -> bool:
+    """Is ``location`` an http(s) URL (rather than a folder)?  Never raises."""
+    m = _SCHEME.match(location) if isinstance(location, str) else None
+    return m is not None and m.group(1).lower() in ("http", "https")
 
 
 def open_source(location: str | os.PathLike[str]) -> Source:

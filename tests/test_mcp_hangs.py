@@ -1,0 +1,229 @@
+"""A slow site never stalls ``okf mcp`` (issue 20, points 1-3): the real MCP client
+over stdio against a server whose URL sites sit on a local server that holds every
+request until the test lets it go — so every check is an order of events (an answer
+came while those requests were still held), never a wall-clock threshold.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from test_mcp import session_for, structured
+from test_reading_site import built_site
+
+from okf_sphinx import open_index
+from okf_sphinx.agent.batch import DEADLINE_SECONDS
+
+#: How long a held request waits at most (the test releases it far earlier; this only
+#: stops a broken server from keeping the test forever).
+MAX_HOLD = 90.0
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return built_site(tmp_path_factory)
+
+
+class _Held(http.server.SimpleHTTPRequestHandler):
+    gate: threading.Event
+    seen: list[tuple[float, str]]
+    answered: list[float]
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        type(self).seen.append((time.monotonic(), self.path))
+        type(self).gate.wait(MAX_HOLD)
+        super().do_GET()
+        type(self).answered.append(time.monotonic())
+
+
+@contextlib.contextmanager
+def held_site(folder: Path) -> Iterator[tuple[str, Any]]:
+    """``folder`` served over HTTP, every request held until ``handler.gate`` is set."""
+    handler: Any = type("Held", (_Held,), {"gate": threading.Event(), "seen": [], "answered": []})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
+    httpd.daemon_threads = True
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/", handler
+    finally:
+        handler.gate.set()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_slow_site_holds_back_neither_other_sites_nor_the_protocol(site, example_html):
+    """45 calls wait on a URL site that does not answer; meanwhile a call to a local
+    site, a protocol ping and a read_batch queued behind them: the local call and the
+    ping are answered while every slow request is still held, and the batch's
+    deadline counts from when it arrived, not from when a thread was free for it."""
+    slow_calls = 45
+    local = open_index(example_html)
+    with held_site(site) as (url, held):
+        async def go() -> dict[str, Any]:
+            async with session_for(f"local={example_html}", f"slow={url}", "--timeout", "120") as s:
+                done: dict[str, Any] = {"slow": [None] * slow_calls, "order": []}
+
+                async def slow(i: int) -> None:
+                    done["slow"][i] = await s.call_tool("search_concepts", {"query": "gen", "site": "slow"})
+                    done["order"].append("slow")
+
+                async def batch() -> None:
+                    done["batch"] = await s.call_tool("read_batch", {"site": "slow", "items": [
+                        {"tool": "read_lines", "arguments": {"path": "guide.rst", "lines": [1, 2]}}]})
+                    done["order"].append("batch")
+
+                async with anyio.create_task_group() as tg:
+                    for i in range(slow_calls):
+                        tg.start_soon(slow, i)
+                    await anyio.sleep(0.5)  # let them arrive first
+                    tg.start_soon(batch)
+                    sent = time.monotonic()
+                    with anyio.fail_after(60):
+                        done["local"] = await s.call_tool("search_sections", {"query": "retry", "site": "local"})
+                        done["order"].append("local")
+                        await s.send_ping()
+                        done["order"].append("ping")
+                    done["held_meanwhile"] = len(held.answered)
+                    # the batch waits in the slow site's queue past its deadline, then the site answers
+                    await anyio.sleep(max(0.0, sent + DEADLINE_SECONDS + 0.5 - time.monotonic()))
+                    held.gate.set()
+                return done
+
+        done = anyio.run(go)
+    assert done["held_meanwhile"] == 0  # the slow site had answered nothing yet
+    assert done["order"][:2] == ["local", "ping"], done["order"][:5]
+    assert structured(done["local"]) == local.search("retry")
+    assert all(not r.is_error and structured(r) == open_index(site).search_concepts("gen") for r in done["slow"])
+    answer = structured(done["batch"])
+    assert answer["count"] == 0 and answer["unread"] == [0] and answer["unread_reason"] == "timeout"
+
+
+def test_start_up_opens_url_sites_at_once_and_reports_those_it_cannot_reach(site, example_html, tmp_path):
+    """Three unnamed URL sites that hold their answers and one that refuses connections:
+    `initialize` and `ping` are answered while all three are held, the three manifests
+    were asked for at once (none waited for another), and list_sites names the
+    unreachable site's error."""
+    import socket
+
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    refused = f"http://127.0.0.1:{closed.getsockname()[1]}/"
+    closed.close()  # nothing listens there: connection refused
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(held_site(s)) for s in (site, example_html, site)]
+
+        async def go() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            with anyio.fail_after(60):
+                async with session_for(*(u for u, _ in servers), refused, "--timeout", "120") as s:
+                    out["initialized_while_held"] = sum(len(h.answered) for _, h in servers)
+                    await s.send_ping()
+                    # every site's first request is in before any was let go
+                    while sum(1 for _, h in servers if h.seen) < 3:
+                        await anyio.sleep(0.05)
+                    out["asked_while_held"] = [len(h.seen) for _, h in servers]
+                    out["answered_then"] = sum(len(h.answered) for _, h in servers)
+                    for _, h in servers:
+                        h.gate.set()
+                    out["listed"] = structured(await s.call_tool("list_sites", {}))
+                    out["tools"] = (await s.list_tools()).tools
+            return out
+
+        out = anyio.run(go)
+    assert out["initialized_while_held"] == 0 and out["answered_then"] == 0
+    assert all(n >= 1 for n in out["asked_while_held"])
+    listed = out["listed"]["sites"]
+    assert [e["name"] for e in listed[:3]] == ["okf-reading-tests", "okf-sphinx-example", "okf-reading-tests-2"]
+    assert listed[3]["error"]["code"] == "source_unavailable" and listed[3]["location"].startswith(refused)
+    enum = {t.name: t.input_schema["properties"]["site"].get("enum") for t in out["tools"] if t.name != "list_sites"}
+    assert all(e == [x["name"] for x in listed] for e in enum.values())
+
+
+# -- JSON-RPC lines the server cannot read --------------------------------------------------------
+
+
+class _Raw:
+    """``okf mcp SITE`` over raw stdio lines (the SDK client only writes valid JSON)."""
+
+    def __init__(self, site: Path) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "okf_sphinx", "mcp", str(site)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ.copy())
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def send(self, text: str | bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) + b"\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        return json.loads(self.lines.get(timeout=60))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+BAD_LINES = {
+    # (line, the id the answer must carry, the JSON-RPC code)
+    "lone surrogate": ('{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"search_sections",'
+                       '"arguments":{"query":"\\ud800"}}}', 11, -32600),
+    "5,000-digit integer": ('{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"read_lines",'
+                            '"arguments":{"path":"guide.rst","lines":[1,' + "9" * 5000 + "]}}}", 12, -32600),
+    "deep nesting": ('{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"x":' + "[" * 100_000 + "]" * 100_000
+                     + "}}", "deep", -32600),
+    "not JSON": ('{"jsonrpc":"2.0","id":14,"method":', 14, -32700),
+    "garbage": ("hello", None, -32700),
+    "not an object": ("[1,2,3]", None, -32600),
+    "no method": ('{"jsonrpc":"2.0","id":15}', 15, -32600),
+    "bad id": ('{"jsonrpc":"2.0","id":[1],"method":"ping"}', None, -32600),
+    "not UTF-8 JSON": (b'{"jsonrpc":"2.0","id":16,"method":"ping","params":{"x":"\xff"}}', 16, None),
+}
+
+
+def test_unparsable_json_rpc_lines_get_error_answers_and_the_server_goes_on(site):
+    raw = _Raw(site)
+    try:
+        raw.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}))
+        assert raw.answer()["id"] == 1
+        raw.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        for name, (line, want_id, code) in BAD_LINES.items():
+            raw.send(line)
+            got = raw.answer()
+            assert got["id"] == want_id, (name, got)
+            if code is None:  # bytes that are not UTF-8 read as U+FFFD (as the SDK reads them): a valid ping
+                assert got.get("result") == {}, (name, got)
+                continue
+            assert got["error"]["code"] == code and got["error"]["message"], (name, got)
+        raw.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                             "params": {"name": "search_sections", "arguments": {"query": "walrus"}}}))
+        got = raw.answer()
+        assert got["id"] == 2 and got["result"]["structuredContent"] == open_index(site).search("walrus")
+    finally:
+        raw.close()
+    assert raw.proc.returncode == 0
