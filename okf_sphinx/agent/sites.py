@@ -119,7 +119,10 @@ def slug(text: str) -> str:
 def location_name(location: str) -> str:
     """A name for a site from where it is: the host and last telling path part of a URL,
     the last folder that is not a build folder (``proj/docs/_build/html`` → ``proj``)."""
-    parts = urllib.parse.urlsplit(location)
+    try:
+        parts = urllib.parse.urlsplit(location)
+    except ValueError:  # not a URL that parses: named from its text as a path
+        parts = urllib.parse.SplitResult("", "", location, "", "")
     if parts.scheme in ("http", "https"):
         segments = [s for s in parts.path.split("/") if s.lower() not in _BUILD_DIRS]
         host = (parts.hostname or "").removeprefix("www.").split(".")[0]

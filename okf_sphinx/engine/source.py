@@ -328,17 +328,41 @@ def is_url(location: str) -> bool:
     return m is not None and m.group(1).lower() in ("http", "https")
 
 
+def site_url(text: str) -> str:
+    """A site's http(s) URL as the base its index is found under, ending in ``/``: a
+    fragment is dropped (it never reaches a server); a URL that does not parse, lacks a
+    host, or has a query (which the index files could not be asked with) is
+    ``schema_validation``."""
+    def refuse(why: str) -> OkfError:
+        shown = text if len(text) <= 200 else text[:200] + "…"
+        return OkfError("schema_validation", f"the site URL {shown!r} {why}", field="site")
+
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018 - a port that is no number, or out of range, raises here
+    except ValueError as exc:
+        raise refuse(f"is not a valid URL ({exc}); give the site's http(s) URL") from None
+    if not parts.hostname:
+        raise refuse("has no host; give the site's http(s) URL, e.g. https://docs.example.org/")
+    if parts.query:
+        raise refuse(f"has a query (?{parts.query}); an index is read from plain file URLs: give the site's URL "
+                     "without it")
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
 def open_source(location: str | os.PathLike[str]) -> Source:
     """A source for a built site (its root or its ``_okf`` folder), a path or an http(s) URL."""
     text = os.fspath(location)
     if not isinstance(text, str) or not text:
         raise OkfError("schema_validation", "give the built site's folder or URL")
-    scheme = urllib.parse.urlsplit(text).scheme.lower()
-    if scheme in ("http", "https"):
-        base = text if text.endswith("/") else text + "/"
+    if is_url(text):
+        base = site_url(text)
         if base.rstrip("/").endswith("/" + DEFAULT_DIR):
             return UrlSource(base)
         return UrlSource(urllib.parse.urljoin(base, DEFAULT_DIR + "/"))
+    m = _SCHEME.match(text)
+    scheme = m.group(1).lower() if m else ""
     if scheme == "file":
         text = urllib.parse.unquote(urllib.parse.urlsplit(text).path)
     elif len(scheme) > 1:
