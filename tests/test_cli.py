@@ -224,3 +224,19 @@ def test_exact_text_is_exact_on_a_pipe_and_escaped_on_a_terminal(hostile):
     assert proc.returncode == 0
     shown = out.decode()
     assert not any(c in shown for c in _RAW) and "\\x1b]0;pwned\\x07" in shown, shown
+
+
+def test_json_output_follows_the_parsed_flag_for_answers_and_refusals_alike(site):
+    """``--json`` is an option like any other: an abbreviation is no flag (argparse's
+    own abbreviations are off), ``--json`` after ``--`` is a value, and a refusal is
+    JSON exactly when an answer would be (issue 20, point 13)."""
+    r = okf("search", str(site), "--query", "walrus", "--jso")  # not the flag: a usage error, as text
+    assert r.returncode == 2 and r.stdout == b"" and b"--jso" in r.stderr and not r.stderr.startswith(b"{")
+    r = okf("lines", str(site), "--", "--json", "1", "2")  # a path named --json: its refusal as text
+    assert r.returncode == EXIT_CODES["not_found"] and r.stdout == b"" and b"not_found" in r.stderr
+    r = okf("lines", str(site), "--json", "--", "--json", "1", "2")  # the flag, then that path
+    assert r.returncode == EXIT_CODES["not_found"] and json.loads(r.stdout)["error"]["code"] == "not_found"
+    r = okf("search", str(site), "--json")  # a usage error with the flag: JSON
+    assert r.returncode == 2 and json.loads(r.stdout)["error"]["code"] == "schema_validation"
+    r = okf("search", str(site), "--query", "--json")  # a query that reads "--json": text
+    assert r.returncode == 0 and r.stdout.startswith(b"0 sections match '--json'")

@@ -29,6 +29,12 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # no abbreviations: `--jso` is not `--json`, so whether output is JSON never depends on
+        # anything but the flag itself (see _wants_json)
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # argparse's own exit(2) + usage → our envelope
         raise _UsageError(f"{self.prog}: {message}")
 
@@ -439,9 +445,20 @@ def _attach_text_values(argv: list[str]) -> list[str]:
     return out
 
 
+def _wants_json(argv: list[str]) -> bool:
+    """Does the command line (text values attached) give ``--json``?  Only before a ``--``,
+    where it is the flag: what a refusal prints before (or when) parsing fails."""
+    for arg in argv:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
 def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
     argv = _attach_text_values(argv)
-    as_json = "--json" in argv or argv[:1] == ["batch"]  # batch always answers JSON
+    as_json = _wants_json(argv) or argv[:1] == ["batch"]  # batch always answers JSON
     try:
         bad = _bad_argv(argv)
         if bad is not None:
@@ -450,6 +467,7 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
             args = build_parser().parse_args(argv)
         except _UsageError as exc:
             raise OkfError("schema_validation", str(exc)) from None
+        as_json = bool(getattr(args, "json", False)) or args.command == "batch"  # as parsed, from here on
         check_timeout(args.timeout)
         if args.command == "mcp":
             try:
