@@ -284,3 +284,13 @@ def test_a_query_or_fragment_never_leads_to_another_sites_index(site, example_ht
                 open_index(url + query)
             assert info.value.code == "schema_validation" and "?x=1" in info.value.message
     assert not any("?" in r or "#" in r for r in requests)
+
+
+@pytest.mark.parametrize("target", ["file:///etc/passwd", "ftp://127.0.0.1/x", "http://[::1"])
+def test_one_redirect_off_http_is_named_not_counted_as_a_loop(target):
+    with redirecting_server(target) as (url, seen):
+        with pytest.raises(OkfError) as info:
+            UrlSource(url + "_okf/", timeout=10).read("manifest")
+    assert info.value.code == "source_unavailable", info.value
+    assert target in info.value.message and "more than" not in info.value.message, info.value.message
+    assert info.value.details["redirect"] == target and seen == ["/_okf/manifest.js"]

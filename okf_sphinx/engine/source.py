@@ -214,8 +214,12 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 def _same_site(base: str, target: str) -> bool:
-    """The redirect policy: the same origin, or the same host upgraded from http to https."""
-    (s1, h1, p1), (s2, h2, p2) = _origin(base), _origin(target)
+    """The redirect policy: the same origin, or the same host upgraded from http to https
+    (a target that does not parse is no part of the site)."""
+    try:
+        (s1, h1, p1), (s2, h2, p2) = _origin(base), _origin(target)
+    except ValueError:
+        return False
     if h1 != h2:
         return False
     if s1 == s2:
@@ -256,19 +260,35 @@ class UrlSource:
 
         base = self.base
 
+        def refuse_outside(req: Any, fp: Any, newurl: str) -> None:
+            """Refuse a redirect off the site, naming its target — before urllib's own checks,
+            which would call one to another scheme a redirect loop."""
+            try:
+                target = urllib.parse.urljoin(req.full_url, newurl)
+            except ValueError:
+                target = newurl
+            if not _same_site(base, target):
+                fp.close()
+                raise OkfError(
+                    "source_unavailable",
+                    f"{url} redirects to {target}, outside the site {base}; okf_sphinx follows redirects only "
+                    "within the site's origin (or http to https on the same host): give the final URL instead",
+                    url=url, redirect=target,
+                )
+
         class Redirects(urllib.request.HTTPRedirectHandler):
             max_redirections = MAX_REDIRECTS
 
+            def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
+                newurl = headers.get("location") or headers.get("uri")
+                if newurl:
+                    refuse_outside(req, fp, newurl)
+                return super().http_error_302(req, fp, code, msg, headers)
+
+            http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
             def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
-                target = urllib.parse.urljoin(req.full_url, newurl)
-                if not _same_site(base, target):
-                    fp.close()
-                    raise OkfError(
-                        "source_unavailable",
-                        f"{url} redirects to {target}, outside the site {base}; okf_sphinx follows redirects only "
-                        "within the site's origin (or http to https on the same host): give the final URL instead",
-                        url=url, redirect=target,
-                    )
+                refuse_outside(req, fp, newurl)
                 return super().redirect_request(req, fp, code, msg, headers, newurl)
 
         with self._lock:
