@@ -1218,3 +1218,44 @@ def test_limit_and_path_length_edges(api_site: Path) -> None:
     # a path of exactly 4096 characters (and bytes) is a path; one more is too long
     assert details(lambda: index.read_lines("x" * 4096, [1, 1]))[0] == "not_found"
     assert details(lambda: index.read_lines("x" * 4097, [1, 1]))[0] == "path_too_long"
+
+
+def test_path_suggestions_look_at_a_bounded_set_of_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a site of 20,000 captured files (the real writer; Sphinx would take minutes), an
+    unknown path's suggestions compare it with at most MAX_SUGGESTION_CANDIDATES paths —
+    those in its folder or with its file name or stem — and still find the file meant
+    (issue 20, point 13: every path was compared, about a second a call)."""
+    import difflib
+
+    from okf_sphinx.agent import files as agent_files
+
+    src = tmp_path / "src"
+    records = []
+    for i in range(20_000):
+        path = src / f"sec{i // 100:03d}" / f"page-{i:05d}.rst"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x\n")
+        f = CapturedFile.read(path.resolve())[0]
+        records.append(DocRecord(f"p{i:05d}", "", True, [f], [_section(f.path, "", 0, 1, 1)]))
+    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    write_index(tmp_path / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
+                                                        dict(DEFAULT_LIMITS)))
+    index = okf_sphinx.open_index(tmp_path / "out")
+    compared: list[str] = []
+    real = difflib.SequenceMatcher.set_seq1
+    monkeypatch.setattr(difflib.SequenceMatcher, "set_seq1", lambda self, a: (compared.append(a), real(self, a))[1])
+    for typo, meant in [("sec045/page-04523.rts", "sec045/page-04523.rst"),  # the stem
+                        ("sec046/page-04523.rst", "sec045/page-04523.rst"),  # the file name
+                        ("sec045/page-0452.rst", "sec045/"),   # the folder
+                        ("SEC045/Page-04523.rst", "sec045/page-04523.rst")]:  # the name, case folded
+        compared.clear()
+        with pytest.raises(OkfError) as info:
+            index.read_lines(typo, [1, 1])
+        close = info.value.details["suggestions"]
+        assert info.value.code == "not_found" and close, typo
+        assert (all(p.startswith(meant) for p in close) if meant.endswith("/") else meant in close), (typo, close)
+        assert 0 < len(compared) <= agent_files.MAX_SUGGESTION_CANDIDATES, (typo, len(compared))
+    compared.clear()
+    with pytest.raises(OkfError) as info:
+        index.read_lines("elsewhere/entirely.md", [1, 1])
+    assert info.value.details["suggestions"] == [] and len(compared) <= agent_files.MAX_SUGGESTION_CANDIDATES

@@ -217,12 +217,12 @@ class Index:
                     # them): that is a rebuild, not corruption
                     if request.read and self._moved(state):
                         continue
+                    self._keep(state, request)  # a refusal's files are as good as an answer's
                     raise
                 if request.pending:
                     if self._moved(state):
                         continue
-                    for key, (value, cost) in request.pending.items():
-                        state.cache.put(key, value, cost)
+                    self._keep(state, request)
                 return result
         finally:
             local.request = None
@@ -230,6 +230,12 @@ class Index:
             "source_unavailable",
             f"the index at {self.source.location} was rebuilt {MAX_ATTEMPTS} times while answering; ask again",
         )
+
+    @staticmethod
+    def _keep(state: _State, request: _Request) -> None:
+        """Cache what ``request`` read, once the manifest confirmed its build."""
+        for key, (value, cost) in request.pending.items():
+            state.cache.put(key, value, cost)
 
     def _moved(self, state: _State) -> bool:
         """Has the manifest changed since ``state`` was read?  If so, move to the new build."""
