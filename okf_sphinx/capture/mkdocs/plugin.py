@@ -17,6 +17,7 @@ import html
 import posixpath
 import re
 import shutil
+import urllib.parse
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -420,7 +421,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if dialog or search_page:
             # the stemmer before the runtime: smart mode stems with it
             tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
-            tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
+            tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{html.escape(self._index_url(root))}" defer></script>')
         if replace:
             theme = html.escape(getattr(config["theme"], "name", None) or "")
             tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{self.search_page}" data-okf-theme="{theme}" defer></script>')
@@ -440,12 +441,17 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             output = _MKDOCS_SEARCH_CLIENT.sub("", _MATERIAL_SEARCH.sub("", output))
         return output
 
+    def _index_url(self, root: str) -> str:
+        """The index folder's URL from a page whose site root is ``root``: output_dir as a URL
+        path (a ``#``, ``?`` or space in a folder name is percent-encoded, not a URL's part)."""
+        return root + urllib.parse.quote(self.config.output_dir) + "/"
+
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:
             root = context.get("base_url", ".").rstrip("/") + "/"
             context["okf_title"] = self.config.title
             context["okf_site_root"] = root
-            context["okf_index_url"] = root + self.config.output_dir + "/"
+            context["okf_index_url"] = self._index_url(root)  # the template escapes it for HTML
             context["okf_assets"] = root + ASSETS + "/"
         return context
 
