@@ -841,3 +841,40 @@ def test_front_matter_is_the_pages_metadata(tmp_path: Path) -> None:
     proc = mkdocs_build(bad, tmp_path / "bad-site", check=False)
     assert proc.returncode != 0 and "draft" in proc.stderr and "okf-search-weight" in proc.stderr
     assert not (tmp_path / "bad-site" / "_okf").exists()
+
+
+# -- build errors in the author's own words (issue 20, points 7 and 8) -------------------------------
+
+
+@pytest.mark.parametrize("weight", ["1" + "0" * 400, "1e999", "-0", ".nan"])
+def test_a_huge_or_odd_weight_in_front_matter_names_the_page_and_the_field(tmp_path: Path, weight: str) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n\nText.\n",
+                                                    "draft.md": f"---\nokf-search-weight: {weight}\n---\n\n# Draft\n"})
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "draft" in proc.stderr and "okf-search-weight" in proc.stderr and "at most 100" in proc.stderr
+    assert len(proc.stderr) < 4000  # a 400-digit value is not echoed whole
+    assert not (out / "_okf").exists()
+
+
+def test_output_dir_naming_a_folder_okf_did_not_write_is_refused_in_mkdocs_words(tmp_path: Path) -> None:
+    """output_dir: search — the search plugin's own folder: the build fails once, naming
+    the option as mkdocs.yml spells it, and leaves that folder alone."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n\nText.\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: search\n")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert "output_dir" in proc.stderr and "mkdocs.yml" in proc.stderr
+    assert "okf_search_output_dir" not in proc.stderr and "conf.py" not in proc.stderr
+    assert proc.stderr.count("is not an okf_sphinx index") == 1, proc.stderr
+    assert (out / "search" / "search_index.json").is_file()  # the search plugin's index, untouched
+
+
+def test_a_limit_is_named_as_mkdocs_yml_spells_it(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\n## B\n\n## C\n\n## D\n"},
+                                   "plugins:\n  - okf:\n      limits: {sections: 2}\n")
+    proc = mkdocs_build(project, tmp_path / "site", check=False)
+    assert proc.returncode != 0 and "limits: {sections: N}" in proc.stderr and "mkdocs.yml" in proc.stderr
+    assert "okf_search_limits" not in proc.stderr and "conf.py" not in proc.stderr

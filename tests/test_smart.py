@@ -396,3 +396,17 @@ def test_a_no_index_copy_is_not_named(tmp_path: Path) -> None:
 
 def pages_of(answer: dict) -> list[str]:
     return [p["concept_id"] for p in answer["pages"]]
+
+
+def test_a_huge_weight_names_the_setting_or_the_page(tmp_path: Path) -> None:
+    """``okf_search_weights = {"*": 10**400}`` and a 400-digit field: an error naming the
+    setting (or the page and its field), never a traceback (issue 20, point 7)."""
+    src = write_project(tmp_path / "a", {"index.rst": "Home\n====\n\nText.\n"}, conf='okf_search_weights = {"*": 10**400}\n')
+    proc = sphinx_build(src, tmp_path / "a-html", check=False)
+    assert proc.returncode != 0 and "okf_search_weights['*'] must be a number above 0" in proc.stderr, proc.stderr[-2000:]
+    assert "a 401-digit number" in proc.stderr and "int too large" not in proc.stderr
+    src = write_project(tmp_path / "b", {"index.rst": "Home\n====\n\n.. toctree::\n\n   page\n",
+                                         "page.rst": f":okf-search-weight: {'9' * 400}\n\nPage\n====\n\nText.\n"})
+    proc = sphinx_build(src, tmp_path / "b-html", check=False)
+    assert proc.returncode != 0 and "page page: the okf-search-weight field must be a number" in proc.stderr, proc.stderr[-2000:]
+    assert not (tmp_path / "b-html" / "_okf").exists()

@@ -23,7 +23,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core.errors import OkfError, shown
 
 from . import batch
 from .dispatch import TOOL_ARGUMENTS, call_tool
@@ -53,10 +53,9 @@ def check_timeout(timeout: Any) -> float | None:
     except OverflowError:  # an int too large for a float
         ok = False
     if not ok:
-        shown = repr(timeout) if len(repr(timeout)) <= 40 else f"a {len(str(timeout))}-digit number"
         raise OkfError(
             "schema_validation",
-            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown}",
+            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown(timeout)}",
             field="timeout", limit=MAX_TIMEOUT,
         )
     return float(timeout)
@@ -198,8 +197,8 @@ class Sites:
                            sites=list(self.names))
         found = self._by_name.get(name)
         if found is None:
-            shown = name if len(name) <= MAX_NAME_CHARS else name[:MAX_NAME_CHARS] + "…"
-            raise OkfError("schema_validation", f"no site named {shown!r}; this server serves {self._known()}",
+            cut = name if len(name) <= MAX_NAME_CHARS else name[:MAX_NAME_CHARS] + "…"
+            raise OkfError("schema_validation", f"no site named {cut!r}; this server serves {self._known()}",
                            field="site", sites=list(self.names))
         return found
 

@@ -67,12 +67,38 @@ class OkfError(Exception):
         return f"OkfError({self.code!r}, {self.message!r})"
 
 
+def shown(value: Any) -> str:
+    """``value`` as an error message quotes it: its ``repr``, or — for a long one (a
+    400-digit weight, an integer Python will not even print) — what it is."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4,300-digit conversion limit
+        return "an integer of more than 4300 digits"
+    if len(text) <= 60:
+        return text
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"a {len(text) - (value < 0)}-digit number"
+    return f"{text[:40]}… ({len(text)} characters)"
+
+
+def setting(sphinx: str, plugin: str, config_file: str | None) -> str:
+    """Where an author changes a setting, in the words of the generator that builds:
+    ``<sphinx> in conf.py`` (Sphinx), or ``<plugin> in the okf plugin's options in
+    <config_file>`` (MkDocs' ``mkdocs.yml``, ProperDocs' ``properdocs.yml``)."""
+    return f"{sphinx} in conf.py" if config_file is None else f"{plugin} in the okf plugin's options in {config_file}"
+
+
 class BuildError(Exception):
-    """The index cannot be written; the message says what to change."""
+    """The index cannot be written; the message says what to change.  ``str()`` names
+    Sphinx's settings; :meth:`text` the MkDocs plugin's options, when given its config file."""
+
+    def text(self, config_file: str | None = None) -> str:
+        """The message, naming each setting as the author's generator spells it (see :func:`setting`)."""
+        return str(self)
 
 
 class SourceChangedError(BuildError):
-    """A captured file's bytes are not those Sphinx read earlier in this build."""
+    """A captured file's bytes are not those the generator read earlier in this build."""
 
     def __init__(self, path: str, why: str) -> None:
         super().__init__(f"okf_sphinx: {path} {why}; run the build again. No search index was written")
@@ -82,25 +108,30 @@ class NotAnIndexError(BuildError):
     """The index folder's place holds something this extension did not write."""
 
     def __init__(self, target: object) -> None:
-        super().__init__(
-            f"okf_sphinx: {target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
-            "left untouched; set okf_search_output_dir to a free folder name in conf.py, or remove it "
-            "yourself. No search index was written"
+        self.target = target
+        super().__init__(self.text())
+
+    def text(self, config_file: str | None = None) -> str:
+        return (
+            f"okf_sphinx: {self.target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
+            f"left untouched; set {setting('okf_search_output_dir', 'output_dir', config_file)} to a free folder "
+            "name, or remove it yourself. No search index was written"
         )
 
 
 class BuildLimitError(BuildError):
-    """A build-time corpus cap was exceeded (raised inside the Sphinx build)."""
+    """A build-time corpus cap was exceeded (raised inside the build)."""
 
     def __init__(self, limit: str, value: int, maximum: int) -> None:
         self.limit = limit
         self.value = value
         self.maximum = maximum
-        super().__init__(
-            f"okf_sphinx: limit {limit!r} exceeded: {value} > {maximum}; raise it with "
-            f"okf_search_limits = {{{limit!r}: N}} in conf.py (or fix the input); "
-            "no search index was written"
-        )
+        super().__init__(self.text())
+
+    def text(self, config_file: str | None = None) -> str:
+        where = setting(f"okf_search_limits = {{{self.limit!r}: N}}", f"limits: {{{self.limit}: N}}", config_file)
+        return (f"okf_sphinx: limit {self.limit!r} exceeded: {self.value} > {self.maximum}; raise it with {where} "
+                "(or fix the input); no search index was written")
 
 
 class PathLimitError(BuildError):
@@ -114,7 +145,7 @@ class PathLimitError(BuildError):
         shown = path if len(path) <= 200 else path[:100] + "…" + path[-100:]
         super().__init__(
             f"okf_sphinx: the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
-            f"the index format allows at most {maximum} (a fixed limit, not an okf_search_limits key): "
+            f"the index format allows at most {maximum} (a fixed limit, which no setting raises): "
             "move or rename the file so that its path is shorter; "
             "no search index was written"
         )

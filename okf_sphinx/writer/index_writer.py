@@ -217,7 +217,7 @@ def _read_captured(files: dict[str, CapturedFile]) -> dict[str, bytes]:
         except OSError as exc:
             raise SourceChangedError(path, f"cannot be read any more ({exc.strerror})") from None
         if len(data) != f.size or hashlib.sha256(data).hexdigest() != f.sha256:
-            raise SourceChangedError(path, "changed after Sphinx read it")
+            raise SourceChangedError(path, "changed after the build read it")
         out[path] = data
     return out
 

@@ -32,7 +32,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
 from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
-from okf_sphinx.core.errors import BuildError, OkfError
+from okf_sphinx.core.errors import BuildError, NotAnIndexError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import supported_languages
 from okf_sphinx.writer.index_writer import (
@@ -208,6 +208,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._depths: dict[str, int] = {}  # concept id -> its depth in the nav (the priors' toctree depth)
         self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
         self._target: Path | None = None  # the index folder
+        self._config_name = "mkdocs.yml"  # the author's config file, as error messages name it
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
@@ -217,6 +218,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             raise PluginError(f"okf: output_dir {self.config.output_dir!r} must be a folder strictly inside site_dir ({site})")
         self._md = None
         self._target = target
+        self._config_name = self._config_file(config)
         if not any(isinstance(e, _Recorder) for e in config["markdown_extensions"]):
             config["markdown_extensions"].append(_Recorder(self))
         theme = config["theme"]
@@ -485,8 +487,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             files = build_index(records, root, site, self.config.limits)
             written = write_index(target, files)
         except BuildError as exc:
-            remove_index(target)
-            raise PluginError(f"okf: {exc}") from None
+            if not isinstance(exc, NotAnIndexError):
+                self._discard(target)  # a failed build leaves no stale index behind
+            self._target = None  # reported here: on_build_error has nothing left to clean
+            raise PluginError(f"okf: {exc.text(self._config_name)}") from None
         finally:
             if gc_was_enabled:
                 gc.enable()
@@ -511,7 +515,19 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         """A failed build leaves no index behind (an old one would not match the new pages)."""
         self._records = {}
         if self._target is not None:
-            remove_index(self._target)
+            self._discard(self._target)
+
+    def _discard(self, target: Path) -> None:
+        """Remove our stale index, never anything else (what is not ours is left, and said so)."""
+        try:
+            remove_index(target)
+        except BuildError as exc:
+            log.warning("%s", exc.text(self._config_name))
+
+    @staticmethod
+    def _config_file(config: Any) -> str:
+        """The name of the author's config file (mkdocs.yml, properdocs.yml …), for error messages."""
+        return Path(getattr(config, "config_file_path", None) or "mkdocs.yml").name
 
     # -- helpers -------------------------------------------------------------------------
     def _language(self, config: Any) -> str:
