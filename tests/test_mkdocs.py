@@ -878,3 +878,29 @@ def test_a_limit_is_named_as_mkdocs_yml_spells_it(tmp_path: Path) -> None:
     proc = mkdocs_build(project, tmp_path / "site", check=False)
     assert proc.returncode != 0 and "limits: {sections: N}" in proc.stderr and "mkdocs.yml" in proc.stderr
     assert "okf_search_limits" not in proc.stderr and "conf.py" not in proc.stderr
+
+
+def test_symlinked_pages_keep_their_paths_and_reveal_nothing_of_the_machine(tmp_path: Path) -> None:
+    """A page that is a link to a file outside the project, and a linked folder of pages:
+    their paths are where MkDocs sees them (``notes.md``, ``linked/a.md``), never their
+    targets', and the other pages' locators are a plain build's (issue 20, point 4)."""
+    private = tmp_path / "private-notes"
+    private.mkdir()
+    (private / "notes.md").write_text("# Notes\n\nPrivate walrus notes.\n", encoding="utf-8")
+    (private / "a.md").write_text("# A\n\nThe walrus in a linked folder.\n", encoding="utf-8")
+    pages = {"index.md": "# Home\n\nThe walrus home.\n\n## More\n\nText.\n"}
+    plain = write_mkdocs_project(tmp_path / "plain", pages)
+    mkdocs_build(plain, tmp_path / "plain-site")
+    project = write_mkdocs_project(tmp_path / "proj", pages)
+    (project / "docs" / "notes.md").symlink_to(private / "notes.md")
+    (project / "docs" / "linked").symlink_to(private, target_is_directory=True)
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    index = okf_sphinx.open_index(out)
+    assert [f["path"] for f in index.files()] == ["index.md", "linked/a.md", "linked/notes.md", "notes.md"]
+    assert {h["path"] for h in index.search("walrus")["hits"]} == {"index.md", "linked/a.md", "linked/notes.md", "notes.md"}
+    before = okf_sphinx.open_index(tmp_path / "plain-site")
+    assert index.get_section(concept_id="index")["outline"] == before.get_section(concept_id="index")["outline"]
+    published = b"".join(p.read_bytes() for p in sorted((out / "_okf").rglob("*.js")))
+    for secret in (b"private-notes", str(tmp_path).encode(), tmp_path.name.encode()):
+        assert secret not in published, secret

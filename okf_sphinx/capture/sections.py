@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import functools
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,6 +33,14 @@ _RST_NOT_COMMENT = re.compile(r"(?:\[|\||[\w.+-]+(?::[\w.+-]+)?::)")
 _MD_TARGET = re.compile(r"\([^()\s]*\)=[ \t]*")
 
 
+def lexical(path: str | os.PathLike[str]) -> str:
+    """``path`` absolute, with ``.`` and ``..`` parts resolved by name, in POSIX form —
+    where the generator sees the file: a symbolic link is *not* followed, so a linked page
+    keeps the path it has in the source tree, never its target's (which may name folders
+    of the build machine outside the project)."""
+    return Path(os.path.normpath(os.path.abspath(path))).as_posix()
+
+
 @dataclass(frozen=True)
 class CapturedFile:
     """One source file as the build read it: its bytes are identified by SHA-256.
@@ -41,14 +50,14 @@ class CapturedFile:
     them again and refuses any file whose digest changed.
     """
 
-    path: str  # absolute, resolved, POSIX
+    path: str  # absolute, POSIX, where the generator sees it (:func:`lexical`: links not followed)
     sha256: str
     size: int
 
     @classmethod
-    def read(cls, path: Path) -> tuple[CapturedFile, bytes]:
-        data = path.read_bytes()
-        return cls(path.as_posix(), hashlib.sha256(data).hexdigest(), len(data)), data
+    def read(cls, path: str | os.PathLike[str]) -> tuple[CapturedFile, bytes]:
+        data = Path(path).read_bytes()
+        return cls(lexical(path), hashlib.sha256(data).hexdigest(), len(data)), data
 
 
 @dataclass(frozen=True)
@@ -220,7 +229,8 @@ def only_markup_noise(text: str, markdown: bool) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _resolve(source: str | None, srcdir: Path) -> str | None:
-    """Absolute resolved path of a node's ``source`` (relative ones are from the cwd or srcdir)."""
+    """The :func:`lexical` path of a node's ``source`` (relative ones are from the cwd or
+    srcdir), as captured files are named."""
     if not source:
         return None
     path = Path(source)
@@ -231,10 +241,7 @@ def _resolve(source: str | None, srcdir: Path) -> str | None:
                 break
         else:
             return None
-    try:
-        return path.resolve().as_posix()
-    except OSError:
-        return None
+    return lexical(path)
 
 
 def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, main: str) -> list[tuple[str, _Marker]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import errno
-import functools
 import hashlib
 import os
 import shutil
@@ -23,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from okf_sphinx import __version__
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section, decode, text_encoding
+from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section, decode, lexical, text_encoding
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import BuildLimitError, NotAnIndexError, PathLimitError, SourceChangedError
 from okf_sphinx.core.lines import LineMap
@@ -134,18 +133,69 @@ def _check(limit: str, value: int, limits: dict[str, int]) -> None:
         raise BuildLimitError(limit, value, limits[limit])
 
 
-def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) -> PurePosixPath:
-    """The folder captured paths are relative to: ``srcdir`` unless files lie outside it."""
+#: Where a captured file from outside the project is published: ``_outside/<digest>/<name>``
+#: (the first 12 hex digits of its SHA-256), a path that names no folder of the build machine.
+OUTSIDE_DIR = "_outside"
+#: What marks a project's folder (a repository, a Python project): captured paths may climb
+#: to it from the source folder, never above it.
+PROJECT_MARKERS = (".git", ".hg", ".svn", ".bzr", "pyproject.toml", "setup.py", "setup.cfg")
+
+
+class SourceRoot:
+    """The folder captured paths are relative to, and the published path of every file:
+    its path below ``root``, or — for a file outside it — ``_outside/<digest>/<name>``
+    (:data:`OUTSIDE_DIR`), so that no published path names a folder of the build machine
+    and such a file never moves the other files' paths."""
+
+    def __init__(self, root: PurePosixPath | str, files: dict[str, CapturedFile] | None = None) -> None:
+        self.root = PurePosixPath(root)
+        self._sha = {path: f.sha256 for path, f in (files or {}).items()}
+        self._paths: dict[str, str] = {}
+
+    def relative(self, path: str) -> str:
+        found = self._paths.get(path)
+        if found is None:
+            p = PurePosixPath(path)
+            if p.is_relative_to(self.root):
+                found = p.relative_to(self.root).as_posix()
+            else:
+                found = f"{OUTSIDE_DIR}/{self._sha[path][:12]}/{p.name}"
+            self._paths[path] = found
+        return found
+
+
+def project_folder(start: Path | str, fallback: Path | str) -> PurePosixPath:
+    """The project a site's sources belong to: the nearest folder at or above ``start`` that
+    holds one of :data:`PROJECT_MARKERS`, else ``fallback`` (never the file system's root)."""
+    folder = PurePosixPath(lexical(start))
+    for candidate in (folder, *folder.parents):
+        if candidate == candidate.parent:
+            break
+        if any(os.path.lexists(os.path.join(candidate, marker)) for marker in PROJECT_MARKERS):
+            return candidate
+    found = PurePosixPath(lexical(fallback))
+    return folder if found == found.parent else found
+
+
+def source_root(records: list[DocRecord], srcdir: Path, configured: str | None,
+                project: PurePosixPath | None = None) -> SourceRoot:
+    """Where captured paths are relative to: ``configured`` (relative to ``srcdir``) when
+    given, else ``srcdir`` — widened to the nearest folder that also holds the files read
+    from outside it, as long as they lie in the ``project`` folder (default: ``srcdir``'s
+    :func:`project_folder`, else its parent).  Every path is where the generator sees the
+    file (:func:`~okf_sphinx.capture.sections.lexical`: a symbolic link keeps its own
+    path); a file beyond that is published as ``_outside/<digest>/<name>`` and moves no
+    other path."""
+    files = _captured(records)
     if configured:
-        root = Path(configured)
-        base = (srcdir / root if not root.is_absolute() else root).resolve()
-    else:
-        base = srcdir.resolve()
-    paths = [f.path for r in records for f in r.files]
-    outside = [p for p in paths if not PurePosixPath(p).is_relative_to(base.as_posix())]
+        return SourceRoot(lexical(Path(srcdir) / configured), files)
+    base = PurePosixPath(lexical(srcdir))
+    if project is None:
+        project = project_folder(base, Path(base).parent)
+    outside = [p for p in files if not PurePosixPath(p).is_relative_to(base) and PurePosixPath(p).is_relative_to(project)]
     if outside:
-        return PurePosixPath(os.path.commonpath([base.as_posix(), *outside]))
-    return PurePosixPath(base.as_posix())
+        return SourceRoot(os.path.commonpath([base.as_posix(), *outside]), files)
+    return SourceRoot(base, files)
 
 
 def file_budgets(pages: int, scale: float = 1.0) -> dict[str, Budget]:
@@ -173,9 +223,8 @@ def file_aim(total: int, budget: int, smallest: int, largest: int, cap: int) -> 
     return max(smallest, min(largest, -(-total // max(1, budget))), -(-total // max(1, cap)))
 
 
-@functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
-def _relative(path: str, root: PurePosixPath) -> str:
-    return PurePosixPath(path).relative_to(root).as_posix()
+def _relative(path: str, root: SourceRoot) -> str:
+    return root.relative(path)
 
 
 def _check_path(rel: str) -> None:
@@ -196,7 +245,7 @@ def _captured(records: list[DocRecord]) -> dict[str, CapturedFile]:
     return files
 
 
-def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root: PurePosixPath, limits: dict[str, int]) -> None:
+def _check_limits(records: list[DocRecord], files: dict[str, CapturedFile], root: SourceRoot, limits: dict[str, int]) -> None:
     """Every cap but ``terms`` (known only once sections are counted), before any byte is read."""
     _check("files", len(files), limits)
     total = 0
@@ -301,7 +350,7 @@ def _shared_anchors(records: list[DocRecord]) -> set[str]:
 
 def build_index(
     records: list[DocRecord],
-    root: PurePosixPath,
+    root: SourceRoot | PurePosixPath,
     site: Site,
     limits: dict[str, int],
     progress: Callable[[list[DocRecord]], Iterable[DocRecord]] = iter,
@@ -310,19 +359,21 @@ def build_index(
     """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop;
     sources are decoded as ``encoding`` (Sphinx's ``source_encoding``)."""
     files = _captured(records)
+    if not isinstance(root, SourceRoot):
+        root = SourceRoot(root, files)
     _check_limits(records, files, root, limits)
     captured = _read_captured(files)
     codec = text_encoding(encoding)
     maps = {path: LineMap(decode(data, codec)) for path, data in captured.items()}
     out: dict[str, Any] = {}
 
-    entries = sorted(
-        ({"path": _relative(f.path, root), "size": f.size, "sha256": f.sha256} for f in files.values()),
-        key=lambda e: e["path"],
-    )
+    by_rel: dict[str, CapturedFile] = {}
+    for f in files.values():  # two files from outside with equal names and bytes are published once
+        by_rel.setdefault(_relative(f.path, root), f)
+    entries = sorted(({"path": rel, "size": f.size, "sha256": f.sha256} for rel, f in by_rel.items()),
+                     key=lambda e: e["path"])
     file_no = {e["path"]: n for n, e in enumerate(entries)}
     out["files"] = entries
-    by_rel = {_relative(f.path, root): f for f in files.values()}
     unshipped = []
     for e in entries:
         path = by_rel[e["path"]].path
@@ -612,7 +663,7 @@ def _section_links(resolved: dict[str, list[tuple[int, str, str, int]]], sid_of:
     return out
 
 
-def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: PurePosixPath, site: Site) -> list[PageSpan]:
+def _page_spans(searchable: list[tuple[DocRecord, int, Section, str]], root: SourceRoot, site: Site) -> list[PageSpan]:
     """The searchable pages in sid order: each page's sections are consecutive sids."""
     spans: list[PageSpan] = []
     for sid, (record, _i, _s, _rel) in enumerate(searchable):

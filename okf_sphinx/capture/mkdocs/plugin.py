@@ -31,7 +31,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
+from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode, lexical
 from okf_sphinx.core.errors import BuildError, NotAnIndexError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import supported_languages
@@ -39,6 +39,7 @@ from okf_sphinx.writer.index_writer import (
     Site,
     build_index,
     check_file_scale,
+    project_folder,
     remove_index,
     resolve_limits,
     source_root,
@@ -284,8 +285,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if not file.abs_src_path or getattr(file, "generated_by", None):
             self._skipped.append(file.src_uri)
             return html
-        path = Path(file.abs_src_path).resolve()
-        captured, data = CapturedFile.read(path)
+        captured, data = CapturedFile.read(file.abs_src_path)  # where MkDocs sees it: a link keeps its own path
         text = decode(data)
         lines = parser_lines(text)
         first, source_markdown, meta = front_matter_lines(lines, get_data)
@@ -305,7 +305,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             included = []
             at = snippets.inclusion_lines(lines) if snippets.files else {}
             for k, included_path in enumerate(snippets.files, 1):
-                snippet, snippet_data = CapturedFile.read(Path(included_path))
+                snippet, snippet_data = CapturedFile.read(included_path)
                 files.append(snippet)
                 line = at.get(included_path)
                 where = lm.physical_line("md", line) if line else lm.total_lines + 1
@@ -461,11 +461,12 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         site_dir = Path(config["site_dir"])
         target = site_dir / self.config.output_dir
         self._copy_assets(site_dir)
-        docs_dir = Path(config["docs_dir"]).resolve()
+        docs_dir = Path(lexical(config["docs_dir"]))
         records, reused, missing = self._all_records(target, docs_dir)
         self._report(records, reused, missing)
         configured = self.config.source_root
-        root = source_root(records, docs_dir, configured)
+        here = Path(getattr(config, "config_file_path", None) or docs_dir).parent  # the mkdocs.yml folder
+        root = source_root(records, docs_dir, configured, project_folder(here, here))
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
         site = Site(
             builder=_generator(),
@@ -560,7 +561,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         reused: list[str] = []
         missing: list[str] = []
         if todo:
-            sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
+            sources = {concept_id(uri): Path(lexical(f.abs_src_path)) for uri, f in self._pages.items() if f.abs_src_path}
             previous, links, metas = _previous_records(target, sources)
             for uri in todo:
                 record = previous.get(concept_id(uri))
@@ -660,7 +661,7 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[
                 path = root / rel_path
                 if entry is None or not path.is_file():
                     break
-                now, data = CapturedFile.read(path.resolve())
+                now, data = CapturedFile.read(path)
                 if now.sha256 != entry["sha256"]:
                     break
                 if not captured:  # the page's own file: its front matter
@@ -668,7 +669,7 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[
                 captured.append(now)
             else:
                 sections = [
-                    Section((root / s["path"]).resolve().as_posix(), s["heading"], s["level"], s["line_start"],
+                    Section(lexical(root / s["path"]), s["heading"], s["level"], s["line_start"],
                             s["line_end"], s["anchor"], (), s["parent"], _previous_object(index, s))
                     for s in page["sections"]
                 ]

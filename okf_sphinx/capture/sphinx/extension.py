@@ -13,6 +13,7 @@ from sphinx.util import logging
 from sphinx.util.display import status_iterator
 
 from okf_sphinx import __version__
+from okf_sphinx.capture.sections import lexical
 from okf_sphinx.core.errors import BuildError, NotAnIndexError
 from okf_sphinx.core.terms import native
 from okf_sphinx.writer.index_writer import (
@@ -85,10 +86,10 @@ def _source_copies(app: Sphinx) -> Any:
         source = Path(app.env.doc2path(docname))
         suffix = source.suffix
         name = docname + suffix + ("" if suffix == link_suffix else link_suffix)
-        docs.setdefault(str(source.resolve()), name)
+        docs.setdefault(lexical(source), name)
 
     def copy(path: str) -> tuple[str, Path] | None:
-        name = docs.get(str(Path(path).resolve()))
+        name = docs.get(lexical(path))
         if name is None:
             return None
         return f"{up}_sources/{name}", outdir / "_sources" / name

@@ -48,6 +48,7 @@ from okf_sphinx.capture.sections import (
     _ancestors,
     _resolve,
     decode,
+    lexical,
 )
 from okf_sphinx.core.lines import LineMap
 
@@ -73,7 +74,9 @@ def _library_dirs() -> tuple[str, ...]:
     out = set()
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         try:
-            out.add(Path(sysconfig.get_paths()[key]).resolve().as_posix().rstrip("/") + "/")
+            folder = sysconfig.get_paths()[key]
+            out.add(Path(folder).resolve().as_posix().rstrip("/") + "/")
+            out.add(lexical(folder).rstrip("/") + "/")  # a virtual environment's own (linked) path too
         except (KeyError, OSError):
             pass
     return tuple(sorted(out))
@@ -249,14 +252,14 @@ def _source_file(obj: Any) -> str | None:
         return None
     if not file or not file.endswith(".py"):
         return None
+    path = lexical(file)  # where Python imported it from (a link keeps its own path)
     try:
         resolved = Path(file).resolve()
     except OSError:
         return None
     if not resolved.is_file():
         return None
-    path = resolved.as_posix()
-    if path.startswith(_LIBRARY_DIRS):
+    if path.startswith(_LIBRARY_DIRS) or resolved.as_posix().startswith(_LIBRARY_DIRS):
         return None
     return path
 
