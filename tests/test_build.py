@@ -194,3 +194,41 @@ def test_a_symlinked_folder_keeps_its_pages_paths(tmp_path: Path) -> None:
     assert [f["path"] for f in index.files()] == ["index.md", "linked/a.md"]
     assert index.search("quokka")["hits"][0]["locator"] == "linked/a.md#L1-L3"
     assert b"shared" not in _published(tmp_path / "out")
+
+
+# -- html_copy_source = False (issue 20, point 6) ---------------------------------------------------
+
+
+def test_html_copy_source_off_is_said_loudly_and_the_choice_is_the_authors(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    pages = {"index.rst": "Home\n====\n\nThe walrus home.\n"}
+
+    def build(name: str, conf: str, *args: str) -> subprocess.CompletedProcess[str]:
+        src = write_project(tmp_path / name, pages, "html_copy_source = False\n" + conf)
+        return subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", *args, str(src), str(tmp_path / f"{name}-out")],
+                              capture_output=True, text=True)
+
+    # not chosen: a warning names both settings (so -W fails the build) and the index is written
+    proc = build("default", "")
+    assert proc.returncode == 0 and "html_copy_source = False" in proc.stderr
+    assert "okf_search_publish_sources" in proc.stderr and "exact text" in proc.stderr
+    assert (tmp_path / "default-out" / "_okf" / "manifest.js").is_file()
+    strict = build("strict", "", "-W")
+    assert strict.returncode != 0 and "okf_search_publish_sources" in strict.stderr
+    # chosen: publish, said in the log, no warning
+    proc = build("publish", "okf_search_publish_sources = True\n")
+    assert proc.returncode == 0 and "WARNING" not in proc.stderr, proc.stderr
+    assert "exact text" in proc.stdout and "okf_search_publish_sources = True" in proc.stdout
+    assert okf_sphinx.open_index(tmp_path / "publish-out").search("walrus")["total"] == 1
+    # chosen: never publish — the build stops before reading a page, naming the setting; nothing written
+    proc = build("never", "okf_search_publish_sources = False\n")
+    assert proc.returncode != 0 and "okf_search_publish_sources = False, but okf_sphinx publishes" in proc.stderr
+    out = tmp_path / "never-out"
+    assert not (out / "_okf").exists() and not (out / "llms-full.txt").exists() and not (out / "index.html").exists()
+    # with html_copy_source on, nothing is said
+    src = write_project(tmp_path / "on", pages)
+    proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", str(src), str(tmp_path / "on-out")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "okf_search_publish_sources" not in proc.stderr + proc.stdout

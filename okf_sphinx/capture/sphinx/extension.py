@@ -143,6 +143,31 @@ def _check_output_dir(app: Sphinx) -> None:
             check_file_scale(app.config.okf_search_index_files)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        _check_publish_sources(app)
+
+
+#: What an HTML build with okf_sphinx publishes of the sources (docs/configuration.md).
+PUBLISHED = ("the exact text of every captured source file (search snippets, the agent tools' sections and "
+             "line ranges) in the search index and in llms-full.txt")
+
+
+def _check_publish_sources(app: Sphinx) -> None:
+    """``okf_search_publish_sources``: True publishes the sources (the index is their exact
+    text); False refuses the build before a page is read; None (the default) publishes,
+    with a warning when ``html_copy_source`` is off — its author may expect otherwise."""
+    publish = app.config.okf_search_publish_sources
+    if publish is False:
+        raise ConfigError(
+            f"okf_search_publish_sources = False, but okf_sphinx publishes {PUBLISHED}; it cannot search without "
+            "them, so nothing was built. Remove okf_sphinx from extensions for this build, or set "
+            "okf_search_publish_sources = True"
+        )
+    if publish is None and not app.config.html_copy_source:
+        logger.warning(
+            "okf_sphinx: html_copy_source = False, but okf_sphinx publishes %s. Set okf_search_publish_sources = True "
+            "in conf.py to publish them (and silence this warning), or okf_search_publish_sources = False to have "
+            "okf_sphinx refuse to build", PUBLISHED, type="okf", subtype="sources",
+        )
 
 
 def _discard(target: Path) -> None:
@@ -213,6 +238,9 @@ def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: in
         "wrote %d bytes to %s/",
         manifest["sections"], len(records) - len(excluded), terms, manifest["files"], written, target.name,
     )
+    if app.config.okf_search_publish_sources is True and not app.config.html_copy_source:
+        logger.info("okf_sphinx: published %s, although html_copy_source = False (okf_search_publish_sources = True)",
+                    PUBLISHED)
     if excluded:
         logger.info(
             "okf_sphinx: %d pages excluded from search by okf_search_exclude (%s); "
@@ -231,6 +259,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_objects", True, "env", types=[bool])
     app.add_config_value("okf_search_index_files", 1.0, "", types=[int, float])
+    app.add_config_value("okf_search_publish_sources", None, "", types=[bool, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
