@@ -904,3 +904,43 @@ def test_symlinked_pages_keep_their_paths_and_reveal_nothing_of_the_machine(tmp_
     published = b"".join(p.read_bytes() for p in sorted((out / "_okf").rglob("*.js")))
     for secret in (b"private-notes", str(tmp_path).encode(), tmp_path.name.encode()):
         assert secret not in published, secret
+
+
+def test_a_server_reading_the_site_never_sees_no_index_during_plain_rebuilds(tmp_path: Path) -> None:
+    """``mkdocs build`` empties site_dir before it builds (its clean): an ``okf mcp`` reading
+    the site through three plain rebuilds answers every call from the old index or the new
+    one, never index_not_found (issue 20, point 11)."""
+    import threading
+
+    import anyio
+    from test_mcp import session_for, structured
+
+    pages = {"index.md": "# Home\n\nThe walrus home.\n", **{f"p{i}.md": f"# Page {i}\n\nA walrus, page {i}.\n" for i in range(40)}}
+    project = write_mkdocs_project(tmp_path / "p", pages)
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    done = threading.Event()
+
+    def rebuild() -> None:
+        try:
+            for _ in range(3):
+                mkdocs_build(project, out)
+        finally:
+            done.set()
+
+    async def go() -> list[Any]:
+        answers: list[Any] = []
+        async with session_for(out) as s:
+            builder = threading.Thread(target=rebuild)
+            builder.start()
+            while not done.is_set() or len(answers) < 20:
+                answers.append(await s.call_tool("search_sections", {"query": "walrus", "limit": 3}))
+                if len(answers) > 20_000:
+                    break
+            builder.join()
+        return answers
+
+    answers = anyio.run(go)
+    failed = [structured(a)["error"] for a in answers if a.is_error]
+    assert len(answers) >= 20 and failed == [], (len(answers), failed[:3])
+    assert all(structured(a)["total"] == 41 for a in answers)

@@ -34,8 +34,10 @@ MAX_REDIRECTS = 5
 _NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-#: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
-SWAP_RETRIES = 10
+#: How long a reader waits (seconds) for a missing index file while a ``.okf-*`` folder beside
+#: the index says it is being swapped in — or kept out of MkDocs' clean (docs/index-format.md).
+SWAP_WAIT = 5.0
+_SWAP_POLL = 0.02
 
 
 def check_name(name: str) -> str:
@@ -66,6 +68,17 @@ def check_copy(path: str) -> list[str]:
     return path.split("/")
 
 
+class _Missing(OkfError):
+    """An index file that is not there (maybe for a moment: see :meth:`DiskSource.read`)."""
+
+
+def _staging_beside(index_dir: Path) -> bool:
+    try:
+        return any(e.startswith(STAGING_PREFIX) for e in os.listdir(index_dir.parent))
+    except OSError:
+        return False
+
+
 class DiskSource:
     """Index files under a local folder, read without following symlinks."""
 
@@ -74,14 +87,18 @@ class DiskSource:
         self.location = str(index_dir)
 
     def read(self, name: str) -> bytes:
-        for attempt in range(SWAP_RETRIES + 1):
+        deadline = None
+        while True:
             try:
                 return self._read(name)
-            except OkfError as err:
-                if name != "manifest" or err.code != "index_not_found" or attempt == SWAP_RETRIES or not self._swapping():
+            except _Missing:
+                if not self.swapping():
                     raise
-            time.sleep(0.05)
-        raise AssertionError("unreachable")
+                if deadline is None:
+                    deadline = time.monotonic() + SWAP_WAIT
+                elif time.monotonic() >= deadline:
+                    raise
+            time.sleep(_SWAP_POLL)
 
     def stamp(self) -> tuple[int, ...] | None:
         """A cheap identity of ``manifest.js`` (one ``lstat``): the writer never rewrites a
@@ -92,12 +109,10 @@ class DiskSource:
             return None
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
-    def _swapping(self) -> bool:
-        """Is a new index being swapped in next to this one (see index_writer.write_index)?"""
-        try:
-            return any(e.startswith(STAGING_PREFIX) for e in os.listdir(self.index_dir.parent))
-        except OSError:
-            return False
+    def swapping(self) -> bool:
+        """Is the index between two steps of a swap (see index_writer.write_index), or kept
+        out of MkDocs' clean: a ``.okf-*`` folder beside it?"""
+        return _staging_beside(self.index_dir)
 
     def read_copy(self, path: str) -> bytes:
         return self._read_parts(check_copy(path), path, f"the site's copy {path} of a captured file")
@@ -135,7 +150,8 @@ class DiskSource:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.ENOENT):
                 code = "index_not_found" if name == "manifest" else "index_corrupt"
                 why = "is a symbolic link (links are not followed)" if exc.errno == errno.ELOOP else "is missing"
-                raise OkfError(code, f"{label} under {self.location} {why}; rebuild the site", file=name if label.startswith("the site") else f"{name}.js") from None
+                kind = OkfError if exc.errno == errno.ELOOP else _Missing
+                raise kind(code, f"{label} under {self.location} {why}; rebuild the site", file=name if label.startswith("the site") else f"{name}.js") from None
             raise OkfError("index_corrupt", f"cannot read {label}: {exc.strerror}", file=name if label.startswith("the site") else f"{name}.js") from None
         finally:
             if fd is not None:
@@ -397,7 +413,7 @@ def open_source(location: str | os.PathLike[str]) -> Source:
     sub = root / DEFAULT_DIR
     if sub.is_symlink():
         raise OkfError("index_not_found", f"{sub} is a symbolic link; links are not followed")
-    if (sub / "manifest.js").exists():
+    if (sub / "manifest.js").exists() or _staging_beside(sub):  # being swapped in: its reads wait for it
         return DiskSource(sub)
     raise OkfError(
         "index_not_found",

@@ -208,8 +208,14 @@ class SiteIndex:
         open in flight and its outcome, instead of queueing to open it in turn."""
         with self._lock:
             index = self._index
-            if index is not None and (self._stamp is None or self._manifest_stamp(index) == self._stamp):
-                return index
+            if index is not None:
+                stamp = self._manifest_stamp(index)
+                if self._stamp is None or stamp == self._stamp:
+                    return index
+                if stamp == ("missing",) and index.source.swapping():
+                    # between the steps of a swap (or kept out of MkDocs' clean): the old index answers,
+                    # its reads wait for the files, and it moves to the new build once that is there
+                    return index
             self._index = None  # never opened, or rebuilt (or removed) since it was opened
             flight = self._flight
             leader = flight is None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import gc
 import html
+import os
 import posixpath
 import re
 import shutil
@@ -37,8 +38,10 @@ from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import supported_languages
 from okf_sphinx.writer.index_writer import (
     Site,
+    STAGING_PREFIX,
     build_index,
     check_file_scale,
+    is_index_folder,
     project_folder,
     remove_index,
     resolve_limits,
@@ -74,6 +77,8 @@ HERE = Path(__file__).resolve().parents[2]
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
+#: The hidden folder beside the index that keeps it out of MkDocs' clean (readers wait while it is there).
+KEPT_PREFIX = STAGING_PREFIX + "kept-"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
 ASSET_FILES = ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
 #: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
@@ -210,6 +215,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
         self._target: Path | None = None  # the index folder
         self._config_name = "mkdocs.yml"  # the author's config file, as error messages name it
+        self._kept: Path | None = None  # the index, moved out of MkDocs' clean until on_files
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
@@ -247,6 +253,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     # -- per build -----------------------------------------------------------------------
     def on_pre_build(self, config: Any) -> None:
+        self._keep_index(Path(config["site_dir"]))
         self._records = {}
         self._metas = {}
         self._markdown = {}
@@ -260,6 +267,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._trees = {}
 
     def on_files(self, files: Any, config: Any) -> Any:
+        self._restore_index()  # the first event after MkDocs' clean
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
         self._page_keys = {url_key(f.url): concept_id(uri) for uri, f in self._pages.items()}
         return files
@@ -515,8 +523,42 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_build_error(self, error: Exception) -> None:
         """A failed build leaves no index behind (an old one would not match the new pages)."""
         self._records = {}
+        if self._kept is not None:
+            self._discard(self._kept)
+            self._kept = None
         if self._target is not None:
             self._discard(self._target)
+
+    # -- the index across MkDocs' clean ----------------------------------------------------
+    def _keep_index(self, site_dir: Path) -> None:
+        """A plain build empties site_dir after on_pre_build (MkDocs' clean), then builds: the
+        index is moved out of its way — one rename into a hidden ``.okf-kept-*`` folder, which
+        the clean skips — and back at on_files, so readers of the site find the old index
+        until the new one takes its place in one step (write_index).  Meanwhile its folder is
+        missing and the ``.okf-`` folder beside it makes Python readers wait for it."""
+        self._kept = None
+        target = self._target
+        if target is None or target.parent != site_dir.resolve():
+            return  # a nested output_dir: its parent folder is emptied too (docs/mkdocs.md)
+        kept = target.parent / (KEPT_PREFIX + target.name)
+        if kept.is_dir() and not kept.is_symlink() and is_index_folder(kept):
+            if target.exists():
+                self._discard(kept)  # left by a build that was killed in between: stale
+            else:
+                self._kept = kept  # the last index there was: it comes back at on_files
+                return
+        if target.is_dir() and not target.is_symlink() and is_index_folder(target) and not kept.exists():
+            os.rename(target, kept)
+            self._kept = kept
+
+    def _restore_index(self) -> None:
+        kept, self._kept = self._kept, None
+        if kept is None or self._target is None or not kept.exists():
+            return
+        if self._target.exists():  # not emptied (a --dirty build): what is there now stays
+            self._discard(kept)
+        else:
+            os.rename(kept, self._target)
 
     def _discard(self, target: Path) -> None:
         """Remove our stale index, never anything else (what is not ours is left, and said so)."""
