@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 import okf_sphinx
+from conftest import same_build
 from okf_sphinx import OkfError
 from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section
 from okf_sphinx.core import index_format as fmt
@@ -79,15 +80,23 @@ def test_canonical_json_is_compact_sorted_and_html_safe() -> None:
 
 
 def test_wrap_and_unwrap_are_exact_inverses_and_strict() -> None:
-    data = fmt.wrap("t/1f", {"k": [1, "<"]})
-    assert data == b'okfLoad("t/1f",{"k":[1,"\\u003c"]});\n'
-    assert fmt.unwrap("t/1f", data) == {"k": [1, "<"]}
-    for bad in (data[:-1], data.replace(b"okfLoad", b"okfLoaf"), b"\xff" + data, data.replace(b"[1", b"[NaN")):
+    build = "0123456789abcdef"
+    data = fmt.wrap("t/1f", {"k": [1, "<"]}, build)
+    assert data == b'okfLoad("t/1f","0123456789abcdef",{"k":[1,"\\u003c"]});\n'
+    assert fmt.unwrap("t/1f", data) == {"k": [1, "<"]} and fmt.unwrap_file("t/1f", data) == (build, {"k": [1, "<"]})
+    for bad in (data[:-1], data.replace(b"okfLoad", b"okfLoaf"), b"\xff" + data, data.replace(b"[1", b"[NaN"),
+                data.replace(b'"0123456789abcdef",', b'"0123456789abcdef"')):
         assert code_of(lambda: fmt.unwrap("t/1f", bad)) == "index_corrupt"
     assert code_of(lambda: fmt.unwrap("t/1e", data)) == "index_corrupt"
     for literal in (b"NaN", b"Infinity", b"-Infinity"):
-        assert code_of(lambda: fmt.unwrap("x", b'okfLoad("x",' + literal + b");\n")) == "index_corrupt"
-    assert fmt.unwrap("x", b'okfLoad("x",1e999);\n') == math.inf  # a number: its range is the reader's check
+        assert code_of(lambda: fmt.unwrap("x", b'okfLoad("x","' + build.encode() + b'",' + literal + b");\n")) == "index_corrupt"
+    assert fmt.unwrap("x", b'okfLoad("x","' + build.encode() + b'",1e999);\n') == math.inf  # a number: its range is the reader's check
+    # a file written before format 5 names no build: its value reads, its build is None
+    assert fmt.unwrap_file("x", b'okfLoad("x",{"a":1});\n') == (None, {"a": 1})
+    # the build is the content's: the same files, the same identity; another file, another
+    files = {"manifest": "{}", "t/0": '{"a":1}'}
+    assert fmt.build_id(files) == fmt.build_id(dict(reversed(list(files.items()))))
+    assert fmt.build_id(files) != fmt.build_id({**files, "t/0": '{"a":2}'}) and len(fmt.build_id(files)) == 16
 
 
 def test_fnv1a32_and_shard_names() -> None:
@@ -587,7 +596,7 @@ def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.
     k = fmt.section_file_of(starts, n)
     chunk = fmt.unwrap(f"s/{k}", (site / "_okf" / "s" / f"{k}.js").read_bytes())
     chunk["pages"][chunk["sections"][n - starts[k]][0]][2] = False  # the page of section n: not searchable
-    (site / "_okf" / "s" / f"{k}.js").write_bytes(fmt.wrap(f"s/{k}", chunk))
+    (site / "_okf" / "s" / f"{k}.js").write_bytes(same_build(f"s/{k}", chunk, (site / "_okf" / "s" / f"{k}.js")))
     assert details(lambda: okf_sphinx.open_index(site).search("policy")) == ("index_corrupt", {})
 
 
@@ -771,7 +780,7 @@ def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index)
 
 
 def test_unwrap_refusals_name_the_file() -> None:
-    data = fmt.wrap("t/1f", [1])
+    data = fmt.wrap("t/1f", [1], "0123456789abcdef")
     for bad in (b"\xff" + data, data[:-1], data.replace(b"[1]", b"[NaN]")):
         assert details(lambda: fmt.unwrap("t/1f", bad)) == ("index_corrupt", {"file": "t/1f.js"})
     assert fmt.canonical_json(["é\u2028"]) == '["é' + "\\" + 'u2028"]'  # é stays UTF-8 (ensure_ascii off)

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import okf_sphinx
-from conftest import build_html, page_priors, sphinx_build, write_project
+from conftest import build_html, page_priors, same_build, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.surfaces.mcp_server import contract
 
@@ -320,7 +320,7 @@ def test_object_names_rank_their_object_first(example_html: Path) -> None:
 
 def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
     path = site / "_okf" / f"{name}.js"
-    path.write_bytes(fmt.wrap(name, change(fmt.unwrap(name, path.read_bytes()))))
+    path.write_bytes(same_build(name, change(fmt.unwrap(name, path.read_bytes())), path))
 
 
 CORRUPTIONS = [

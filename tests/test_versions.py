@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
 import okf_sphinx  # noqa: E402
-from conftest import ROOT, sphinx_build, write_project  # noqa: E402
+from conftest import ROOT, same_build, sphinx_build, write_project  # noqa: E402
 from okf_js import python_answer, run_node, same  # noqa: E402
 from okf_sphinx.capture.sphinx.myst_include import line_shift, version_tuple  # noqa: E402
 from okf_sphinx.core import index_format as fmt  # noqa: E402
@@ -59,7 +59,7 @@ def _rewrite(okf: Path, name: str, change) -> None:  # noqa: ANN001
     path = okf / f"{name}.js"
     value = fmt.unwrap(name, path.read_bytes())
     change(value)
-    path.write_bytes(fmt.wrap(name, value))
+    path.write_bytes(same_build(name, value, path))
 
 
 def _insert_range(flat: list[int], cp: int) -> list[int]:

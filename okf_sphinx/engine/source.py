@@ -49,8 +49,9 @@ def check_name(name: str) -> str:
 class Source(Protocol):
     location: str
 
-    def read(self, name: str) -> bytes:
-        """The bytes of ``<name>.js``; ``OkfError`` when missing or unreadable."""
+    def read(self, name: str, fresh: bool = False) -> bytes:
+        """The bytes of ``<name>.js``; ``OkfError`` when missing or unreadable.  ``fresh``:
+        past any cache between the reader and the site (a URL: a query no cache holds)."""
         ...
 
     def read_copy(self, path: str) -> bytes:
@@ -86,7 +87,7 @@ class DiskSource:
         self.index_dir = index_dir
         self.location = str(index_dir)
 
-    def read(self, name: str) -> bytes:
+    def read(self, name: str, fresh: bool = False) -> bytes:  # a folder has no cache in between
         deadline = None
         while True:
             try:
@@ -261,9 +262,10 @@ class UrlSource:
         self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def read(self, name: str) -> bytes:
+    def read(self, name: str, fresh: bool = False) -> bytes:
         check_name(name)
-        return self._get(name, urllib.parse.urljoin(self.base, name + ".js"))
+        url = urllib.parse.urljoin(self.base, name + ".js")
+        return self._get(name, url + (f"?fresh={time.time_ns()}" if fresh else ""))
 
     def read_copy(self, path: str) -> bytes:
         check_copy(path)

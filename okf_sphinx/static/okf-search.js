@@ -12,7 +12,7 @@
   'use strict';
   var MAX_Q = 512, MAX_TERMS = 32, MAX_TERM = 4096, SNIP = 512, LEAD = 80, MAX_BYTES = 1048576;
   var own = Object.prototype.hasOwnProperty;
-  var FORMAT_VERSION = 4; // docs/index-format.md (format.FORMAT_VERSION)
+  var FORMAT_VERSION = 5; // docs/index-format.md (format.FORMAT_VERSION)
   var doc = root && root.document;
   var thisScript = doc && doc.currentScript;
 
@@ -284,6 +284,7 @@
     if (typeof m.avglen !== 'number' || !(m.avglen > 0) || !isFinite(m.avglen)) throw corrupt('manifest', 'avglen is missing or invalid');
     if (!isHex64(m.snapshot_revision) || typeof m.unicode_version !== 'string') throw corrupt('manifest', 'snapshot_revision or unicode_version is invalid');
     if (!isHex64(m.index_revision)) throw corrupt('manifest', 'index_revision is missing or invalid');
+    if (!(typeof m.build === 'string' && /^[0-9a-f]{16}$/.test(m.build))) throw corrupt('manifest', 'build is missing or invalid');
     var counts = decodeInts(m.section_files);
     if (!(counts && counts.every(function (x) { return x >= 1; })
       && counts.reduce(function (a, x) { return a + x; }, 0) === m.sections_all)) throw corrupt('manifest', 'section_files is missing or invalid');
@@ -367,7 +368,8 @@
   var NAME = /^(manifest|unicode|concepts|files|smart|meta|paths|[tx]\/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]\/[0-9a-f]{1,8}|[spf]\/[0-9]{1,9})$/;
 
   // -- the engine ----------------------------------------------------------------------------
-  // loader(name, fresh) -> Promise of the parsed JSON value of _okf/<name>.js (fresh: past any HTTP cache)
+  // loader(name, fresh) -> Promise of [build, value] of _okf/<name>.js: the build its wrapper names (null:
+  // none, an index older than format 5) and its parsed JSON value (fresh: past any HTTP cache)
   function Engine(loader) {
     this.loader = loader;
     this.cache = {};
@@ -380,14 +382,31 @@
     if (!own.call(c, name)) {
       if (!NAME.test(name)) return Promise.reject(new OkfError('index_corrupt', 'index refers to an invalid file name ' + pyRepr(name) + '; rebuild the site'));
       this.loads++;
-      c[name] = Promise.resolve().then(function () { return self.loader(name); }).then(function (v) { return check ? check(name, v) : v; });
+      c[name] = Promise.resolve().then(function () { return self.loader(name); }).then(function (got) { return self.ofBuild(name, got); })
+        .then(function (v) { return check ? check(name, v) : v; });
       c[name].catch(function () { delete c[name]; });
     }
     return c[name];
   };
   Engine.prototype.open = function () {
     var self = this;
-    return this.load('manifest', function (n, m) { return checkManifest(m); }).then(function (m) { self.manifest = m; return m; });
+    return this.load('manifest').then(function (m) { self.manifest = m; return m; });
+  };
+  // A loaded file's value once its build is the manifest's (index.py Index._read_value): a file of another
+  // build is loaded once more past any cache, then it is index_changed (search() then re-reads the manifest).
+  function manifestOf(got) {
+    var m = checkManifest(got[1]);
+    if (m.build !== got[0]) throw corrupt('manifest', 'its build is not the one its wrapper names');
+    return m;
+  }
+  Engine.prototype.ofBuild = function (name, got) {
+    if (name === 'manifest') return manifestOf(got);
+    var self = this, want = this.manifest.build;
+    if (got[0] === want) return got[1];
+    return Promise.resolve().then(function () { return self.loader(name, true); }).then(function (again) {
+      if (again[0] !== want) fail('index_changed', 'index file ' + name + '.js belongs to another build (' + again[0] + ') than manifest.js (' + want + '): the site was rebuilt or is being deployed, or a cache serves files of two builds; ask again', { file: name + '.js', build: again[0], manifest_build: want });
+      return again[1];
+    });
   };
   Engine.prototype.tables = function () {
     return this.load('unicode', function (n, t) { return checkUnicode(t); });
@@ -474,8 +493,8 @@
   var MAX_ATTEMPTS = 4;
   Engine.prototype.moved = function () {
     var self = this, old = this.manifest;
-    return Promise.resolve().then(function () { return self.loader('manifest', true); }).then(function (m) {
-      m = checkManifest(m);
+    return Promise.resolve().then(function () { return self.loader('manifest', true); }).then(function (got) {
+      var m = manifestOf(got);
       if (!old || m.index_revision === old.index_revision) return false;
       self.cache = { manifest: Promise.resolve(m) };
       self.postings = {};
@@ -499,8 +518,9 @@
         if (!self.loader.revalidate || self.loads === loads) return result;
         return self.moved().then(function (moved) { return again(moved, function () { return result; }); });
       }, function (err) {
-        var suspect = err instanceof OkfError && known && self.loads !== loads
-          && (err.code === 'index_corrupt' || self.loader.revalidate);
+        // a file of another build than the manifest: even the manifest read just now may be the stale one
+        var suspect = err instanceof OkfError && self.loads !== loads
+          && (err.code === 'index_changed' || (known && (err.code === 'index_corrupt' || self.loader.revalidate)));
         if (!suspect) throw err;
         return self.moved().then(function (moved) { return again(moved, function () { throw err; }); });
       });
@@ -1130,11 +1150,13 @@
   };
 
   // -- loaders -------------------------------------------------------------------------------
-  // Browser: one <script> per file; the wrapper calls okfLoad(name, value) while the tag runs.
+  // Browser: one <script> per file; the wrapper calls okfLoad(name, build, value) while the tag runs
+  // (okfLoad(name, value) before format 5: build null).
   function scriptLoader(base) {
-    root.okfLoad = function (name, value) {
+    root.okfLoad = function (name, build, value) {
       var s = doc.currentScript;
-      if (s && s.okfName !== undefined) { if (name === s.okfName) s.okfValue = [value]; else s.okfBad = 1; }
+      if (arguments.length < 3) { value = build; build = null; }
+      if (s && s.okfName !== undefined) { if (name === s.okfName && (build === null || typeof build === 'string')) s.okfValue = [build, value]; else s.okfBad = 1; }
     };
     return function (name, fresh) {
       return new Promise(function (resolve, reject) {
@@ -1144,7 +1166,7 @@
         s.src = base + name + '.js' + (fresh ? '?fresh=' + Date.now() : '');
         s.onload = function () {
           s.remove();
-          if (s.okfValue && !s.okfBad) resolve(s.okfValue[0]);
+          if (s.okfValue && !s.okfBad) resolve(s.okfValue);
           else reject(new OkfError('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + pyRepr(name) + ' (truncated or foreign); rebuild the site', { file: name + '.js' }));
         };
         s.onerror = function () {
@@ -1169,7 +1191,8 @@
       }
       var head = 'okfLoad(' + JSON.stringify(name) + ',';
       if (text.slice(0, head.length) !== head || text.slice(-3) !== ');\n') fail('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + pyRepr(name) + ' (truncated or foreign); rebuild the site', { file: name + '.js' });
-      try { return JSON.parse(text.slice(head.length, -3)); } catch (e) {
+      var build = /^"([0-9a-f]{16})",/.exec(text.slice(head.length, head.length + 19));  // format 5: the build
+      try { return [build ? build[1] : null, JSON.parse(text.slice(head.length + (build ? 19 : 0), -3))]; } catch (e) {
         fail('index_corrupt', 'index file ' + name + '.js holds invalid JSON; rebuild the site', { file: name + '.js' });
       }
     };
