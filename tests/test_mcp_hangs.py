@@ -227,3 +227,35 @@ def test_unparsable_json_rpc_lines_get_error_answers_and_the_server_goes_on(site
     finally:
         raw.close()
     assert raw.proc.returncode == 0
+
+
+def test_the_id_of_an_unreadable_line_is_found_without_parsing_it():
+    """The scanner that finds a request's id in a line no parser reads (in-process: what
+    the -32700 / -32600 answers carry)."""
+    from okf_sphinx.surfaces.mcp_stdio import INVALID_REQUEST, PARSE_ERROR, read_message, refusal, request_id
+
+    deep = "[" * 50_000 + "]" * 50_000
+    cases = {
+        '{"jsonrpc":"2.0","id":7,"method":"x"}': 7,
+        '{"id": "a\\"b", "x": 1}': 'a"b',
+        '{"x": {"id": 3}, "id": 4}': 4,  # a nested id is not the request's
+        '{"x": [1, {"id": 3}], "id": -12}': -12,
+        '{"x": "{\\"id\\": 9}", "id": 5}': 5,  # braces inside a string are text
+        '{"params": ' + deep + ', "id": "deep"}': "deep",
+        '{"id": 1, "id": 2}': 2,  # the last one, as JSON readers take it
+        '{"id": 1.5}': None, '{"id": true}': None, '{"id": null}': None, '{"id": [1]}': None,
+        '{"id": ' + "9" * 19 + "}": None, '{"id": 0' + "1}": None,
+        '{"id": "\\ud800"}': None,  # cannot go back on the wire
+        '[{"id": 1}]': None, '"id"': None, "": None, "{": None,
+        '{"jsonrpc":"2.0","id":14,"method":': 14, '{"a" "id": 3}': None,
+    }
+    for text, want in cases.items():
+        assert request_id(text) == want, text
+    assert refusal('{"id": 3, "x": 1e999999999999}', "why").error.code == INVALID_REQUEST
+    assert refusal('{"id": 3, "x": ', "").error.code == PARSE_ERROR
+    assert refusal("[" * 5000 + "]" * 5000, "").error.code == INVALID_REQUEST  # deep, but JSON
+    message, error = read_message(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
+    assert error is None and message.method == "ping"
+    assert read_message(b"   ") == (None, None)
+    _, error = read_message(b'{"jsonrpc":"2.0","id":[1],"method":"ping"}')
+    assert error.error.code == INVALID_REQUEST and error.id is None

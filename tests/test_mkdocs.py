@@ -432,8 +432,9 @@ def test_mkdocs_serve_rebuilds_the_index_it_serves(tmp_path: Path) -> None:
 
 
 def _manifest(site: Path) -> dict[str, Any]:
-    text = (site / "_okf" / "manifest.js").read_text(encoding="utf-8")
-    return json.loads(text[text.index(",") + 1 : text.rindex(")")])
+    from okf_sphinx.core import index_format as fmt
+
+    return fmt.unwrap("manifest", (site / "_okf" / "manifest.js").read_bytes())
 
 
 @pytest.mark.parametrize(

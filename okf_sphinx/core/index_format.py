@@ -62,9 +62,11 @@ def wrap_json(name: str, text: str, build: str) -> bytes:
 
 def build_id(files: dict[str, str]) -> str:
     """The identity of a build (format_version 5): the first :data:`BUILD_DIGITS` hex digits of
-    the SHA-256 over every file's canonical JSON (``files``: name → JSON text; the manifest's
-    without ``build`` and ``index_revision``), in name order, each as ``<name>\n<byte
-    length>\n<bytes>``.  The same sources give the same identity; another build, another."""
+    the SHA-256 over every file's canonical JSON but the manifest's (``files``: name → JSON
+    text), in name order, each as ``<name>\n<byte length>\n<bytes>``.  The same sources give
+    the same identity; other files, another.  (Two builds whose files are all equal answer
+    alike whichever manifest a reader holds: the manifest's own fields — the generator that
+    wrote it, say — need no identity of their own.)"""
     digest = hashlib.sha256()
     for name in sorted(files):
         data = files[name].encode("utf-8")

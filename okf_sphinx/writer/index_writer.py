@@ -766,7 +766,7 @@ def write_index(target: Path, files: dict[str, Any]) -> int:
         raise NotAnIndexError(target)  # never swap out (and then delete) a folder okf did not write
     texts = {name: fmt.canonical_json(value) for name, value in files.items() if name != "manifest"}
     plain = {k: v for k, v in files["manifest"].items() if k not in ("build", "index_revision")}
-    build = fmt.build_id({**texts, "manifest": fmt.canonical_json(plain)})
+    build = fmt.build_id(texts)
     tmp = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target.parent))
     written = 0
     try:
