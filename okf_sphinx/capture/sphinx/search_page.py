@@ -8,9 +8,9 @@
 - ``False``: Sphinx's page is kept and ours is added beside it as ``okf-search``.
 
 The page is the theme's ``page.html`` with our markup as ``body``, so it keeps
-the theme's header, sidebar and styles in every theme.  The runtime and its CSS
-are copied to ``_static/`` by Sphinx's static-file mechanism and added to this
-page only.  The chosen page's URL (relative to the site root) is left in
+the theme's header, sidebar and styles in every theme.  The runtime (assembled
+by :mod:`okf_sphinx.surfaces.browser`), the page's script and its CSS are copied
+to ``_static/`` by Sphinx's static-file mechanism and added to this page only.  The chosen page's URL (relative to the site root) is left in
 ``app.okf_search_page`` for the manifest's ``search_page``.
 """
 
@@ -25,6 +25,8 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_gettext
 
+from okf_sphinx.surfaces.browser import write_runtime
+
 from .ui_strings import dialog_strings_attribute, setup_ui_strings
 
 HERE = Path(__file__).resolve().parents[2]
@@ -32,6 +34,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 RUNTIME = "okf-search.js"
+PAGE_SCRIPT = "okf-search-page.js"
 STEMMER = "okf-stemmer.js"
 STYLES = "okf-search.css"
 DIALOG = "okf-dialog.js"
@@ -63,6 +66,9 @@ def _builder_inited(app: Sphinx) -> None:
     builder = app.builder
     if str(STATIC) not in app.config.html_static_path:
         app.config.html_static_path.append(str(STATIC))
+    runtime = str(write_runtime(Path(app.doctreedir) / "okf-runtime").parent)  # okf-search.js, assembled
+    if runtime not in app.config.html_static_path:
+        app.config.html_static_path.append(runtime)
     name = page_name(app)
     if builder.name == "singlehtml":
         # singlehtml writes no search page and emits no html-collect-pages
@@ -121,6 +127,8 @@ def _add_assets(app: Sphinx, search_page: bool) -> None:
     if search_page or app.config.okf_search_dialog:
         app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
         app.add_js_file(RUNTIME, loading_method="defer")
+    if search_page:
+        app.add_js_file(PAGE_SCRIPT, loading_method="defer")
     if app.config.okf_search_dialog:
         strings = app.okf_dialog_strings  # type: ignore[attr-defined]
         app.add_js_file(DIALOG, loading_method="defer", **{"data-okf-search-page": app.okf_search_page}, **strings)  # type: ignore[attr-defined]
