@@ -55,7 +55,7 @@ def code_of(fn) -> str:  # type: ignore[no-untyped-def]
     return err.value.code
 
 
-# -- format.py ------------------------------------------------------------------------------
+# -- index_format.py ------------------------------------------------------------------------------
 
 
 def test_locator_escapes_all_but_unreserved_and_sub_delims() -> None:
