@@ -219,3 +219,21 @@ def test_the_checker_finds_a_function_without_twin(tmp_path: Path, monkeypatch: 
     fake.write_text("define('x', function () {\n  return { a: a, extraThing: b };\n});\n", encoding="utf-8")
     assert js_exports(fake) == {"a", "extraThing"}
     assert camel("check_manifest") == "checkManifest" and camel("bm25_part") == "bm25Part" and camel("MAX_X") == "MAX_X"
+
+
+def test_the_assembled_runtime_drops_only_comment_lines() -> None:
+    # runtime_js drops the lines that are only comments: safe while no source holds a template
+    # literal (whose lines could start with // or /*)
+    for path in browser.sources():
+        code = [line for line in path.read_text(encoding="utf-8").splitlines()
+                if not line.lstrip().startswith(("//", "/*", "*"))]
+        assert not any("`" in line for line in code), f"{path}: a template literal"
+    text = browser.runtime_js()
+    kept = [line for line in text.splitlines() if line.strip()]
+    assert not [line for line in kept[4:] if line.lstrip().startswith("//")]  # after the runtime's own header
+    for path in browser.sources():  # every line of code is there, in order
+        body = [line for line in path.read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.lstrip().startswith(("//", "/*", " *", "*"))]
+        at = text.index(body[0])
+        for line in body[1:]:
+            at = text.index(line, at)

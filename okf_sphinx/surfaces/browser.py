@@ -164,9 +164,15 @@ _TAIL = """  return use('api');
 """
 
 
+#: Comments that fill a line (``//`` …, or a ``/* … */`` block starting a line): the sources
+#: hold no template literal, so such a line is never inside a string.
+_COMMENT_LINES = re.compile(r"^[ \t]*(?://[^\n]*|/\*.*?\*/[ \t]*)\n", re.M | re.S)
+
+
 def runtime_js() -> str:
-    """``okf-search.js``: the runtime's sources inside one classic script."""
-    return _HEAD + "".join(p.read_text(encoding="utf-8") for p in sources()) + _TAIL
+    """``okf-search.js``: the runtime's sources inside one classic script, without the lines
+    that are only comments (they document the sources; a reader's browser needs none)."""
+    return _HEAD + "".join(_COMMENT_LINES.sub("", p.read_text(encoding="utf-8")) for p in sources()) + _TAIL
 
 
 def write_runtime(folder: str | Path) -> Path:
