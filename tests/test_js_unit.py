@@ -27,7 +27,7 @@ pytestmark = pytest.mark.node
 
 
 def test_separator_table_is_exact_for_python_and_node() -> None:
-    from okf_sphinx.core.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import in_ranges, unicode_tables
     from okf_sphinx.surfaces.browser import SEPARATOR_UNICODE, ascii_separators
 
     t = unicode_tables()
@@ -45,7 +45,7 @@ def test_separator_table_is_exact_for_python_and_node() -> None:
             key = f"{cp:x}"
             assert cp > 0x7F
             for table in tables:
-                assert _in_ranges(table["assigned"], cp) and not _in_ranges(table["word"], cp), hex(cp)
+                assert in_ranges(table["assigned"], cp) and not in_ranges(table["word"], cp), hex(cp)
             assert key not in t["casefold"] and key not in probe["lower"], hex(cp)
 
 
@@ -196,12 +196,12 @@ def test_ascii_fast_path_assumptions_hold_in_the_build_tables() -> None:
     letters/numbers/marks, a composite of such is one too, and exactly these letters turn ASCII."""
     import unicodedata
 
-    from okf_sphinx.core.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import in_ranges, unicode_tables
 
     word = unicode_tables()["word"]
 
     def is_word(ch: str) -> bool:
-        return _in_ranges(word, ord(ch))
+        return in_ranges(word, ord(ch))
 
     to_ascii = []
     for cp in range(0x80, 0x110000):

@@ -99,8 +99,9 @@ def compute_unicode_tables() -> dict[str, Any]:
     }
 
 
-def _in_ranges(flat: Sequence[int], cp: int) -> bool:
-    # flat = [lo0, hi0, lo1, hi1, ...]; an odd insertion point means inside a range
+def in_ranges(flat: Sequence[int], cp: int) -> bool:
+    """Is ``cp`` in one of the inclusive ranges ``flat = [lo0, hi0, lo1, hi1, …]`` (sorted)?"""
+    # an odd insertion point means inside a range
     i = bisect.bisect_right(flat, cp)
     return i % 2 == 1 or (i > 0 and flat[i - 1] == cp)
 
@@ -127,14 +128,14 @@ class Normaliser:
         self._letter_number = re.compile(_char_class(_pairs(self._ln)))
 
     def is_word(self, ch: str) -> bool:
-        return _in_ranges(self._word, ord(ch))
+        return in_ranges(self._word, ord(ch))
 
     def _normalise(self, text: str) -> str:
         folded = "".join(self._fold.get(ord(c), c) for c in text)
         out: list[str] = []
         segment: list[str] = []
         for c in folded:
-            if _in_ranges(self._assigned, ord(c)):
+            if in_ranges(self._assigned, ord(c)):
                 segment.append(c)
             else:
                 out.append(unicodedata.normalize("NFC", "".join(segment)))
@@ -201,7 +202,7 @@ class Normaliser:
             return
         for ch in query:
             cp = ord(ch)
-            if cp > 0x7F and unicodedata.category(ch) == "Cn" and _in_ranges(self._assigned, cp):
+            if cp > 0x7F and unicodedata.category(ch) == "Cn" and in_ranges(self._assigned, cp):
                 raise unknown_code_point(cp, self.unicode_version)
 
     def snippet(self, text: str, query_terms: Sequence[str]) -> str:

@@ -74,13 +74,13 @@ def ascii_separators() -> list[tuple[int, int]]:
     and unchanged by case folding in every shipped table (``unicode_data/*.json``).  A run of
     ASCII letters next to one of them is a whole term; next to any other non-ASCII code point
     the browser loads ``unicode.js`` to decide (docs/browser.md, *Exactness*)."""
-    from okf_sphinx.core.terms import _in_ranges
+    from okf_sphinx.core.terms import in_ranges
 
     tables = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((PACKAGE / "unicode_data").glob("*.json"))]
     out: list[tuple[int, int]] = []
     for lo, hi in SEPARATOR_SPANS:
         for cp in range(lo, hi + 1):
-            if all(_in_ranges(t["assigned"], cp) and not _in_ranges(t["word"], cp) and f"{cp:x}" not in t["casefold"]
+            if all(in_ranges(t["assigned"], cp) and not in_ranges(t["word"], cp) and f"{cp:x}" not in t["casefold"]
                    for t in tables):
                 if out and out[-1][1] == cp - 1:
                     out[-1] = (out[-1][0], cp)

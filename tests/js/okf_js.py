@@ -125,7 +125,7 @@ def same(js: Any, py: Any, where: str = "$") -> str | None:
 def unicode_differences() -> list[int]:
     """Code points whose word class, assignment or case mapping differ between the build's
     Python tables and this Node's own Unicode (regex properties, toLowerCase)."""
-    from okf_sphinx.core.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import in_ranges, unicode_tables
 
     node = require_node()
     proc = subprocess.run([node, str(PROBE)], capture_output=True, text=True, timeout=300)
@@ -138,8 +138,8 @@ def unicode_differences() -> list[int]:
             continue
         key = f"{cp:x}"
         if (
-            _in_ranges(t["word"], cp) != _in_ranges(probe["word"], cp)
-            or _in_ranges(t["assigned"], cp) != _in_ranges(probe["assigned"], cp)
+            in_ranges(t["word"], cp) != in_ranges(probe["word"], cp)
+            or in_ranges(t["assigned"], cp) != in_ranges(probe["assigned"], cp)
             or t["casefold"].get(key, chr(cp)) != probe["lower"].get(key, chr(cp))
             or key in probe["nfc"]
         ):

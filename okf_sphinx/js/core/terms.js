@@ -192,7 +192,7 @@ define('core/terms', function (use) {
   }
 
   return {
-    Normaliser: Normaliser, ASCII: new Normaliser(null), checkQuery: checkQuery, unknownCodePoint: unknownCodePoint,
+    inRanges: inRanges, Normaliser: Normaliser, ASCII: new Normaliser(null), checkQuery: checkQuery, unknownCodePoint: unknownCodePoint,
     validUnicode: validUnicode, validateLimit: validateLimit, asciiSeparator: asciiSeparator
   };
 });
