@@ -275,3 +275,40 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
     assert {c for k, c in codes if k == 0} == {"ok"}
     assert {c for k, c in codes if k == 1} == {"index_corrupt"}
     assert {c for k, c in codes if k == 2} == {"index_corrupt"}
+
+
+def test_rank_pages_stops_at_the_same_page_in_both_engines() -> None:
+    """smart.py's page loop scores pages in bound order and stops once no bound can reach the
+    limit-th score; its twin takes the same steps: the same pages scored, the same ranking."""
+    import random
+
+    from okf_sphinx.engine import smart
+
+    rng = random.Random(11)
+    pages, sids_per_page = 60, 3
+    rows = [[p * sids_per_page, sids_per_page, rng.randint(10, 400), rng.choice([0.5, 1.0, 1.5])] for p in range(pages)]
+    ev = []
+    for _word in range(2):
+        sec = {sid: rng.uniform(0.1, 9) for sid in rng.sample(range(pages * sids_per_page), 120)}
+        by_page: dict[int, list[int]] = {}
+        for sid in sorted(sec):
+            by_page.setdefault(sid // sids_per_page, []).append(sid)
+        ev.append({"acc": {s: 1.0 for s in sec}, "sec": sec, "by_page": by_page,
+                   "page_part": {p: rng.uniform(0.1, 5) for p in by_page},
+                   "page_best": {p: max(sec[s] for s in ss) for p, ss in by_page.items()}})
+    names = {3 * sids_per_page: smart.UNNAMED - 1}
+    found = smart.candidates(ev, [], names, [r[0] for r in rows], None)
+    for limit in (1, 3, 10, 60):
+        ranked, scored = smart.rank_pages(ev, [], [], found, rows, limit)
+        want = {"ranked": [list(r) for r in ranked], "scored": sorted(scored)}
+        code = f"""(() => {{
+  const smart = okf.module('engine/smart'), data = {json.dumps({"ev": ev, "rows": rows, "names": names})};
+  const m = (o) => new Map(Object.entries(o).map(([k, v]) => [+k, v]));
+  const ev = data.ev.map((e) => ({{ acc: m(e.acc), sec: m(e.sec), byPage: m(e.by_page), pagePart: m(e.page_part), pageBest: m(e.page_best) }}));
+  const found = smart.candidates(ev, [], m(data.names), data.rows.map((r) => r[0]), null);
+  const got = smart.rankPages(ev, [], [], found, data.rows, {limit});
+  return {{ ranked: got[0], scored: Array.from(got[1].keys()).sort((a, b) => a - b) }};
+}})()"""
+        assert _node_eval(code) == want, limit
+        if limit < 10:
+            assert len(scored) < len(found.pages)  # it stopped early

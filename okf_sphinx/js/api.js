@@ -25,5 +25,7 @@ define('api', function (use, root) {
     return siteIndex;
   };
   api.search = function (query, limit, opts) { return api.index().search(query, limit, opts); };
+  // a module of the runtime by its Python name ('engine/smart'): for tests and tools
+  api.module = use;
   return api;
 });
