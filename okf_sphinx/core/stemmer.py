@@ -59,6 +59,13 @@ def algorithm_for(language: str | None) -> str | None:
     return _ALGORITHMS.get(_primary(language))
 
 
+def stemmer_script(language: str | None) -> str | None:
+    """The file in ``static/`` with the browser's stemmer for a Sphinx ``language``
+    (loaded after ``okf-stemmer.js``), or ``None`` when the language has no stemmer."""
+    algorithm = algorithm_for(language)
+    return None if algorithm is None else f"okf-stemmer-{algorithm}.js"
+
+
 def stemmer_for(language: str | None) -> Callable[[str], str] | None:
     """A memoising stemmer for a Sphinx ``language`` (``"en"``, ``"en_US"``, ``None`` ->
     English), or ``None`` when the language has no stemmer."""
