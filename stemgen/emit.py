@@ -32,6 +32,19 @@ def _js_str(text: str) -> str:
     return "'" + json.dumps(text, ensure_ascii=True)[1:-1].replace("'", "\\'").replace('\\"', '"') + "'"
 
 
+def _branches(s: tuple) -> tuple[list[tuple[tuple, list[tuple]]], list[tuple]]:
+    """An ("if", cond, then, else) statement as an if / elif chain: its (condition, body)
+    pairs and the last else's body (an empty then-branch is turned around)."""
+    cond, then, other = s[1], s[2], s[3]
+    if not then:
+        cond, then, other = ("not", cond), other, []
+    branches = [(cond, then)]
+    while len(other) == 1 and other[0][0] == "if" and other[0][2]:
+        branches.append((other[0][1], other[0][2]))
+        other = other[0][3]
+    return branches, other
+
+
 class _Printer:
     js = False
 
@@ -84,15 +97,10 @@ class _Python(_Printer):
         pad = "    " * depth
         kind = s[0]
         if kind == "if":
-            cond, then, other = s[1], s[2], s[3]
-            if not then:
-                cond, then, other = ("not", cond), other, []
-            out.append(f"{pad}if {self.expr(cond)}:")
-            self.block(then, depth + 1, out) if then else out.append(pad + "    pass")
-            while len(other) == 1 and other[0][0] == "if" and other[0][2]:
-                out.append(f"{pad}elif {self.expr(other[0][1])}:")
-                self.block(other[0][2], depth + 1, out)
-                other = other[0][3]
+            branches, other = _branches(s)
+            for i, (cond, then) in enumerate(branches):
+                out.append(f"{pad}{'elif' if i else 'if'} {self.expr(cond)}:")
+                self.block(then, depth + 1, out) if then else out.append(pad + "    pass")
             if other:
                 out.append(f"{pad}else:")
                 self.block(other, depth + 1, out)
@@ -128,15 +136,10 @@ class _JavaScript(_Printer):
         pad = "  " * depth
         kind = s[0]
         if kind == "if":
-            cond, then, other = s[1], s[2], s[3]
-            if not then:
-                cond, then, other = ("not", cond), other, []
-            out.append(f"{pad}if ({self.expr(cond)}) {{")
-            self.block(then, depth + 1, out)
-            while len(other) == 1 and other[0][0] == "if" and other[0][2]:
-                out.append(f"{pad}}} else if ({self.expr(other[0][1])}) {{")
-                self.block(other[0][2], depth + 1, out)
-                other = other[0][3]
+            branches, other = _branches(s)
+            for i, (cond, then) in enumerate(branches):
+                out.append(f"{pad}{'} else if' if i else 'if'} ({self.expr(cond)}) {{")
+                self.block(then, depth + 1, out)
             if other:
                 out.append(f"{pad}}} else {{")
                 self.block(other, depth + 1, out)

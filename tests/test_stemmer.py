@@ -10,6 +10,7 @@ and the generated files are what ``python -m stemgen`` writes from the definitio
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import subprocess
@@ -24,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from okf_js import HERE, require_node  # noqa: E402
 from stem_words import MIN_WORDS, ROOT, word_list  # noqa: E402
+
+import stem_words  # noqa: E402
 
 STEMMER_RUNNER = HERE / "stemmer_runner.js"
 # the Sphinx languages with a stemmer, as sphinx.search has them
@@ -53,12 +56,29 @@ def oracle(language: str):  # type: ignore[no-untyped-def]
     return getattr(reference, f"{str(algorithm).capitalize()}Stemmer")()
 
 
+def cached_word_list(language: str, cache: pytest.Cache | None) -> tuple[str, ...]:
+    """word_list(language), kept in pytest's cache: reading simplemma's vocabularies takes a
+    minute of CPU for all languages; the key changes with the list's recipe and sources."""
+    import simplemma
+
+    if cache is None:  # -p no:cacheprovider
+        return word_list(language)
+    recipe = Path(stem_words.__file__).read_bytes() + simplemma.__version__.encode()
+    recipe += (ROOT / "stemgen" / "algorithms" / f"{algorithm_for(language)}.sx").read_bytes()
+    key = f"okf/stem-words/{language}-{hashlib.sha256(recipe).hexdigest()[:16]}"
+    words = cache.get(key, None)
+    if not isinstance(words, list):
+        words = list(word_list(language))
+        cache.set(key, words)
+    return tuple(words)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_equals_snowball_3_0_1_and_node_equals_python(language: str) -> None:
+def test_equals_snowball_3_0_1_and_node_equals_python(language: str, request: pytest.FixtureRequest) -> None:
     """Exact equality with the generated pure-Python class of the pinned release, then of
     the JavaScript (in Node) with the Python, on the language's word list."""
     assert STEMMER_VERSION == "snowball-3.0.1"
-    words = word_list(language)
+    words = cached_word_list(language, getattr(request.config, "cache", None))
     assert len(words) >= MIN_WORDS, len(words)
     reference = oracle(language)
     stem = stemmer_for(language)
