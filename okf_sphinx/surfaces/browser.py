@@ -16,7 +16,7 @@ and the separator table (:func:`ascii_separators`); after changing one, run::
     python -m okf_sphinx.surfaces.browser
 
 ``tests/test_js_mirror.py`` fails while the file is stale.  ``python -m
-okf_sphinx.surfaces.browser --write DIR`` writes ``okf-search.js`` (and the stemmer it
+okf_sphinx.surfaces.browser --write DIR`` writes ``okf-search.js`` (and the stemmers it
 loads in Node) to ``DIR``.
 """
 
@@ -36,7 +36,6 @@ SOURCES = PACKAGE / "js"
 CONSTANTS = SOURCES / "core" / "constants.js"
 #: The file name a site serves the runtime under.
 RUNTIME = "okf-search.js"
-STEMMER = "okf-stemmer.js"
 
 #: Python module → its constants that the browser runtime uses, by their Python names.
 SHARED: dict[str, tuple[str, ...]] = {
@@ -189,11 +188,12 @@ def write_runtime(folder: str | Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m okf_sphinx.surfaces.browser", description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", metavar="DIR", type=Path,
-                    help="write okf-search.js (and okf-stemmer.js, which it loads in Node) to DIR instead")
+                    help="write okf-search.js (and the stemmers, which it loads in Node) to DIR instead")
     args = ap.parse_args(argv)
     if args.write:
         print(write_runtime(args.write))
-        shutil.copyfile(PACKAGE / "static" / STEMMER, args.write / STEMMER)
+        for stemmer in (PACKAGE / "static").glob("okf-stemmer*.js"):  # okf-stemmer.js and each language's
+            shutil.copyfile(stemmer, args.write / stemmer.name)
         return 0
     text = constants_js()
     if CONSTANTS.is_file() and CONSTANTS.read_text(encoding="utf-8") == text:

@@ -33,7 +33,7 @@ from mkdocs.utils.meta import get_data
 from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.stemmer import supported_languages
+from okf_sphinx.core.stemmer import stemmer_script, supported_languages
 from okf_sphinx.surfaces.browser import write_runtime
 from okf_sphinx.writer.index_writer import (
     Site,
@@ -421,6 +421,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if dialog or search_page:
             # the stemmer before the runtime: smart mode stems with it
             tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+            script = stemmer_script(self._language(config, quiet=True))
+            if script is not None:  # the site language's algorithm, after the shared part
+                tags.append(f'<script src="{assets}{script}" defer></script>')
             tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
         if search_page:
             tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
@@ -455,7 +458,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
         target = site_dir / self.config.output_dir
-        self._copy_assets(site_dir)
+        self._copy_assets(site_dir, self._language(config, quiet=True))
         docs_dir = Path(config["docs_dir"]).resolve()
         records, reused, missing = self._all_records(target, docs_dir)
         self._report(records, reused, missing)
@@ -511,7 +514,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             remove_index(self._target)
 
     # -- helpers -------------------------------------------------------------------------
-    def _language(self, config: Any) -> str:
+    def _language(self, config: Any, quiet: bool = False) -> str:
         """Smart mode's language: the ``language`` option, else the theme's (Material's
         ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
         if self.config.language:
@@ -521,16 +524,18 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             value = theme.get(key) if hasattr(theme, "get") else None
             if value:
                 return str(value)
-        log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        if not quiet:
+            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
         return "en"
 
     def _excluded(self, docname: str) -> bool:
         return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
 
-    def _copy_assets(self, site_dir: Path) -> None:
+    def _copy_assets(self, site_dir: Path, language: str) -> None:
         dest = site_dir / ASSETS
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ASSET_FILES:
+        script = stemmer_script(language)
+        for name in ASSET_FILES + ((script,) if script else ()):
             shutil.copyfile(STATIC / name, dest / name)
         write_runtime(dest)  # okf-search.js, assembled from okf_sphinx/js/
 
