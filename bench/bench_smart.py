@@ -43,11 +43,9 @@ from bench_query import QUERIES  # noqa: E402
 def assembled_runtime() -> Path:
     """The folder of this checkout's runtime as a site build writes it (okf-search.js, assembled
     from okf_sphinx/js/, beside okf-stemmer.js)."""
-    from okf_sphinx.surfaces.browser import main as write
+    from okf_sphinx.surfaces.browser import write_for_node
 
-    folder = RESULTS / "runtime"
-    write(["--write", str(folder)])
-    return folder
+    return write_for_node(RESULTS / "runtime").parent
 
 
 STATIC = assembled_runtime()  # this checkout's okf-search.js and okf-stemmer.js

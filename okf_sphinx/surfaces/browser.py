@@ -185,15 +185,22 @@ def write_runtime(folder: str | Path) -> Path:
     return target
 
 
+def write_for_node(folder: str | Path) -> Path:
+    """:func:`write_runtime`, and beside it every stemmer, which the runtime loads from its
+    own folder in Node (a site ships only its language's)."""
+    target = write_runtime(folder)
+    for stemmer in (PACKAGE / "static").glob("okf-stemmer*.js"):  # okf-stemmer.js and each language's
+        shutil.copyfile(stemmer, target.parent / stemmer.name)
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m okf_sphinx.surfaces.browser", description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", metavar="DIR", type=Path,
                     help="write okf-search.js (and the stemmers, which it loads in Node) to DIR instead")
     args = ap.parse_args(argv)
     if args.write:
-        print(write_runtime(args.write))
-        for stemmer in (PACKAGE / "static").glob("okf-stemmer*.js"):  # okf-stemmer.js and each language's
-            shutil.copyfile(stemmer, args.write / stemmer.name)
+        print(write_for_node(args.write))
         return 0
     text = constants_js()
     if CONSTANTS.is_file() and CONSTANTS.read_text(encoding="utf-8") == text:

@@ -25,12 +25,11 @@ ROOT = HERE.parent.parent
 def _assembled_runtime() -> Path:
     """The runtime as a site build writes it (okf_sphinx/surfaces/browser.py), once per test
     process, beside the stemmer it loads in Node."""
-    from okf_sphinx.surfaces.browser import main
+    from okf_sphinx.surfaces.browser import write_for_node
 
     folder = Path(tempfile.mkdtemp(prefix="okf-runtime-"))
     atexit.register(shutil.rmtree, folder, True)
-    main(["--write", str(folder)])
-    return folder / "okf-search.js"
+    return write_for_node(folder)
 
 
 #: The assembled okf-search.js every Node test runs (OKF_RUNTIME for the runners).
