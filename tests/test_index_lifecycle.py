@@ -229,7 +229,7 @@ def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader
     script = f"""
 const okf = require({json.dumps(str(RUNTIME))});
 const dir = {json.dumps(str(target))};
-const engine = new okf.Engine({make});
+const engine = new okf.Index({make});
 const rl = require('readline').createInterface({{ input: process.stdin }});
 // first A's posting only (its section file is not read yet), then a search that needs the section file
 const steps = [() => engine.open().then(() => engine.posting("walrus")), () => engine.search("walrus", 20)];
@@ -305,7 +305,7 @@ def test_a_file_of_another_build_is_index_changed_in_python_and_node(tmp_path):
     assert info.value.code == "index_changed" and info.value.details["file"].startswith("t/")
     script = f"""
 const okf = require({json.dumps(str(RUNTIME))});
-new okf.Engine(okf.nodeLoader({json.dumps(str(mix / "_okf"))})).search("walrus", 20)
+new okf.Index(okf.nodeLoader({json.dumps(str(mix / "_okf"))})).search("walrus", 20)
   .then(r => process.stdout.write(JSON.stringify(r)), e => process.stdout.write(JSON.stringify(e.envelope || String(e))));
 """
     proc = subprocess.run([require_node(), "-e", script], capture_output=True, text=True, timeout=60)
@@ -368,7 +368,7 @@ def test_a_cache_serving_two_builds_is_read_past_in_python_and_the_browser(tmp_p
             try:
                 page = browser.new_page()
                 page.goto(url + "index.html")
-                got = page.evaluate("""u => new OkfSearch.Engine(OkfSearch.scriptLoader(u)).search('walrus', 20)
+                got = page.evaluate("""u => new OkfSearch.Index(OkfSearch.scriptLoader(u)).search('walrus', 20)
                     .then(r => r, e => e.envelope || String(e))""", url + "_okf/")
             finally:
                 browser.close()
