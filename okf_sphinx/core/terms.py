@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import segment
 from .errors import OkfError
 
 MAX_QUERY_CODE_POINTS = 512
@@ -230,6 +231,10 @@ class Normaliser:
         return text[start : start + SNIPPET_CODE_POINTS]
 
     def _first_match(self, text: str, query_terms: tuple[str, ...]) -> int | None:
+        # a part key (" 数据", okf_sphinx/core/segment.py) matches a run that holds its unit
+        units = {t[1:] for t in query_terms if t[:1] == segment.PART}
+        if units:
+            query_terms = tuple(t for t in query_terms if t[:1] != segment.PART)
         pattern = self._ascii_pattern(query_terms)
         first = None
         if pattern is not None:
@@ -256,7 +261,8 @@ class Normaliser:
             assert run is not None
             done = run.end()
             candidate = self.terms(run.group())
-            if candidate and candidate[0] in wanted:
+            if candidate and (candidate[0] in wanted or (units and any(
+                    u in units for _at, u in segment.units(candidate[0])))):
                 return start
         return first
 

@@ -19,6 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core import segment
 from okf_sphinx.core.errors import OkfError
 from okf_sphinx.core.index_format import bm25_part
 from okf_sphinx.core.terms import validate_limit
@@ -119,6 +120,20 @@ def smart_meta(index: Index) -> dict[str, Any]:
 def stemmer(index: Index) -> Callable[[str], str] | None:
     """The build's stemmer (None: the site's language has none, words match exactly)."""
     return index.stem
+
+
+def segmenter(index: Index) -> str | None:
+    """The build's segmenter (okf_sphinx/core/segment.py) on a Chinese, Japanese or Korean
+    site, else None; one this engine does not know is ``index_version_unsupported``."""
+    found = smart_meta(index).get("segmenter")
+    if found is not None and found != segment.SEGMENTER:
+        raise OkfError(
+            "index_version_unsupported",
+            f"this index splits CJK words with {found!r}, which this okf_sphinx does not know (it has "
+            f"{segment.SEGMENTER!r}): rebuild the site or use the okf_sphinx that built it",
+            found=found, supported=[segment.SEGMENTER],
+        )
+    return found
 
 
 def group(index: Index, stem: str) -> list[Any] | None:
@@ -233,9 +248,12 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
     sidf = pidf = 0.0
     if g is not None:
         sidf, pidf = float(g[0]), float(g[1])
+        part = segment.PART + word  # the word as a unit of longer CJK terms (a part key)
         if word in g[2]:
             out.append((word, EXACT))
-        out += [(t, STEM) for t in g[2] if t != word]
+        if part in g[2]:
+            out.append((part, EXACT))
+        out += [(t, STEM) for t in g[2] if t != word and t != part]
     if complete and len(word) >= MIN_PREFIX:
         have = {t for t, _w in out}
         extra = completions([t for t, _df in dictionary(index, fmt.dict_key(word))], word, have, stem)
@@ -352,12 +370,23 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     paths = index._load("paths", _paths_check(len(rows))) if units is not None else []
     stem = stemmer(index)
     avglen, pavglen = index.avglen, float(m["pavglen"])
+    # the words smart mode matches: the query's terms, or on a CJK site their units
+    # (okf_sphinx/core/segment.py); CJK units are neither completed nor spelled out
+    if segmenter(index) is None:
+        found_units = [(w, 0, word) for w, word in enumerate(words)]
+    else:
+        found_units = segment.query_units(words)
+    smart_words = [u for _w, _at, u in found_units]
+    paired = [segment.has_cjk(u) for u in smart_words]
+
+    def said(chosen: list[int]) -> list[str]:
+        return segment.spans(words, found_units, chosen)
 
     page_ok = (lambda page: _page_ok(paths, page, units, wanted, metas)) if units or wanted is not None else None
 
     # per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
-    found = [variants(index, word, stem, prefix and i == len(words) - 1) for i, word in enumerate(words)]
-    unknown = [w for w, (forms, _s, _p) in zip(words, found) if not forms]
+    found = [variants(index, w, stem, prefix and i == len(smart_words) - 1 and not paired[i]) for i, w in enumerate(smart_words)]
+    unknown = [w for w, cjk, (forms, _s, _p) in zip(smart_words, paired, found) if not forms and not cjk]
     idents: list[str] = []
     for ident in fmt.identifiers(query):
         if ident not in idents and len(idents) < fmt.MAX_QUERY_IDENTIFIERS:
@@ -374,10 +403,10 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
           for forms, sidf, pidf in found]
     iv = [_evidence(index, ("x", ident), [(p, EXACT)], p.idf, p.idf, ctx, allowed) for ident, p in zip(idents, id_postings)]
     # quoted phrases: the sections holding each, and the words whose section parts it adds again
-    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in words for t in ph)]
+    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in smart_words for t in ph)]
     keep = lambda sid: (allowed is None or sid in allowed) and (  # noqa: E731
         page_ok is None or page_ok(bisect.bisect_right(firsts, sid) - 1))
-    pv = [(_phrase_sections(index, ph, keep), [ev[words.index(t)] for t in ph]) for ph in quoted]
+    pv = [(_phrase_sections(index, ph, keep), [ev[smart_words.index(t)] for t in ph]) for ph in quoted]
 
     # the objects the whole query names, and each page's best tier (they rank first)
     names = {sid: t for sid, t in named(index, query, kinds).items() if page_ok is None
@@ -398,7 +427,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     for pages_k in phrase_pages:
         for page in pages_k:
             count[page] += 1
-    needed = len(words) + len(pv)  # every word and every phrase
+    needed = len(smart_words) + len(pv)  # every word and every phrase
     candidates = [page for page in count if page_ok is None or page_ok(page)]
     full = any(count[page] == needed for page in candidates)
     if full:
@@ -450,11 +479,11 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     ranked.sort()
     total = len(candidates)
     hit_sids: list[int] = []
-    shown = [_page(index, -neg, [w for w, e in zip(words, ev) if page not in e["page_part"]]
+    shown = [_page(index, -neg, said([i for i, e in enumerate(ev) if page not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, phrase_pages) if page not in pages_k],
                    not full or count[page] < needed, found, ev,
                    scored[page] if page in scored else _section_scores(ev, iv, pv, page, by_page_named.get(page, ())),
-                   words, names, hit_sids)
+                   said, names, hit_sids)
              for _t, _m, neg, page in ranked[:limit]]
     result = {
         "query": query,
@@ -548,8 +577,8 @@ def _compute_evidence(postings: list[tuple[Any, float]], sidf: float, pidf: floa
 
 
 def _page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any],
-          ev: list[dict[str, Any]], secs: list[tuple[float, int]], words: list[str], names: dict[int, int],
-          hit_sids: list[int]) -> dict[str, Any]:
+          ev: list[dict[str, Any]], secs: list[tuple[float, int]], said: Callable[[list[int]], list[str]],
+          names: dict[int, int], hit_sids: list[int]) -> dict[str, Any]:
     ranked = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)
     floor = SUB_HIT_FLOOR * -ranked[0][1]  # the first hit is always one; the others clear the floor
     best = [r for j, r in enumerate(ranked) if j == 0 or -r[1] >= floor][:HITS_PER_PAGE]
@@ -559,7 +588,7 @@ def _page(index: Index, score: float, missing: list[str], partial: bool, found: 
         present = [i for i, e in enumerate(ev) if sid in e["acc"]]
         forms = [t for i in present for t, _w in found[i][0] if _holds(index, t, sid)]
         h = hit(index, sid, -neg, forms)
-        h["matched_terms"] = [words[i] for i in present]
+        h["matched_terms"] = said(present)
         hits.append(h)
     top = index.section(best[0][2])
     return {
