@@ -634,3 +634,59 @@ def test_right_to_left_site(browser: Any, tmp_path: Path) -> None:
     width = page.evaluate("document.documentElement.clientWidth")
     assert bar["x"] + bar["width"] / 2 < width / 2  # inset-inline-end: the left side
     page.close()
+
+
+CJK_FILES = {
+    "index.rst": "首页\n====\n\n.. toctree::\n\n   db\n   cache\n",
+    "db.rst": "数据库\n======\n\n本节介绍如何配置数据库连接和缓存。\n\n连接池\n------\n\n连接池的大小由 ``POOL_SIZE`` 设置。\n",
+    "cache.rst": "缓存\n====\n\n缓存可以减少数据库查询。\n",
+}
+
+
+def test_chinese_site_finds_marks_and_speaks_chinese(browser: Any, tmp_path: Path) -> None:
+    """language = "zh_CN": a short word finds the page whose text runs it together, the dialog marks
+    that word (not the whole clause) in the excerpt and on the page it opens, in Chinese."""
+    from okf_sphinx import open_index
+
+    src = write_project(tmp_path / "src", CJK_FILES, conf='language = "zh_CN"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    expected = open_index(out).search("数据库连接", 5, mode="smart", prefix=True)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((out / "index.html").as_uri())
+    _open_by_key(page, "Control+k")
+    assert page.get_attribute("#okf-dialog-q", "placeholder") == "搜索文档"
+    _type(page, "数据库连接")
+    assert page.inner_text("#okf-dialog-status") == "找到 1 个页面。"
+    shown = page.locator(".okf-dialog-page").all_inner_texts()
+    assert shown == [p["title"] for p in expected["pages"]] == ["数据库"]
+    marks = page.locator(".okf-dialog-option mark").all_inner_texts()
+    assert marks and set(marks) == {"数据库连接"}, marks
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _landing(u) == "数据库连接")
+    _land(page)
+    # every place the query's pairs occur, joined where they touch: the heading 数据库, the
+    # clause's 数据库连接, 连接池 twice
+    assert page.locator("mark.okf-hl").all_inner_texts() == ["数据库", "数据库连接", "连接", "连接"]
+    assert page.get_by_role("button", name="下一个").is_visible() and page.get_by_role("button", name="隐藏搜索结果").is_visible()
+    assert re.match(r"第 \d 个，共 4 个 — 数据库连接$", page.inner_text(".okf-hl-count"))
+    assert errors == []
+    page.close()
+
+
+def test_japanese_site_marks_words_inside_runs(browser: Any, tmp_path: Path) -> None:
+    files = {"index.rst": "ホーム\n======\n\n.. toctree::\n\n   models\n",
+             "models.rst": "モデル\n======\n\nDjangoのモデルはデータベースのテーブルに対応します。\n"}
+    src = write_project(tmp_path / "src", files, conf='language = "ja"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    page.goto((out / "models.html").as_uri())
+    _open_by_key(page, "Control+k")
+    _type(page, "データベース テーブル")
+    assert page.inner_text("#okf-dialog-status") == "1 件のページが見つかりました。"
+    assert page.locator(".okf-dialog-option mark").all_inner_texts() == ["データベース", "テーブル"]
+    page.close()

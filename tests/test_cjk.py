@@ -170,3 +170,37 @@ def test_japanese_words_in_kana_and_kanji(ja_index: okf_sphinx.Index) -> None:
     assert top["hits"][0]["snippet"].startswith("フィールド")
     # prefix completion stays for Latin words; CJK pairs need none
     assert ja_index.search("設定 djan", mode="smart", prefix=True)["pages"][0]["concept_id"] in ("db", "models")
+
+
+def test_the_browsers_units_are_pythons() -> None:
+    """okf-search.js splits exactly as segment.py: same ranges, parts, units, query units and spans."""
+    import json
+    import random
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
+    from okf_js import RUNTIME, require_node
+
+    node = require_node()
+    rng = random.Random(7)
+    alphabet = "数据库连接配置のモデルデータ한국어ｶﾀ々ー〇𠀋𪜀abcXYZ09éß_"
+    terms_ = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(400)]
+    queries = [rng.sample(terms_, rng.randint(1, 4)) for _ in range(100)]
+    chosen = [sorted(rng.sample(range(len(segment.query_units(q))), rng.randint(0, len(segment.query_units(q))))) for q in queries]
+    script = """
+const seg = require(process.argv[1]).segment, data = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify({ranges: seg.RANGES, max: seg.MAX_UNITS, name: seg.SEGMENTER,
+  parts: data.terms.map(seg.parts), units: data.terms.map(seg.units),
+  queries: data.queries.map(seg.queryUnits),
+  spans: data.queries.map((q, i) => seg.spans(q, seg.queryUnits(q), data.chosen[i]))}));
+"""
+    out = subprocess.run([node, "-e", script, str(RUNTIME)], input=json.dumps({"terms": terms_, "queries": queries, "chosen": chosen}),
+                         capture_output=True, text=True, check=True).stdout
+    js = json.loads(out)
+    assert js["ranges"] == [x for r in segment.CJK_RANGES for x in r]
+    assert js["max"] == segment.MAX_UNITS and js["name"] == segment.SEGMENTER
+    assert js["parts"] == [[list(p) for p in segment.parts(t)] for t in terms_]
+    assert js["units"] == [[list(u) for u in segment.units(t)] for t in terms_]
+    assert js["queries"] == [[list(u) for u in segment.query_units(q)] for q in queries]
+    assert js["spans"] == [segment.spans(q, segment.query_units(q), c) for q, c in zip(queries, chosen)]

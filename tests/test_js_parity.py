@@ -413,3 +413,110 @@ def test_smart_parity_example_site(example_html: Path, diff_code_points: list[in
     requests += [{"query": q, "mode": "smart", "prefix": True} for q in ("conf", "ret", "c", "Caf", "clearing ca")]
     stats = _assert_smart_parity(example_html, requests)
     assert stats["full"] > 200 and stats["partial"] > 30 and stats["suggested"] > 10, stats
+
+
+# -- Chinese, Japanese and Korean sites: character pairs (okf_sphinx/core/segment.py) -----------
+
+CJK_WORDS = [
+    "数据库", "连接", "配置", "缓存", "查询", "默认", "参数", "函数", "文件", "目录", "编码", "字符串", "迭代器",
+    "装饰器", "线程", "进程", "锁", "表", "模块", "日志", "网络", "地址", "服务器", "客户端", "元类", "𠀋",
+    "モデル", "データベース", "フィールド", "設定", "インストール", "リポジトリ", "の", "を", "は", "します",
+    "ファイル", "検索", "正規表現", "拡張子", "ｶﾀｶﾅ", "人々", "サーバー",
+    "데이터베이스", "설정", "파일", "검색", "를", "은",
+]
+LATIN = ["django", "sphinx", "python", "Retry", "pool_size", "Café", "ﬁle", "straße"]
+
+
+def _cjk_project(root: Path, language: str) -> Path:
+    rng = random.Random(20261201)
+    files: dict[str, str] = {}
+    toc = []
+    for p in range(16):
+        name = f"c{p:02d}"
+        toc.append(name)
+        lines = [rng.choice(CJK_WORDS) + rng.choice(CJK_WORDS) + f" {p}", "=" * 40, ""]
+        for s in range(5):
+            heading = rng.choice(CJK_WORDS) + rng.choice(["", rng.choice(LATIN)]) + rng.choice(CJK_WORDS)
+            lines += [heading, "-" * 40, ""]
+            sentences = []
+            for _ in range(rng.randint(3, 12)):
+                run = "".join(rng.choice(CJK_WORDS) if rng.random() < 0.85 else rng.choice(LATIN) for _ in range(rng.randint(1, 9)))
+                sentences.append(run + rng.choice(["。", "，", "、", " ", "! ", "（" + rng.choice(LATIN) + "）"]))
+            text = "".join(sentences).replace("_", " ")
+            for i in range(0, len(text), 60):
+                lines.append(text[i : i + 60].strip() or "x")
+            lines.append("")
+        files[f"{name}.rst"] = "\n".join(lines)
+    files["index.rst"] = "目录\n====\n\n.. toctree::\n\n" + "".join(f"   {t}\n" for t in toc)
+    return write_project(root, files, conf=f'language = "{language}"\n')
+
+
+@pytest.fixture(scope="module", params=["zh_CN", "ja"])
+def cjk_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_html(_cjk_project(tmp_path_factory.mktemp(f"cjk-{request.param}") / "src", request.param))
+
+
+def cjk_requests(site: Path, n: int, seed: int) -> list[dict[str, Any]]:
+    """Pieces of the sections' runs (1-6 code points, inside and across words), mixed scripts,
+    mistyped characters, prefixes and filters, in both modes."""
+    from okf_sphinx import open_index
+
+    rng = random.Random(seed)
+    index = open_index(site)
+    runs = [t for sid in range(index.sections) for t in index.normaliser.terms(index.section(sid)["text"])]
+    out: list[dict[str, Any]] = []
+    for _ in range(n):
+        words = []
+        for _k in range(rng.choice([1, 1, 1, 2, 2, 3])):
+            run = rng.choice(runs)
+            cps = list(run)
+            a = rng.randrange(len(cps))
+            piece = "".join(cps[a : a + rng.randint(1, 6)])
+            r = rng.random()
+            if r < 0.15:  # a mistyped character
+                cps = list(piece)
+                cps[rng.randrange(len(cps))] = rng.choice("车书水火木金土日月")
+                piece = "".join(cps)
+            elif r < 0.25:
+                piece = rng.choice(LATIN) + piece
+            elif r < 0.3:
+                piece = run  # a whole run
+            words.append(_vary(rng, piece))
+        req: dict[str, Any] = {"query": rng.choice([" ", "\u3000", "、"]).join(words), "mode": "smart" if rng.random() < 0.8 else "keyword"}
+        if req["mode"] == "smart":
+            if rng.random() < 0.4:
+                req["prefix"] = True
+            if rng.random() < 0.15:
+                req["expand"] = True
+            if rng.random() < 0.1:
+                req["under"] = rng.choice(["c01", "c1", "nowhere"])
+        if rng.random() < 0.3:
+            req["limit"] = rng.choice([1, 3, 10, 100])
+        out.append(req)
+    long = "".join(rng.choice(CJK_WORDS) for _ in range(60))[:200]
+    out += [{"query": long, "mode": "smart"}, {"query": "数据库 " * 40, "mode": "smart"},
+            {"query": "\u201c数据库 连接\u201d", "mode": "smart"}, {"query": "django", "mode": "smart", "prefix": True},
+            {"query": "djangoのモデル", "mode": "smart"}, {"query": "火车", "mode": "smart"}, {"query": "𠀋", "mode": "smart"}]
+    return out
+
+
+def test_smart_parity_cjk_site(cjk_site: Path) -> None:
+    """Python and the browser runtime split CJK words into the same pairs: same pages, scores,
+    snippets, matched and missing terms, suggestions and errors, in both modes."""
+    from okf_sphinx import open_index
+
+    index = open_index(cjk_site)
+    requests = cjk_requests(cjk_site, 700, seed=26)
+    stats = {"pages": 0, "partial": 0, "joined": 0, "errors": 0}
+    for req, js in zip(requests, run_node(cjk_site / "_okf", requests)):
+        py = python_answer(index, req)
+        diff = same(js, py)
+        assert diff is None, f"request {json.dumps(req, ensure_ascii=False)[:300]}: {diff}"
+        if "error" in py:
+            stats["errors"] += 1
+        elif py.get("pages"):
+            stats["pages"] += 1
+            stats["partial"] += py["pages"][0]["partial"]
+            stats["joined"] += any(len(t) > 2 for p in py["pages"] for h in p["hits"] for t in h["matched_terms"])
+    assert index.manifest["smart"]["segmenter"] == "cjk-pairs-1"
+    assert stats["pages"] > 300 and stats["partial"] > 30 and stats["joined"] > 100, stats

@@ -231,7 +231,8 @@ class Normaliser:
         return text[start : start + SNIPPET_CODE_POINTS]
 
     def _first_match(self, text: str, query_terms: tuple[str, ...]) -> int | None:
-        # a part key (" 数据", okf_sphinx/core/segment.py) matches a run that holds its unit
+        # a part key (" 数据", okf_sphinx/core/segment.py) matches a run holding CJK text that
+        # has its unit among its units
         units = {t[1:] for t in query_terms if t[:1] == segment.PART}
         if units:
             query_terms = tuple(t for t in query_terms if t[:1] != segment.PART)
@@ -261,7 +262,7 @@ class Normaliser:
             assert run is not None
             done = run.end()
             candidate = self.terms(run.group())
-            if candidate and (candidate[0] in wanted or (units and any(
+            if candidate and (candidate[0] in wanted or (units and segment.has_cjk(candidate[0]) and any(
                     u in units for _at, u in segment.units(candidate[0])))):
                 return start
         return first

@@ -99,8 +99,71 @@
   }
   // the shard <folder>/<hex> of a key (format.py shard_name)
   function shardName(folder, key, shards) { return folder + '/' + (fnv1a32(key) % shards).toString(16); }
-  // what places a term's posting list: its stem when the build stemmed (format.py posting_key)
-  function postingKey(term, stem) { return stem ? stem(term) : term; }
+  // what places a term's posting list: its stem when the build stemmed; a part key (" 数据")
+  // by its unit (format.py posting_key)
+  function postingKey(term, stem) {
+    if (term.charAt(0) === PART) term = term.slice(1);
+    return stem ? stem(term) : term;
+  }
+
+  // -- Chinese, Japanese and Korean words: character pairs (segment.py, docs/smart.md) -------
+  // On a zh/ja/ko site a term holding a CJK character is cut where CJK characters meet others;
+  // a CJK part of one character is one unit, a longer one gives its overlapping pairs, any
+  // other part is one unit. Offsets count code points, as Python's.
+  var SEGMENTER = 'cjk-pairs-1', PART = ' ', MAX_UNITS = 32;
+  var CJK_RANGES = [0x1100, 0x11FF, 0x2E80, 0x2FDF, 0x3005, 0x3007, 0x3021, 0x3029, 0x3031, 0x3035, 0x3038, 0x303C,
+    0x3041, 0x30FF, 0x3105, 0x318F, 0x31A0, 0x31BF, 0x31F0, 0x31FF, 0x3400, 0x4DBF, 0x4E00, 0x9FFF, 0xA960, 0xA97F,
+    0xAC00, 0xD7FF, 0xF900, 0xFAFF, 0xFF66, 0xFFDC, 0x1AFF0, 0x1B16F, 0x20000, 0x323AF];
+  function isCjk(cp) { return inRanges(CJK_RANGES, cp); }
+  function hasCjk(term) {
+    for (var i = 0; i < term.length; i++) { var cp = cpAt(term, i); if (cp > 0xffff) i++; if (isCjk(cp)) return true; }
+    return false;
+  }
+  // [code-point offset, part, is CJK] of a term cut where CJK characters meet others
+  function segmentParts(term) {
+    var cps = Array.from(term), out = [], start = 0;
+    for (var i = 1; i <= cps.length; i++) {
+      if (i === cps.length || isCjk(cpAt(cps[i], 0)) !== isCjk(cpAt(cps[start], 0))) {
+        out.push([start, cps.slice(start, i).join(''), isCjk(cpAt(cps[start], 0))]);
+        start = i;
+      }
+    }
+    return out;
+  }
+  // [code-point offset, unit] of a term: [[0, term]] when it holds no CJK character
+  function segmentUnits(term) {
+    if (!hasCjk(term)) return [[0, term]];
+    var out = [];
+    segmentParts(term).forEach(function (p) {
+      var cps = Array.from(p[1]);
+      if (p[2] && cps.length > 1) for (var i = 0; i + 1 < cps.length; i++) out.push([p[0] + i, cps[i] + cps[i + 1]]);
+      else out.push([p[0], p[1]]);
+    });
+    return out;
+  }
+  // [word index, offset, unit] of a query's terms: distinct units in query order, at most MAX_UNITS
+  function queryUnits(words) {
+    var seen = {}, out = [];
+    words.forEach(function (word, w) {
+      segmentUnits(word).forEach(function (u) {
+        if (!own.call(seen, u[1]) && out.length < MAX_UNITS) { seen[u[1]] = 1; out.push([w, u[0], u[1]]); }
+      });
+    });
+    return out;
+  }
+  // the query text the chosen units (indexes into found) cover, units of one term that touch or
+  // overlap joined (segment.py spans): matched_terms and missing_terms
+  function segmentSpans(words, found, chosen) {
+    var out = [], run = null;
+    chosen.slice().sort(function (a, b) { return found[a][0] - found[b][0] || found[a][1] - found[b][1]; }).forEach(function (k) {
+      var w = found[k][0], at = found[k][1], end = at + cpLen(found[k][2]);
+      if (run !== null && run[0] === w && at <= run[2]) { run[2] = Math.max(run[2], end); return; }
+      if (run !== null) out.push(cpSlice(words[run[0]], run[1], run[2]));
+      run = [w, at, end];
+    });
+    if (run !== null) out.push(cpSlice(words[run[0]], run[1], run[2]));
+    return out;
+  }
 
   function isAscii(s) { return !/[^\x00-\x7f]/.test(s); }
 
@@ -236,8 +299,9 @@
   // build's tables NFC(casefold()) of letters/marks gives letters/marks: tests check it), unless
   // that run would have matched. null means the build's tables must decide.
   function snippetAt(norm, text, terms, seps) {
-    var wanted = {}, found = -1;
-    terms.forEach(function (t) { wanted[t] = 1; });
+    var wanted = {}, found = -1, units = {}, anyUnit = false;
+    // a part key (" 数据") matches a run holding CJK text that has its unit among its units
+    terms.forEach(function (t) { if (t.charAt(0) === PART) { units[t.slice(1)] = 1; anyUnit = true; } else wanted[t] = 1; });
     if (!norm.t) {
       if (!seps && !isAscii(text)) return null;
       for (var i = 0, s = -1, dirty = false, prevOdd = false; i <= text.length; i += c > 0xffff ? 2 : 1) {
@@ -257,7 +321,10 @@
     } else {
       norm.runs(text, function (r) {
         var t = norm.terms(r[2]);
-        if (t.length && own.call(wanted, t[0])) { found = r[0]; return true; }
+        if (t.length && (own.call(wanted, t[0]) || (anyUnit && hasCjk(t[0]) && segmentUnits(t[0]).some(function (u) { return own.call(units, u[1]); })))) {
+          found = r[0];
+          return true;
+        }
         return false;
       });
     }
@@ -530,8 +597,8 @@
     var self = this;
     var at = sections.map(function (s, i) {
       if (!s.searchable) fail('index_corrupt', 'posting refers to non-searchable section ' + s.sid + '; rebuild the site');
-      // a non-ASCII snippet term needs the tables even when the query is ASCII
-      if (!norm.t && !terms[i].every(isAscii)) return null;
+      // a non-ASCII snippet term (or a part key: CJK text) needs the tables even when the query is ASCII
+      if (!norm.t && !terms[i].every(function (t) { return isAscii(t) && t.charAt(0) !== PART; })) return null;
       return snippetAt(norm, s.text, terms[i], /^1[4-7]\./.test(self.manifest.unicode_version));
     });
     var need = norm.t || at.every(function (x) { return x !== null; }) ? null : self.tables();
@@ -737,6 +804,15 @@
     this.smartMeta();
     return this.stem();
   };
+  // the build's segmenter on a Chinese, Japanese or Korean site, else null (smart.py segmenter)
+  Engine.prototype.segmenter = function () {
+    var found = this.smartMeta().segmenter;
+    if (found !== undefined && found !== SEGMENTER) {
+      fail('index_version_unsupported', 'this index splits CJK words with ' + pyRepr(found) + ', which this okf_sphinx does not know (it has ' +
+        pyRepr(SEGMENTER) + '): rebuild the site or use the okf_sphinx that built it', { found: found, supported: [SEGMENTER] });
+    }
+    return found === undefined ? null : found;
+  };
   // a stem group, from the posting shard that also holds its terms' lists (smart.py group)
   Engine.prototype.group = function (stem) {
     return this.load(shardName('t', stem, this.manifest.shards), checkShard).then(function (shard) { return own.call(shard.groups, stem) ? shard.groups[stem] : null; });
@@ -795,8 +871,10 @@
       g = grp;
       if (g !== null) {
         sidf = g[0]; pidf = g[1];
+        var part = PART + word;  // the word as a unit of longer CJK terms (a part key)
         if (g[2].indexOf(word) >= 0) out.push([word, EXACT]);
-        g[2].forEach(function (t) { if (t !== word) out.push([t, STEM]); });
+        if (g[2].indexOf(part) >= 0) out.push([part, EXACT]);
+        g[2].forEach(function (t) { if (t !== word && t !== part) out.push([t, STEM]); });
       }
       if (!(complete && cpLen(word) >= MIN_PREFIX)) return null;
       return self.dictionary(dictKey(word)).then(function (entries) {
@@ -818,6 +896,7 @@
     var self = this, words, norm, lim, prefix = own.call(options, 'prefix') ? options.prefix : false;
     var expand = own.call(options, 'expand') ? options.expand : false;
     var table, stem, forms, idfs, ev, unknown = [], filters, metas = {}, paths = [], idPostings = [], pageFilter = null, names;
+    var found, swords, paired, said;  // the words smart mode matches: the query's terms, or on a CJK site their units
     return this.prepare(query, limit).then(function (q) {
       norm = q.norm;
       words = q.terms;
@@ -832,7 +911,11 @@
     }).then(function (got) {
       table = got[0]; metas = got[1]; paths = got[2];
       stem = self.stemmer();
-      return Promise.all(words.map(function (w, i) { return self.variants(w, stem, prefix && i === words.length - 1); }));
+      found = self.segmenter() === null ? words.map(function (w, i) { return [i, 0, w]; }) : queryUnits(words);
+      swords = found.map(function (x) { return x[2]; });
+      paired = swords.map(hasCjk);  // CJK units are neither completed nor spelled out
+      said = function (chosen) { return segmentSpans(words, found, chosen); };
+      return Promise.all(swords.map(function (w, i) { return self.variants(w, stem, prefix && i === swords.length - 1 && !paired[i]); }));
     }).then(function (vs) {
       forms = vs.map(function (v) { return v[0]; });
       idfs = vs.map(function (v) { return [v[1], v[2]]; });
@@ -848,7 +931,7 @@
       var postings = got[0], rows = table.rows, firsts = table.firsts;
       postings.forEach(function (ps, i) {
         ps.forEach(function (P, j) { if (P === null) fail('index_corrupt', 'stem group term ' + pyRepr(forms[i][j][0]) + ' has no postings; rebuild the site'); });
-        if (!ps.length) unknown.push(words[i]);
+        if (!ps.length && !paired[i]) unknown.push(swords[i]);
       });
       idPostings = [];
       got[1].forEach(function (P, k) { if (P) idPostings.push([got[2][k], P]); });
@@ -872,10 +955,10 @@
       });
       var iv = idPostings.map(function (x) { return self.evidence('x' + x[0], [[x[1], EXACT]], x[1].idf, x[1].idf, ctx, allowed); });
       // quoted phrases: the sections holding each, and the words whose section parts it adds again
-      var quoted = phrases(norm, query).filter(function (ph) { return ph.every(function (t) { return words.indexOf(t) >= 0; }); });
+      var quoted = phrases(norm, query).filter(function (ph) { return ph.every(function (t) { return swords.indexOf(t) >= 0; }); });
       var keep = function (sid) { return (allowed === null || allowed.has(sid)) && (pageFilter === null || pageFilter(pageOf(table.firsts, sid))); };
       return Promise.all(quoted.map(function (ph) { return self.phraseSections(ph, keep); })).then(function (sets) {
-        return [ev, iv, quoted, sets.map(function (set, k) { return [set, quoted[k].map(function (t) { return ev[words.indexOf(t)]; })]; })];
+        return [ev, iv, quoted, sets.map(function (set, k) { return [set, quoted[k].map(function (t) { return ev[swords.indexOf(t)]; })]; })];
       });
     }).then(function (got) {
       var iv = got[1], quoted = got[2], pv = got[3], rows = table.rows;
@@ -888,7 +971,7 @@
         pages.forEach(function (page) { count.set(page, count.get(page) + 1); });
         return pages;
       });
-      var units = words.length + pv.length;
+      var units = swords.length + pv.length;
       var candidates = Array.from(count.keys()).filter(function (page) { return pageFilter === null || pageFilter(page); });
       var full = candidates.some(function (page) { return count.get(page) === units; });
       if (full) candidates = candidates.filter(function (page) { return count.get(page) === units; });
@@ -928,7 +1011,7 @@
         var top = (scored.get(r[2]) || sectionScores(ev, iv, pv, r[2], namedOf.get(r[2]) || [])).slice();
         var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : UNNAMED; };
         top.sort(function (x, y) { var a = tierOf(x[1]), b = tierOf(y[1]); return a !== b ? a - b : x[0] !== y[0] ? (x[0] > y[0] ? -1 : 1) : x[1] - y[1]; });
-        var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(r[2]); });
+        var missing = said(swords.map(function (w, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(r[2]); }));
         quoted.forEach(function (ph, k) { if (!phrasePages[k].has(r[2])) missing.push('"' + ph.join(' ') + '"'); });
         return { rank: r, missing: missing, top: subHits(top), partial: !full || count.get(r[2]) < units };
       });
@@ -945,10 +1028,10 @@
           var sid = t[1], ts = [], ms = [];
           ev.forEach(function (e, i) {
             if (!e.acc.has(sid)) return;
-            ms.push(words[i]);
+            ms.push(i);
             forms[i].forEach(function (x) { var P = self.postings[x[0]]; if (P && sidIn(P.sids, sid)) ts.push(x[0]); });
           });
-          terms.push(ts); matched.push(ms);
+          terms.push(ts); matched.push(said(ms));
         });
         return self.hits(norm, secs[n], terms, p.top.map(function (t) { return t[0]; }), matched, opts).then(function (hits) {
           var top = secs[n][0];
@@ -1179,7 +1262,8 @@
 
   var api = {
     Engine: Engine, OkfError: OkfError, scriptLoader: scriptLoader, nodeLoader: nodeLoader,
-    fnv1a32: fnv1a32, pyRepr: pyRepr, cpSlice: cpSlice, Normaliser: Normaliser
+    fnv1a32: fnv1a32, pyRepr: pyRepr, cpSlice: cpSlice, Normaliser: Normaliser,
+    segment: { SEGMENTER: SEGMENTER, RANGES: CJK_RANGES, MAX_UNITS: MAX_UNITS, isCjk: isCjk, parts: segmentParts, units: segmentUnits, queryUnits: queryUnits, spans: segmentSpans }
   };
   var defaultEngine = null;
   // The site's default index: the search page's data-okf-index, else this script tag's (MkDocs),
@@ -1196,13 +1280,30 @@
   api.search = function (query, limit, opts) { return api.engine().search(query, limit, opts); };
 
   // [start, end) UTF-16 offsets of the runs of text whose terms are query terms (or, with stem,
-  // their word forms; with prefix, words starting with it); used by highlight and page landing
-  function matches(norm, text, terms, stem, prefix) {
-    var wanted = {}, out = [];
+  // their word forms; with prefix, words starting with it); used by highlight and page landing.
+  // With segmented (a Chinese, Japanese or Korean site: Engine.segmenter()), inside a run that
+  // holds CJK text the query's CJK units are marked where they occur, and its other parts when
+  // they are query words: the pieces smart mode matched, not the whole run.
+  function matches(norm, text, terms, stem, prefix, segmented) {
+    var wanted = {}, out = [], pairs = {}, anyPair = false;
     terms.forEach(function (t) { wanted[t] = 1; if (stem) wanted['\u0000' + stem(t)] = 1; });
+    if (segmented) terms.forEach(function (t) { segmentUnits(t).forEach(function (u) { if (hasCjk(u[1])) { pairs[u[1]] = 1; anyPair = true; } else wanted[u[1]] = 1; }); });
     function want(t) { return own.call(wanted, t) || (stem && own.call(wanted, '\u0000' + stem(t))) || (prefix && t.length > prefix.length && t.slice(0, prefix.length) === prefix); }
     function odd(j) { var c = j >= 0 && j < text.length ? cpAt(text, j) : 32; return c > 127 && !isSep(c); }
     norm.runs(text).forEach(function (r) {
+      if (segmented && hasCjk(r[2])) {  // the pieces of a CJK run (display only: raw text, case-folded Latin parts)
+        var at = r[1];
+        segmentParts(r[2]).forEach(function (p) {
+          var piece = p[1], from = at;
+          at += piece.length;
+          if (!p[2]) { if (norm.terms(piece).some(want)) out.push([from, from + piece.length]); return; }
+          if (!anyPair) return;
+          Object.keys(pairs).forEach(function (u) {
+            for (var k = piece.indexOf(u); k >= 0; k = piece.indexOf(u, k + 1)) out.push([from + k, from + k + u.length]);
+          });
+        });
+        return;
+      }
       if (!norm.terms(r[2]).some(want)) return;
       var end = r[1] + r[2].length;  // without the tables, skip runs glued to unknown letters
       var b = r[1] - 1;
@@ -1210,15 +1311,22 @@
       if (!norm.t && (odd(end) || odd(b))) return;
       out.push([r[1], end]);
     });
-    return out;
+    if (!segmented) return out;
+    // overlapping or touching marks of one run (数据 + 据库) become one
+    out.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+    return out.reduce(function (acc, m) {
+      var last = acc[acc.length - 1];
+      if (last && m[0] <= last[1]) last[1] = Math.max(last[1], m[1]); else acc.push([m[0], m[1]]);
+      return acc;
+    }, []);
   }
   api.matches = matches;
   // snippet text as a <p class=okf-snippet> (text nodes only) with the matches() runs wrapped in
   // <mark>; used by the search page and the dialog
-  function highlight(norm, text, terms, stem, prefix) {
+  function highlight(norm, text, terms, stem, prefix, segmented) {
     var p = doc.createElement('p'), at = 0;
     p.className = 'okf-snippet';
-    matches(norm, text, terms, stem, prefix).forEach(function (r) {
+    matches(norm, text, terms, stem, prefix, segmented).forEach(function (r) {
       if (r[0] > at) p.appendChild(doc.createTextNode(text.slice(at, r[0])));
       var m = doc.createElement('mark'); m.textContent = text.slice(r[0], r[1]); p.appendChild(m);
       at = r[1];
@@ -1254,7 +1362,8 @@
       status.textContent = text;
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
-    function highlighted(norm, text, terms, stem) { return highlight(norm, text, terms, stem); }
+    var segmented = null;  // the answer's site splits CJK words (smart mode): marks inside runs
+    function highlighted(norm, text, terms, stem) { return highlight(norm, text, terms, stem, undefined, segmented); }
     // one section row (keyword hits; smart hits inside their page)
     function hitItem(h, result, norm, stem, pageTitle) {
       // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
@@ -1347,6 +1456,7 @@
       return eng.search(q, opts).then(function (result) {
         return eng.normaliser(q).then(function (norm) {
           var stem = result.mode === 'smart' ? eng.stemmer() : null;
+          segmented = result.mode === 'smart' ? eng.segmenter() : null;
           if (mine === token) render(result, norm, stem);
         });
       }, function (err) {
