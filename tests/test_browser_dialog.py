@@ -690,3 +690,36 @@ def test_japanese_site_marks_words_inside_runs(browser: Any, tmp_path: Path) -> 
     assert page.inner_text("#okf-dialog-status") == "1 件のページが見つかりました。"
     assert page.locator(".okf-dialog-option mark").all_inner_texts() == ["データベース", "テーブル"]
     page.close()
+
+
+@pytest.mark.parametrize(("language", "files", "prefix", "word", "typo", "said"), [
+    ("ru", {"index.rst": "Словари\n=======\n\nСловари OpenCorpora хранятся отдельно. Установка словарей описана ниже.\n"},
+     "словар", "словари", "словори", "Возможно, вы имели в виду"),
+    ("fr", {"index.rst": "Paramètres\n==========\n\nLes paramètres de la recherche se règlent ici.\n"},
+     "paramè", "paramètres", "paramtres", "Vouliez-vous dire"),
+])
+def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_path: Path, language: str, files: dict[str, str],
+                                                           prefix: str, word: str, typo: str, said: str) -> None:
+    """Russian and French sites: the word being typed is completed and marked, a misspelt word
+    gets the site's own spelling (in the site's language), in the dialog as in Python."""
+    from okf_sphinx import open_index
+
+    src = write_project(tmp_path / "src", files, conf=f'language = "{language}"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    index = open_index(out)
+    assert index.search(prefix, 5, mode="smart", prefix=True)["pages"]
+    assert index.search(typo, 5, mode="smart")["suggestions"][0]["candidates"][0] == word
+    page = browser.new_page()
+    page.goto((out / "index.html").as_uri())
+    _open_by_key(page, "Control+k")
+    _type(page, prefix)
+    marks = [m.lower() for m in page.locator(".okf-dialog-option mark").all_inner_texts()]
+    assert word in marks, marks
+    page.fill("#okf-dialog-q", "")
+    _type(page, typo)
+    assert page.locator(".okf-dialog-did").all_inner_texts()[0] == word
+    assert said in page.inner_text(".okf-dialog-suggest")
+    page.locator(".okf-dialog-did").first.click()
+    page.wait_for_function("w => document.querySelector('#okf-dialog-q').value === w", arg=word)
+    page.close()

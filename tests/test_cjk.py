@@ -204,3 +204,20 @@ process.stdout.write(JSON.stringify({ranges: seg.RANGES, max: seg.MAX_UNITS, nam
     assert js["units"] == [[list(u) for u in segment.units(t)] for t in terms_]
     assert js["queries"] == [[list(u) for u in segment.query_units(q)] for q in queries]
     assert js["spans"] == [segment.spans(q, segment.query_units(q), c) for q, c in zip(queries, chosen)]
+
+
+def test_mkdocs_site_in_chinese(tmp_path: Path) -> None:
+    """MkDocs: the theme's language makes the site Chinese (segmenter in the manifest, pairs found)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from mkdocs_sites import mkdocs_build, write_mkdocs_project
+
+    project = write_mkdocs_project(tmp_path / "proj", {"index.md": "# 首页\n\n本节介绍如何配置数据库连接和缓存。\n",
+                                                       "other.md": "# 其他\n\n这里没有相关内容。\n"},
+                                   config="theme:\n  name: mkdocs\n  locale: zh_CN\n")
+    mkdocs_build(project, tmp_path / "site")
+    index = okf_sphinx.open_index(tmp_path / "site")
+    assert index.manifest["smart"]["segmenter"] == segment.SEGMENTER
+    assert [p["concept_id"] for p in index.search("数据库", mode="smart")["pages"]] == ["index"]
+    assert index.search("数据库", limit=20)["total"] == 0  # keyword mode: the contract's terms
