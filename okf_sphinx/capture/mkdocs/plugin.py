@@ -34,7 +34,7 @@ from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Sec
 from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.stemmer import supported_languages
+from okf_sphinx.core.stemmer import stemmer_script, supported_languages
 from okf_sphinx.writer.index_writer import (
     Site,
     build_index,
@@ -424,6 +424,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if dialog or search_page:
             # the stemmer before the runtime: smart mode stems with it
             tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+            script = stemmer_script(self._language(config, quiet=True))
+            if script is not None:  # the site language's algorithm, after the shared part
+                tags.append(f'<script src="{assets}{script}" defer></script>')
             tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
         if replace:
             theme = html.escape(getattr(config["theme"], "name", None) or "")
@@ -457,7 +460,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
         target = site_dir / self.config.output_dir
-        self._copy_assets(site_dir)
+        self._copy_assets(site_dir, self._language(config, quiet=True))
         docs_dir = Path(config["docs_dir"]).resolve()
         records, reused, missing = self._all_records(target, docs_dir)
         self._report(records, reused, missing)
@@ -513,11 +516,11 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             remove_index(self._target)
 
     # -- helpers -------------------------------------------------------------------------
-    def _language(self, config: Any) -> str:
+    def _language(self, config: Any, quiet: bool = False) -> str:
         """Smart mode's language: the ``language`` option, else the theme's (Material's
         ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
         named = self._named_language(config)
-        if named is None:
+        if named is None and not quiet:
             log.info("the theme names no language (theme: language: or locale:); smart search stems English")
         return named or "en"
 
@@ -534,10 +537,11 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def _excluded(self, docname: str) -> bool:
         return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
 
-    def _copy_assets(self, site_dir: Path) -> None:
+    def _copy_assets(self, site_dir: Path, language: str) -> None:
         dest = site_dir / ASSETS
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ASSET_FILES:
+        script = stemmer_script(language)
+        for name in ASSET_FILES + ((script,) if script else ()):
             shutil.copyfile(STATIC / name, dest / name)
 
     def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:
