@@ -216,7 +216,8 @@ def test_mkdocs_site_in_chinese(tmp_path: Path) -> None:
     project = write_mkdocs_project(tmp_path / "proj", {"index.md": "# 首页\n\n本节介绍如何配置数据库连接和缓存。\n",
                                                        "other.md": "# 其他\n\n这里没有相关内容。\n"},
                                    config="theme:\n  name: mkdocs\n  locale: zh_CN\n")
-    mkdocs_build(project, tmp_path / "site")
+    proc = mkdocs_build(project, tmp_path / "site", "--strict")
+    assert "no stemmer" not in proc.stderr  # no warning: CJK words are split, not stemmed
     index = okf_sphinx.open_index(tmp_path / "site")
     assert index.manifest["smart"]["segmenter"] == segment.SEGMENTER
     assert [p["concept_id"] for p in index.search("数据库", mode="smart")["pages"]] == ["index"]
