@@ -196,13 +196,8 @@ GROUPS = (("links", ("link", "title")), ("objects", ("object",)), ("words", ("wo
 
 
 def rows(items: list[dict[str, Any]]) -> list[tuple[str, str, list[int]]]:
-    out = []
-    for group, kinds in GROUPS:
-        for which in ("tune", "held-out"):
-            chosen = [i for i, it in enumerate(items) if it["half"] == which and it["kind"] in kinds]
-            if chosen:
-                out.append((group, which, chosen))
-    return out
+    """(group, half, indexes) of this benchmark's query groups: link texts, objects, hand-written words."""
+    return bq.groups(items, GROUPS)
 
 
 def rankings_for(html: Path, items: list[dict[str, Any]], systems: set[str], work: Path,

@@ -636,6 +636,16 @@ def test_right_to_left_site(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+
+def _site_page(browser: Any, tmp_path: Path, files: dict[str, str], language: str, start: str = "index.html") -> tuple[Path, Any]:
+    """A small site built with ``language``, and a browser page on ``start`` in it."""
+    src = write_project(tmp_path / "src", files, conf=f'language = "{language}"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    page.goto((out / start).as_uri())
+    return out, page
+
 CJK_FILES = {
     "index.rst": "首页\n====\n\n.. toctree::\n\n   db\n   cache\n",
     "db.rst": "数据库\n======\n\n本节介绍如何配置数据库连接和缓存。\n\n连接池\n------\n\n连接池的大小由 ``POOL_SIZE`` 设置。\n",
@@ -648,14 +658,10 @@ def test_chinese_site_finds_marks_and_speaks_chinese(browser: Any, tmp_path: Pat
     that word (not the whole clause) in the excerpt and on the page it opens, in Chinese."""
     from okf_sphinx import open_index
 
-    src = write_project(tmp_path / "src", CJK_FILES, conf='language = "zh_CN"\n')
-    out = tmp_path / "html"
-    sphinx_build(src, out)
+    out, page = _site_page(browser, tmp_path, CJK_FILES, "zh_CN")
     expected = open_index(out).search("数据库连接", 5, mode="smart", prefix=True)
-    page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto((out / "index.html").as_uri())
     _open_by_key(page, "Control+k")
     assert page.get_attribute("#okf-dialog-q", "placeholder") == "搜索文档"
     _type(page, "数据库连接")
@@ -680,11 +686,7 @@ def test_chinese_site_finds_marks_and_speaks_chinese(browser: Any, tmp_path: Pat
 def test_japanese_site_marks_words_inside_runs(browser: Any, tmp_path: Path) -> None:
     files = {"index.rst": "ホーム\n======\n\n.. toctree::\n\n   models\n",
              "models.rst": "モデル\n======\n\nDjangoのモデルはデータベースのテーブルに対応します。\n"}
-    src = write_project(tmp_path / "src", files, conf='language = "ja"\n')
-    out = tmp_path / "html"
-    sphinx_build(src, out)
-    page = browser.new_page()
-    page.goto((out / "models.html").as_uri())
+    _out, page = _site_page(browser, tmp_path, files, "ja", "models.html")
     _open_by_key(page, "Control+k")
     _type(page, "データベース テーブル")
     assert page.inner_text("#okf-dialog-status") == "1 件のページが見つかりました。"
@@ -704,14 +706,10 @@ def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_pat
     gets the site's own spelling (in the site's language), in the dialog as in Python."""
     from okf_sphinx import open_index
 
-    src = write_project(tmp_path / "src", files, conf=f'language = "{language}"\n')
-    out = tmp_path / "html"
-    sphinx_build(src, out)
+    out, page = _site_page(browser, tmp_path, files, language)
     index = open_index(out)
     assert index.search(prefix, 5, mode="smart", prefix=True)["pages"]
     assert index.search(typo, 5, mode="smart")["suggestions"][0]["candidates"][0] == word
-    page = browser.new_page()
-    page.goto((out / "index.html").as_uri())
     _open_by_key(page, "Control+k")
     _type(page, prefix)
     marks = [m.lower() for m in page.locator(".okf-dialog-option mark").all_inner_texts()]

@@ -390,13 +390,13 @@ def _assert_smart_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str
         if "error" in py:
             stats["errors"] += 1
             continue
-        if py["pages"]:
+        if py.get("pages"):
             stats["partial" if py["pages"][0]["partial"] else "full"] += 1
-        if any(s["candidates"] for s in py["suggestions"]):
+        if any(s["candidates"] for s in py.get("suggestions", [])):
             stats["suggested"] += 1
-        if req.get("prefix") and py["pages"]:
+        if req.get("prefix") and py.get("pages"):
             stats["prefix_hits"] += 1
-        if py["pages"] and py["terms"][0] not in index.normaliser.terms(py["pages"][0]["hits"][0]["snippet"]):
+        if py.get("pages") and py["terms"][0] not in index.normaliser.terms(py["pages"][0]["hits"][0]["snippet"]):
             stats["stem_only"] += 1
     return stats
 
@@ -507,16 +507,8 @@ def test_smart_parity_cjk_site(cjk_site: Path) -> None:
 
     index = open_index(cjk_site)
     requests = cjk_requests(cjk_site, 700, seed=26)
-    stats = {"pages": 0, "partial": 0, "joined": 0, "errors": 0}
-    for req, js in zip(requests, run_node(cjk_site / "_okf", requests)):
-        py = python_answer(index, req)
-        diff = same(js, py)
-        assert diff is None, f"request {json.dumps(req, ensure_ascii=False)[:300]}: {diff}"
-        if "error" in py:
-            stats["errors"] += 1
-        elif py.get("pages"):
-            stats["pages"] += 1
-            stats["partial"] += py["pages"][0]["partial"]
-            stats["joined"] += any(len(t) > 2 for p in py["pages"] for h in p["hits"] for t in h["matched_terms"])
+    stats = _assert_smart_parity(cjk_site, requests)
+    answers = [python_answer(index, r) for r in requests]
+    joined = sum(any(len(t) > 2 for p in a.get("pages", []) for h in p["hits"] for t in h["matched_terms"]) for a in answers)
     assert index.manifest["smart"]["segmenter"] == "cjk-pairs-1"
-    assert stats["pages"] > 300 and stats["partial"] > 30 and stats["joined"] > 100, stats
+    assert stats["full"] > 150 and stats["partial"] > 100 and joined > 100, (stats, joined)
