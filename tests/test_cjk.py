@@ -222,3 +222,13 @@ def test_mkdocs_site_in_chinese(tmp_path: Path) -> None:
     assert index.manifest["smart"]["segmenter"] == segment.SEGMENTER
     assert [p["concept_id"] for p in index.search("数据库", mode="smart")["pages"]] == ["index"]
     assert index.search("数据库", limit=20)["total"] == 0  # keyword mode: the contract's terms
+
+
+def test_korean_particles(tmp_path: Path) -> None:
+    """Korean writes spaces between words but glues particles to them: 데이터베이스를 holds 데이터베이스."""
+    files = {"index.rst": "시작\n====\n\n.. toctree::\n\n   db\n   other\n",
+             "db.rst": "설정\n====\n\n데이터베이스를 설정하는 방법을 설명합니다.\n",
+             "other.rst": "기타\n====\n\n다른 내용입니다.\n"}
+    index = okf_sphinx.open_index(build_html(write_project(tmp_path / "src", files, conf='language = "ko"\n')))
+    assert [p["concept_id"] for p in index.search("데이터베이스", mode="smart")["pages"]] == ["db"]
+    assert index.search("데이터베이스", limit=20)["total"] == 0  # keyword: the contract's exact terms
