@@ -173,7 +173,8 @@ def test_japanese_words_in_kana_and_kanji(ja_index: okf_sphinx.Index) -> None:
 
 
 def test_the_browsers_units_are_pythons() -> None:
-    """okf-search.js splits exactly as segment.py: same ranges, parts, units, query units and spans."""
+    """js/core/segment.js (in the assembled okf-search.js) splits exactly as segment.py: same
+    ranges, parts, units, query units and spans."""
     import json
     import random
     import subprocess
@@ -189,8 +190,9 @@ def test_the_browsers_units_are_pythons() -> None:
     queries = [rng.sample(terms_, rng.randint(1, 4)) for _ in range(100)]
     chosen = [sorted(rng.sample(range(len(segment.query_units(q))), rng.randint(0, len(segment.query_units(q))))) for q in queries]
     script = """
-const seg = require(process.argv[1]).segment, data = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-process.stdout.write(JSON.stringify({ranges: seg.RANGES, max: seg.MAX_UNITS, name: seg.SEGMENTER,
+const seg = require(process.argv[1]).module('core/segment'), C = require(process.argv[1]).module('core/constants');
+const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify({ranges: C.CJK_RANGES, max: C.MAX_UNITS, name: C.SEGMENTER,
   parts: data.terms.map(seg.parts), units: data.terms.map(seg.units),
   queries: data.queries.map(seg.queryUnits),
   spans: data.queries.map((q, i) => seg.spans(q, seg.queryUnits(q), data.chosen[i]))}));
@@ -198,7 +200,7 @@ process.stdout.write(JSON.stringify({ranges: seg.RANGES, max: seg.MAX_UNITS, nam
     out = subprocess.run([node, "-e", script, str(RUNTIME)], input=json.dumps({"terms": terms_, "queries": queries, "chosen": chosen}),
                          capture_output=True, text=True, check=True).stdout
     js = json.loads(out)
-    assert js["ranges"] == [x for r in segment.CJK_RANGES for x in r]
+    assert js["ranges"] == [list(r) for r in segment.CJK_RANGES]
     assert js["max"] == segment.MAX_UNITS and js["name"] == segment.SEGMENTER
     assert js["parts"] == [[list(p) for p in segment.parts(t)] for t in terms_]
     assert js["units"] == [[list(u) for u in segment.units(t)] for t in terms_]

@@ -18,7 +18,8 @@ answers never see them, and a part key sits in the stem group of its unit
 (:func:`okf_sphinx.core.index_format.posting_key`), beside the term that is the unit
 itself, so one posting file holds both.  A query splits its terms the same way, each
 unit a smart-mode word.  Pairs need no dictionary: the browser splits a query with the
-code-point ranges below, which okf-search.js repeats exactly.
+code-point ranges below, in ``okf_sphinx/js/core/segment.js`` (its twin, which takes the
+constants from here through ``js/core/constants.js``).
 
 Imports nothing from Sphinx.
 """

@@ -35,6 +35,7 @@ from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import stemmer_script, supported_languages
+from okf_sphinx.surfaces.browser import write_runtime
 from okf_sphinx.writer.index_writer import (
     Site,
     build_index,
@@ -74,7 +75,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
-ASSET_FILES = ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
+ASSET_FILES = ("okf-stemmer.js", "okf-search-page.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
 #: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
 #: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
 THEME_BOXES = ", ".join((
@@ -428,6 +429,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             if script is not None:  # the site language's algorithm, after the shared part
                 tags.append(f'<script src="{assets}{script}" defer></script>')
             tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
+        if search_page:
+            tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
         if replace:
             theme = html.escape(getattr(config["theme"], "name", None) or "")
             tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{self.search_page}" data-okf-theme="{theme}" defer></script>')
@@ -543,6 +546,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         script = stemmer_script(language)
         for name in ASSET_FILES + ((script,) if script else ()):
             shutil.copyfile(STATIC / name, dest / name)
+        write_runtime(dest)  # okf-search.js, assembled from okf_sphinx/js/
 
     def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:
         """This build's records, plus those of pages ``--dirty`` did not render (from the
@@ -674,7 +678,7 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[
 
 def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
     """A page's links to other pages, as an existing index's link shards hold them."""
-    from okf_sphinx.engine.smart import links  # noqa: PLC0415 - only --dirty builds read an old index
+    from okf_sphinx.engine.expansion import links  # noqa: PLC0415 - only --dirty builds read an old index
 
     if not where:
         for n in range(len(index.concepts())):
