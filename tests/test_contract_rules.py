@@ -1271,3 +1271,18 @@ def test_path_suggestions_look_at_a_bounded_set_of_paths(tmp_path: Path, monkeyp
     with pytest.raises(OkfError) as info:
         index.read_lines("elsewhere/entirely.md", [1, 1])
     assert info.value.details["suggestions"] == [] and len(compared) <= agent_files.MAX_SUGGESTION_CANDIDATES
+
+
+def test_path_suggestions_compare_every_path_up_to_the_bound(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to MAX_SUGGESTION_CANDIDATES files every path is compared (a typo in another folder
+    finds its file); past it only those sharing the folder, file name or stem (its part
+    before the first dot) are — what _keys_of gives a path, case folded."""
+    from okf_sphinx.agent import files as agent_files
+
+    n = len(index.files())
+    assert agent_files._keys_of("Docs/Guide/Install.Part.RST") == ("ddocs/guide", "ninstall.part.rst", "sinstall")
+    monkeypatch.setattr(agent_files, "MAX_SUGGESTION_CANDIDATES", n)
+    assert "alpha.rst" in details(lambda: index.read_lines("docs/alpah.rst", [1, 1]))[1]["suggestions"]
+    monkeypatch.setattr(agent_files, "MAX_SUGGESTION_CANDIDATES", n - 1)
+    assert details(lambda: index.read_lines("docs/alpah.rst", [1, 1]))[1]["suggestions"] == []
+    assert "alpha.rst" in details(lambda: index.read_lines("alpah.rst", [1, 1]))[1]["suggestions"]  # its folder

@@ -247,7 +247,7 @@ def test_the_id_of_an_unreadable_line_is_found_without_parsing_it():
         '{"id": ' + "9" * 19 + "}": None, '{"id": 0' + "1}": None,
         '{"id": "\\ud800"}': None,  # cannot go back on the wire
         '[{"id": 1}]': None, '"id"': None, "": None, "{": None,
-        '{"jsonrpc":"2.0","id":14,"method":': 14, '{"a" "id": 3}': None,
+        '{"jsonrpc":"2.0","id":14,"method":': 14, '{"a" "id": 3}': None, '{"id": ""}': "",
     }
     for text, want in cases.items():
         assert request_id(text) == want, text
@@ -259,3 +259,30 @@ def test_the_id_of_an_unreadable_line_is_found_without_parsing_it():
     assert read_message(b"   ") == (None, None)
     _, error = read_message(b'{"jsonrpc":"2.0","id":[1],"method":"ping"}')
     assert error.error.code == INVALID_REQUEST and error.id is None
+    assert error.error.message == "Invalid request: the id must be a string or an integer"
+    message, error = read_message(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')  # no id: a notification
+    assert error is None and message.method == "notifications/initialized"
+
+
+def test_each_unreadable_line_is_answered_in_process():
+    """The lines of BAD_LINES through read_message itself (the subprocess test above proves the
+    wire; this one lets mutation testing see the rules): the id, the code, and a message that
+    says what the reader refused."""
+    from okf_sphinx.surfaces.mcp_stdio import read_message, refusal
+
+    for name, (line, want_id, code) in BAD_LINES.items():
+        message, error = read_message(line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line)
+        if code is None:
+            assert error is None and message.method == "ping" and message.id == want_id, name
+            continue
+        assert message is None and error.id == want_id and error.error.code == code, (name, error)
+        text = error.error.message
+        assert text.startswith("Parse error: the line is not JSON (" if code == -32700 else "Invalid request: "), (name, text)
+        assert "Invalid JSON" not in text and len(text) < 400, (name, text)
+    reason = read_message(BAD_LINES["5,000-digit integer"][0].encode())[1].error.message
+    assert reason == "Invalid request: the JSON reader refuses it (number out of range at line 1 column 4422)"
+    assert read_message(b'{"jsonrpc":"2.0","id":15}')[1].error.message == \
+        "Invalid request: not a JSON-RPC 2.0 request, notification or response"
+    assert refusal('{"id": 3, "x": ', "").id == 3 and refusal('{"id": 3, "x": ', "").error.message == \
+        "Parse error: the line is not JSON"
+    assert refusal("[1]", "why").error.message == "Invalid request: why" and refusal("[1]", "why").id is None

@@ -130,7 +130,8 @@ def refusal(text: str, why: str, reader: str = "") -> Any:
     if _is_json(text):
         code, message = INVALID_REQUEST, f"Invalid request: {why or f'the JSON reader refuses it ({reader})'}"
     else:
-        code, message = PARSE_ERROR, f"Parse error: the line is not JSON ({reader or why})"
+        detail = reader or why
+        code, message = PARSE_ERROR, "Parse error: the line is not JSON" + (f" ({detail})" if detail else "")
     return types.JSONRPCError(jsonrpc="2.0", id=request_id(text), error=types.ErrorData(code=code, message=message))
 
 
