@@ -338,7 +338,9 @@ def _phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool
 
 
 def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
-           kind: Any = None, expand: Any = False) -> dict[str, Any]:
+           kind: Any = None, expand: Any = False, hit_sids_out: list[int] | None = None) -> dict[str, Any]:
+    """The smart answer; ``hit_sids_out`` (the blend's, engine/semantic.py) gets the sids of the
+    answer's hits in answer order."""
     words = index.normaliser.query_terms(query)
     limit = validate_limit(limit)
     for name, value in (("prefix", prefix), ("expand", expand)):
@@ -465,6 +467,8 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         "truncated": total > limit,
         "pages": shown,
     }
+    if hit_sids_out is not None:
+        hit_sids_out.extend(hit_sids)
     if expand:
         result["expanded"] = expanded(index, hit_sids, lambda sid: (
             page_ok is None or page_ok(bisect.bisect_right(firsts, sid) - 1)) and (

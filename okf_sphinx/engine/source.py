@@ -31,7 +31,7 @@ MAX_SITE_BYTES = 1024 * 1024 * 1024
 HTTP_TIMEOUT = 20.0
 #: Redirects followed per request (same origin only).
 MAX_REDIRECTS = 5
-_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
+_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
 #: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
 SWAP_RETRIES = 10
