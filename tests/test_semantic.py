@@ -105,7 +105,7 @@ def test_word_pieces_are_bert_greedy_longest_match() -> None:
     assert sem.word_pieces("send", vocab.get, "##", 100) == [1]
     assert sem.word_pieces("unaffected", vocab.get, "##", 100) is None  # one position no piece matches: [UNK]
     assert sem.word_pieces("sending", vocab.get, "##", 6) is None  # longer than max_input_chars_per_word
-    assert sem.piece_key("##ending", "##") == "##end" and sem.piece_key("sending", "##") == "sen"
+    assert sem.piece_key("##ending", "##") == "##endi" and sem.piece_key("sending", "##") == "send"
     assert sem.piece_key("##", "##") == "##" and sem.piece_key("a", "##") == "a"
 
 
@@ -134,7 +134,7 @@ def test_vectors_only_add_files_and_a_manifest_block(sites: dict[str, Path]) -> 
     block = mv.pop("semantic")
     assert {k: v for k, v in mv.items() if k != "index_revision"} == {k: v for k, v in mp.items() if k != "index_revision"}
     assert block == {"model": "tiny", "dims": DIMS, "prefix": "##", "max_chars": 100, "token_shards": block["token_shards"],
-                     "clusters": 1, "probe": 4, "vectors": block["vectors"]}
+                     "clusters": 1, "probe": 8, "vectors": block["vectors"]}
     assert block["vectors"] == mv["sections"]  # every section says something the model knows
     assert sum(1 for n in added if n.startswith("w/")) == block["token_shards"]
     # a model named relative to conf.py gives the same index, byte for byte
@@ -320,3 +320,49 @@ def test_okf_model_distill_explains_what_it_needs(tmp_path: Path) -> None:
         assert r.returncode == 21 and "okf_sphinx[distill]" in json.loads(r.stdout)["error"]["message"]
     else:
         assert r.returncode != 0
+
+
+def test_clusters_route_queries_and_every_score_is_the_formula(sites: dict[str, Path], tmp_path: Path,
+                                                                tiny_model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many small clusters (the writer's sizes scaled down): a query reads the `probe` clusters
+    whose centroids score best, every section score is the one formula over the stored integers,
+    and with every cluster probed the ranking is the exhaustive one."""
+    sys.path.insert(0, str(BENCH))
+    import add_vectors
+
+    from okf_sphinx.engine import semantic as engine
+    from okf_sphinx.writer import semantic_index as writer
+    from okf_sphinx.writer.index_writer import write_index
+
+    monkeypatch.setattr(writer, "CLUSTER_VECTORS", 2)
+    monkeypatch.setattr(writer, "PROBE", 2)
+    files = add_vectors.read_index(sites["plain"] / "_okf")
+    block = writer.add_semantic(files, writer.load_model(str(tiny_model), tmp_path, "m"))
+    assert block["clusters"] > 2
+    write_index(tmp_path / "site" / "_okf", files)
+    index = open_index(tmp_path / "site")
+    m = index.manifest["semantic"]
+    cents = [sem.decode_vector(files["semantic"]["centroids"], k * m["dims"], m["dims"]) for k in range(m["clusters"])]
+    members = {}
+    for k in range(m["clusters"]):
+        chunk = files[f"v/{k:x}"]
+        sids, at = [], -1
+        for i, d in enumerate(fmt.decode_ints(chunk["sids"])):
+            at = d if i == 0 else at + d
+            sids.append(at)
+        for j, sid in enumerate(sids):
+            members[sid] = (k, sem.decode_vector(chunk["vectors"], j * m["dims"], m["dims"]))
+    for query in ("outbound messages", "add a column to a table", "fast memory", "how do i install it"):
+        q, _known = engine.query_vector(index, index.normaliser.query_terms(query))
+        qq = sem.dot(q, q)
+        near = sorted(range(len(cents)), key=lambda k: (-sem.cosine(sem.dot(q, cents[k]), qq, sem.dot(cents[k], cents[k])), k))
+        got = engine.ranked(index, q, None)
+        assert {members[sid][0] for _s, sid in got} <= set(near[: m["probe"]])
+        for score, sid in got:
+            v = members[sid][1]
+            assert score == sem.cosine(sem.dot(q, v), qq, sem.dot(v, v))
+        monkeypatch.setitem(index.manifest["semantic"], "probe", m["clusters"])
+        every = engine.ranked(index, q, None)
+        assert every == sorted(((sem.cosine(sem.dot(q, v), qq, sem.dot(v, v)), sid) for sid, (_k, v) in members.items()),
+                               key=lambda x: (-x[0], x[1]))
+        monkeypatch.setitem(index.manifest["semantic"], "probe", 2)

@@ -31,14 +31,14 @@ TEXT_CODE_POINTS = 300
 #: by PCA variance), at most this many.
 MAX_DIMS = 128
 #: How many code points of a piece's text (after the continuation prefix) name its token shard.
-KEY_CODE_POINTS = 3
+KEY_CODE_POINTS = 4
 
 
 def piece_key(piece: str, prefix: str) -> str:
     """The text that places a vocabulary piece in a token shard: the continuation prefix (when
     the piece has it) and the first :data:`KEY_CODE_POINTS` code points after it.  Every piece
     a word's greedy match tries at one position shares the key of the longest one, so one shard
-    answers a position unless no piece of 3 or more code points starts there."""
+    answers a position unless no piece of 4 or more code points starts there."""
     if prefix and piece.startswith(prefix) and len(piece) > len(prefix):
         return prefix + piece[len(prefix) : len(prefix) + KEY_CODE_POINTS]
     return piece[:KEY_CODE_POINTS]

@@ -34,7 +34,9 @@ OPTIONS = ("under", "meta", "kind", "expand")
 FUSION_K = 60.0
 WORDS = 1.0
 MEANING = 0.5
+MEANING_LONG = 0.5
 MEANING_PARTIAL = 1.0
+LONG_QUERY = 4
 SETTING = "okf_search_semantic_model"
 
 
@@ -259,8 +261,10 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     words = words_answer["terms"]
     keep = _filters(index, under, meta, kind)
     q, _known = query_vector(index, words)
-    meaning = by_page(index, ranked(index, q, keep))[:limit]
-    weight = MEANING if any(not p["partial"] for p in words_answer["pages"]) else MEANING_PARTIAL
+    meaning_all = by_page(index, ranked(index, q, keep))
+    meaning = meaning_all[:limit]
+    weight = (MEANING_PARTIAL if all(p["partial"] for p in words_answer["pages"])
+              else MEANING_LONG if len(words) >= LONG_QUERY else MEANING)
     fused: dict[str, list[Any]] = {}  # concept_id -> [score, words rank, page record or None, meaning sections, sids]
     at = 0
     for r, page in enumerate(words_answer["pages"], 1):
@@ -288,7 +292,7 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
             record["score"] = score
         hit_sids += sids
         shown.append(record)
-    total = max(words_answer["total"], len(meaning))
+    total = max(words_answer["total"], len(meaning_all))
     result = {**{k: words_answer[k] for k in ("query", "mode", "terms", "snapshot_revision")},
               "total": total, "truncated": total > limit or words_answer["truncated"], "pages": shown}
     if expand:

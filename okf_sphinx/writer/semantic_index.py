@@ -29,14 +29,14 @@ from okf_sphinx.core.terms import terms
 if TYPE_CHECKING:
     import numpy as np
 
-#: Pieces per token shard (about 2 KB of gzip each: a query reads one per word piece).
-TOKENS_PER_SHARD = 32
+#: Pieces per token shard (about 1 KB of gzip each: a query reads about one per word piece).
+TOKENS_PER_SHARD = 16
 #: Clusters a query reads (the nearest centroids'); the manifest says it to every reader.
-PROBE = 4
+PROBE = 8
+#: Vectors a cluster aims at (about 4.5 KB of gzip): a cold query reads PROBE of them.
+CLUSTER_VECTORS = 80
 #: Rounds of k-means over the section vectors.
 CLUSTER_ROUNDS = 8
-#: A site of at most this many sections gets one cluster (a query reads every vector).
-ONE_CLUSTER = 256
 
 
 @dataclass
@@ -138,11 +138,11 @@ def embed(model: StaticModel, words: list[str], cache: dict[str, list[int] | Non
 
 
 def cluster_count(n: int) -> int:
-    """Clusters for ``n`` vectors: one for a small site, else the power of two nearest
-    ``sqrt(n · PROBE)`` (what minimises centroids plus probed clusters read by a cold query)."""
-    if n <= ONE_CLUSTER:
+    """Clusters for ``n`` vectors: the power of two nearest ``n / CLUSTER_VECTORS``; one (and
+    no centroid to score) while a query would read every cluster anyway."""
+    if n <= PROBE * CLUSTER_VECTORS:
         return 1
-    return 2 ** max(0, round(math.log2(math.sqrt(n * PROBE))))
+    return 2 ** round(math.log2(n / CLUSTER_VECTORS))
 
 
 def _cosines(x: np.ndarray, xx: np.ndarray, c: np.ndarray) -> np.ndarray:
