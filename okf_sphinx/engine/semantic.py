@@ -27,15 +27,16 @@ if TYPE_CHECKING:
     from .index import Index
 
 OPTIONS = ("under", "meta", "kind", "expand")
-#: The blend: a page's fused score is WORDS / (FUSION_K + its rank by words) + MEANING /
-#: (FUSION_K + its rank by meaning), ranks from 1, each ranking cut at the answer's limit;
-#: MEANING is MEANING_PARTIAL when no page holds every word (chosen on the tune half:
-#: docs/benchmarks.md, "Meaning").
-FUSION_K = 60.0
+#: The blend: a page's fused score is WORDS / (FUSION_K + its rank by words) + w / (FUSION_K +
+#: its rank by meaning), ranks from 1, each ranking cut at the answer's limit; w, the meaning's
+#: weight, is MEANING_PARTIAL when no page holds every word, else MEANING_LONG for a query of
+#: LONG_QUERY words or more (a question, an error message), else MEANING (chosen on the tune
+#: half: docs/benchmarks.md, "Meaning").
+FUSION_K = 5.0
 WORDS = 1.0
-MEANING = 0.5
+MEANING = 0.0
 MEANING_LONG = 0.5
-MEANING_PARTIAL = 1.0
+MEANING_PARTIAL = 0.5
 LONG_QUERY = 4
 SETTING = "okf_search_semantic_model"
 
@@ -270,10 +271,8 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     for r, page in enumerate(words_answer["pages"], 1):
         fused[page["concept_id"]] = [WORDS / (FUSION_K + r), r, page, None, words_sids[at : at + len(page["hits"])]]
         at += len(page["hits"])
-    meaning_ids = []
-    for r, (page, secs) in enumerate(meaning, 1):
+    for r, (_page, secs) in enumerate(meaning, 1):
         cid = index.section(secs[0][1])["concept_id"]
-        meaning_ids.append(cid)
         entry = fused.setdefault(cid, [0.0, len(words_answer["pages"]) + r, None, None, []])
         entry[0] = entry[0] + weight / (FUSION_K + r)
         entry[3] = secs
@@ -287,7 +286,7 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
             record = page_record_for(index, secs[0][1], score, hits)
         else:
             record = dict(record)
-            hits, sids = _words_hits(index, record["hits"], page_sids, secs, words)
+            hits, sids = _words_hits(index, record["hits"], page_sids, secs, words, weight)
             record["hits"] = hits
             record["score"] = score
         hit_sids += sids
@@ -302,19 +301,29 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
 
 
 def _words_hits(index: Index, hits: list[dict[str, Any]], sids: list[int], secs: list[tuple[float, int]] | None,
-                words: list[str]) -> tuple[list[dict[str, Any]], list[int]]:
-    """A words page's hits (``sids`` theirs) marked ``words`` or ``both``, with its best section
-    by meaning added when it is not one of them; and the sids of the hits, in order."""
-    meaning = {sid for _s, sid in secs[: smart.HITS_PER_PAGE]} if secs else set()
-    out = [{**h, "matched": "both" if sid in meaning else "words"} for h, sid in zip(hits, sids)]
-    sids = list(sids)
-    if secs and secs[0][1] not in sids:
-        extra = hit(index, secs[0][1], secs[0][0], words)
-        extra["matched_terms"] = []
-        extra["matched"] = "meaning"
-        if len(out) >= smart.HITS_PER_PAGE:
-            out.pop()
-            sids.pop()
-        out.append(extra)
-        sids.append(secs[0][1])
-    return out, sids
+                words: list[str], weight: float) -> tuple[list[dict[str, Any]], list[int]]:
+    """A words page's hits (``sids`` theirs) and its best sections by meaning, fused as pages
+    are: ``WORDS / (FUSION_K + rank among the words' hits) + weight / (FUSION_K + rank among
+    the page's sections by meaning)`` (ranks from 1; the meaning's first
+    :data:`smart.HITS_PER_PAGE`), best first, ties in the words' order; at most
+    :data:`smart.HITS_PER_PAGE`, each marked ``words``, ``meaning`` or ``both``; and their sids."""
+    by_meaning = {sid: (r, score) for r, (score, sid) in enumerate((secs or [])[: smart.HITS_PER_PAGE], 1)}
+    entries = []
+    for r, (h, sid) in enumerate(zip(hits, sids), 1):
+        fused = WORDS / (FUSION_K + r)
+        if sid in by_meaning:
+            fused = fused + weight / (FUSION_K + by_meaning[sid][0])
+        entries.append((-fused, r, sid, {**h, "matched": "both" if sid in by_meaning else "words"}))
+    for sid, (r, score) in by_meaning.items():
+        if sid not in sids and (r == 1 or weight > 0):
+            entries.append((-(weight / (FUSION_K + r)), len(hits) + r, sid, score))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    kept = entries[: smart.HITS_PER_PAGE]
+    out = []
+    for _key, _r, sid, h in kept:
+        if not isinstance(h, dict):  # a section only meaning found: made once it is shown
+            h = hit(index, sid, h, words)
+            h["matched_terms"] = []
+            h["matched"] = "meaning"
+        out.append(h)
+    return out, [e[2] for e in kept]
