@@ -254,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peps-okf", default=None)
     ap.add_argument("--systems", default=",".join(SYSTEMS))
     ap.add_argument("--tune", action="store_true", help="the fusion grid over the tune halves (no tables)")
+    ap.add_argument("--probe", type=int, default=None,
+                    help="read this many clusters per query instead of the index's own probe (measurement only)")
     args = ap.parse_args(argv)
     systems = {s.strip() for s in args.systems.split(",") if s.strip()}
     if not Path(args.model).is_dir():
@@ -274,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         plain = open_index(okf_dir)
         vec_dir, seconds = with_vectors(html, okf_dir, args.model, work / f"{corpus}-vectors", args.reuse)
         index = open_index(vec_dir)
+        if args.probe is not None:  # in memory only: the index on disk keeps its own
+            index.manifest["semantic"]["probe"] = args.probe
         known = bq.query_set(bq.known_items(doctrees))
         items = questions(corpus) + faq(doctrees) + far_links(known, plain) + as_known(known, "known items")
         counts = ", ".join(f"{n} {sum(1 for i in items if i['set'] == n)}" for n in SET_NAMES)

@@ -18,8 +18,8 @@ SITE is a built site (or its ``_okf`` folder) without vectors.  In one run:
   answer (it mirrors the engine; ``unicode.js``, which Python reads for every query, counts
   only for a query with a non-ASCII character, as in the browser).
 
-Queries: the hand-written question sets (``bench/semantic_sets``) of the site's corpus when
-``--queries`` names one, plus bench_query's 30 queries.
+Queries: bench_query's 30 queries, and apart the hand-written questions (``bench/semantic_sets``)
+of the site's corpus when ``--queries`` names that file.
 """
 
 from __future__ import annotations
@@ -126,16 +126,16 @@ def main(argv: list[str] | None = None) -> int:
     report["index"] = {"without": before["all"], "with": after["all"],
                        "growth_gzip": after["all"]["gzip"] / before["all"]["gzip"] - 1,
                        "vector_folders": {k: v for k, v in after.items() if k in ("v", "w", "semantic")}}
-    queries = list(bench_query.QUERIES)
+    groups = {"bench_query's 30 queries": list(bench_query.QUERIES)}
     if args.queries:
-        queries += [q for q, _k, _t in json.loads(Path(args.queries).read_text("utf-8"))["items"]]
-    report["queries"] = len(queries)
+        groups["questions"] = [q for q, _k, _t in json.loads(Path(args.queries).read_text("utf-8"))["items"]]
     cold: dict[str, Any] = {}
-    for name, where, mode, limit in (("smart 5 (no vectors)", src, "smart", 5), ("blend 5", out, "smart", 5),
-                                     ("semantic 5", out, "semantic", 5), ("smart 10 (no vectors)", src, "smart", 10),
-                                     ("blend 10", out, "smart", 10), ("semantic 10", out, "semantic", 10)):
-        sizes = cold_bytes(where, queries, mode, limit)
-        cold[name] = {"median": statistics.median(sizes), "max": max(sizes), "n": len(sizes)}
+    for group, queries in groups.items():
+        for name, where, mode, limit in (("smart 5 (no vectors)", src, "smart", 5), ("blend 5", out, "smart", 5),
+                                         ("semantic 5", out, "semantic", 5), ("smart 10 (no vectors)", src, "smart", 10),
+                                         ("blend 10", out, "smart", 10), ("semantic 10", out, "semantic", 10)):
+            sizes = cold_bytes(where, queries, mode, limit)
+            cold[f"{group}: {name}"] = {"median": statistics.median(sizes), "max": max(sizes), "n": len(sizes)}
     report["cold"] = cold
     print(json.dumps(report, indent=1))
     print(f"\nvectors: {kib(report['index']['with']['gzip'] - report['index']['without']['gzip'])} gzip, "

@@ -134,7 +134,7 @@ def test_vectors_only_add_files_and_a_manifest_block(sites: dict[str, Path]) -> 
     block = mv.pop("semantic")
     assert {k: v for k, v in mv.items() if k != "index_revision"} == {k: v for k, v in mp.items() if k != "index_revision"}
     assert block == {"model": "tiny", "dims": DIMS, "prefix": "##", "max_chars": 100, "token_shards": block["token_shards"],
-                     "clusters": 1, "probe": 8, "vectors": block["vectors"]}
+                     "clusters": 1, "probe": 4, "vectors": block["vectors"]}
     assert block["vectors"] == mv["sections"]  # every section says something the model knows
     assert sum(1 for n in added if n.startswith("w/")) == block["token_shards"]
     # a model named relative to conf.py gives the same index, byte for byte

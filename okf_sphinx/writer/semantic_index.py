@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 #: Pieces per token shard (about 1 KB of gzip each: a query reads about one per word piece).
 TOKENS_PER_SHARD = 16
 #: Clusters a query reads (the nearest centroids'); the manifest says it to every reader.
-PROBE = 8
+PROBE = 4
 #: Vectors a cluster aims at (about 4.5 KB of gzip): a cold query reads PROBE of them.
 CLUSTER_VECTORS = 80
 #: Rounds of k-means over the section vectors.
