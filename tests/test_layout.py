@@ -121,3 +121,63 @@ def test_importing_every_subpackage_imports_no_host() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+def _package_imports() -> dict[str, set[str]]:
+    """Per module, every module it imports (at run time or for type hints): what it names."""
+    modules = _modules()
+    out: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_bytes(), str(path))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+                found.add(".".join(base + ([node.module] if node.module else [])))
+                found.update(".".join(base + ([node.module] if node.module else []) + [a.name]) for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        out[name] = found
+    return out
+
+
+HOSTS = ("sphinx", "docutils", "mkdocs", "properdocs", "markdown", "pymdownx", "mkdocstrings", "myst_parser")
+
+
+def _names(imports: set[str], prefixes: tuple[str, ...]) -> set[str]:
+    return {m for m in imports if any(m == p or m.startswith(p + ".") for p in prefixes)}
+
+
+def test_engine_never_imports_agent() -> None:
+    # the reading tools sit above the engine (okf_sphinx.surfaces.api puts them on Index)
+    bad = {m: _names(i, ("okf_sphinx.agent", "okf_sphinx.surfaces", "okf_sphinx.capture", "okf_sphinx.writer"))
+           for m, i in _package_imports().items() if m.startswith("okf_sphinx.engine")}
+    assert {m: v for m, v in bad.items() if v} == {}
+
+
+def test_core_imports_no_host_and_nothing_above_it() -> None:
+    bad = {m: _names(i, HOSTS + ("okf_sphinx.capture", "okf_sphinx.writer", "okf_sphinx.engine", "okf_sphinx.agent",
+                                 "okf_sphinx.surfaces"))
+           for m, i in _package_imports().items() if m.startswith("okf_sphinx.core")}
+    assert {m: v for m, v in bad.items() if v} == {}
+
+
+@pytest.mark.xfail(strict=True, reason="the records still live in capture/sections.py, which imports docutils and "
+                                       "Sphinx (issue 21, point 2, branch shape-hosts): remove this mark once it lands")
+def test_writer_imports_no_host() -> None:
+    # directly, or through what it imports: an MkDocs build loads no Sphinx
+    writers = sorted(m for m in _modules() if m.startswith("okf_sphinx.writer"))
+    code = ("import sys\n" + "".join(f"import {m}\n" for m in writers)
+            + f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HOSTS)!r}))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_the_package_rules_see_an_import() -> None:
+    # the three rules above are only as good as this: they find engine → agent and core → sphinx imports
+    imports = _package_imports()
+    assert "okf_sphinx.agent.get_section" in imports["okf_sphinx.surfaces.api"]
+    assert _names({"sphinx.application", "okf_sphinx.core.terms"}, HOSTS) == {"sphinx.application"}
+    assert "okf_sphinx.engine.validators" in imports["okf_sphinx.engine.index"]

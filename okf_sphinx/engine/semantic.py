@@ -11,17 +11,18 @@ or a fixed order of IEEE operations that okf-search.js repeats exactly.
 
 from __future__ import annotations
 
-import bisect
 from typing import TYPE_CHECKING, Any, Callable
 
-from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import semantic as sem
-from okf_sphinx.core.errors import OkfError
-from okf_sphinx.core.index_format import is_int
+from okf_sphinx.core.errors import OkfError, json_text
 from okf_sphinx.core.terms import validate_limit
 
 from . import smart
-from .query import MAX_RESPONSE_BYTES, hit
+from .expansion import expanded
+from .filters import check_filters, page_filter
+from .query import check_size, hit, prepare
+from .validators import (check_centroids, check_cluster, check_meta, check_page_table, check_paths, check_semantic,
+                         check_tokens)
 
 if TYPE_CHECKING:
     from .index import Index
@@ -41,93 +42,19 @@ LONG_QUERY = 4
 SETTING = "okf_search_semantic_model"
 
 
-def _corrupt(name: str, what: str) -> OkfError:
-    return OkfError("index_corrupt", f"index file {name}.js is corrupt: {what}; rebuild the site", file=f"{name}.js")
-
-
 def semantic_meta(index: Index) -> dict[str, Any]:
-    """The manifest's ``semantic`` block; an index without vectors answers ``semantic_unavailable``."""
-    m = index.manifest.get("semantic")
-    if m is None:
-        raise OkfError(
-            "semantic_unavailable",
-            f"this index has no semantic vectors: its site names no embedding model. Add {SETTING} = "
-            "\"<model folder>\" to conf.py (semantic_model in the MkDocs plugin's options) and rebuild the "
-            "site, or use mode='smart'",
-            setting=SETTING,
-        )
-    ints = ("dims", "max_chars", "token_shards", "clusters", "probe", "vectors")
-    if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 0 for k in ints) and m["dims"] >= 1
-            and m["token_shards"] >= 1 and m["probe"] >= 1 and isinstance(m.get("prefix"), str)
-            and isinstance(m.get("model"), str)):
-        raise _corrupt("manifest", "the semantic block is missing or invalid")
-    return m
-
-
-def _tokens_check(dims: int) -> Callable[[str, Any], dict[str, list[int]]]:
-    def check(name: str, v: Any) -> dict[str, list[int]]:
-        if not isinstance(v, dict):
-            raise _corrupt(name, "a token shard is malformed")
-        out = {}
-        for piece, text in v.items():
-            vector = sem.token_entry(text, dims)
-            if vector is None:
-                raise _corrupt(name, f"the entry of piece {piece!r} is malformed")
-            out[piece] = vector
-        return out
-
-    return check
-
-
-def _vectors(name: str, text: Any, count: int, dims: int) -> list[tuple[list[int], int]]:
-    """``count`` vectors written one after another, each with its squared norm."""
-    if not isinstance(text, str) or len(text) != count * dims:
-        raise _corrupt(name, "the vectors are malformed")
-    out = []
-    for i in range(count):
-        v = sem.decode_vector(text, i * dims, dims)
-        if v is None:
-            raise _corrupt(name, "the vectors are malformed")
-        out.append((v, sem.dot(v, v)))
-    return out
-
-
-def _centroids_check(m: dict[str, Any]) -> Callable[[str, Any], list[tuple[list[int], int]]]:
-    def check(name: str, v: Any) -> list[tuple[list[int], int]]:
-        if not isinstance(v, dict):
-            raise _corrupt(name, "the centroid table is malformed")
-        return _vectors(name, v.get("centroids"), m["clusters"], m["dims"])
-
-    return check
-
-
-def _cluster_check(dims: int, sections: int) -> Callable[[str, Any], list[tuple[int, list[int], int]]]:
-    def check(name: str, v: Any) -> list[tuple[int, list[int], int]]:
-        deltas = fmt.decode_ints(v.get("sids")) if isinstance(v, dict) else None
-        if not deltas:
-            raise _corrupt(name, "a cluster is malformed")
-        sids = []
-        sid = -1
-        for i, d in enumerate(deltas):
-            if i and d == 0:
-                raise _corrupt(name, "a cluster's sections are out of order")
-            sid = d if i == 0 else sid + d
-            if sid >= sections:
-                raise _corrupt(name, "a cluster refers to a section past the searchable ones")
-            sids.append(sid)
-        return [(sid, vec, vv) for sid, (vec, vv) in zip(sids, _vectors(name, v.get("vectors"), len(sids), dims))]
-
-    return check
+    """The manifest's ``semantic`` block (``semantic_unavailable`` without one)."""
+    return check_semantic(index.manifest.get("semantic"), SETTING)
 
 
 def query_vector(index: Index, words: list[str]) -> tuple[list[int], list[str]]:
     """The query's integer vector (the sum of its words' pieces) and the words the model knows."""
     m = semantic_meta(index)
     dims, prefix, shards = m["dims"], m["prefix"], m["token_shards"]
-    check = _tokens_check(dims)
+    check = check_tokens(dims)
 
     def lookup(piece: str) -> list[int] | None:
-        return index._load(sem.token_shard(piece, prefix, shards), check).get(piece)
+        return index.load(sem.token_shard(piece, prefix, shards), check).get(piece)
 
     total = [0] * dims
     known = []
@@ -148,12 +75,12 @@ def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None) -> li
     qq = sem.dot(q, q)
     if qq == 0 or m["clusters"] == 0:
         return []
-    cents = index._load("semantic", _centroids_check(m))
+    cents = index.load("semantic", check_centroids(m["clusters"], m["dims"]))
     near = sorted((-sem.cosine(sem.dot(q, c), qq, cc), k) for k, (c, cc) in enumerate(cents) if cc)
-    check = _cluster_check(m["dims"], index.sections)
+    check = check_cluster(m["dims"], index.section_count)
     out = []
     for _neg, k in near[: m["probe"]]:
-        for sid, v, vv in index._load(f"v/{k:x}", check):
+        for sid, v, vv in index.load(f"v/{k:x}", check):
             if keep is None or keep(sid):
                 out.append((-sem.cosine(sem.dot(q, v), qq, vv), sid))
     out.sort()
@@ -162,17 +89,16 @@ def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None) -> li
 
 def _filters(index: Index, under: Any, meta: Any, kind: Any) -> Callable[[int], bool] | None:
     """The section filter of ``under``, ``meta`` and ``kind`` (None: no filter)."""
-    units, wanted, kinds = smart.check_filters(under, meta, kind)
+    units, wanted, kinds = check_filters(under, meta, kind)
     if units is None and wanted is None and kinds is None:
         return None
-    rows = index._load("smart", smart._page_table_check(index.sections))
-    firsts = rows["firsts"]
-    metas = index._load("meta", smart._check_meta) if wanted is not None else {}
-    paths = index._load("paths", smart._paths_check(len(rows["rows"]))) if units is not None else []
+    table = index.load("smart", check_page_table(index.section_count))
+    metas = index.load("meta", check_meta) if wanted is not None else {}
+    paths = index.load("paths", check_paths(len(table["rows"]))) if units is not None else []
+    page_ok = page_filter(paths, units, wanted, metas)
 
     def keep(sid: int) -> bool:
-        page = bisect.bisect_right(firsts, sid) - 1
-        if (units is not None or wanted is not None) and not smart._page_ok(paths, page, units, wanted, metas):
+        if page_ok is not None and not page_ok(smart.page_of(table["firsts"], sid)):
             return False
         return kinds is None or index.section(sid).get("kind", "section") in kinds
 
@@ -182,11 +108,11 @@ def _filters(index: Index, under: Any, meta: Any, kind: Any) -> Callable[[int], 
 def by_page(index: Index, sections: list[tuple[float, int]]) -> list[tuple[int, list[tuple[float, int]]]]:
     """Pages in the order of their best section: ``(page, [(score, sid) …])``, each page's
     sections best first."""
-    firsts = index._load("smart", smart._page_table_check(index.sections))["firsts"]
+    firsts = index.load("smart", check_page_table(index.section_count))["firsts"]
     order: list[int] = []
     groups: dict[int, list[tuple[float, int]]] = {}
     for score, sid in sections:
-        page = bisect.bisect_right(firsts, sid) - 1
+        page = smart.page_of(firsts, sid)
         if page not in groups:
             order.append(page)
             groups[page] = []
@@ -212,10 +138,9 @@ def meaning_hits(index: Index, secs: list[tuple[float, int]], words: list[str]) 
 def search(index: Index, query: Any, limit: Any = 20, under: Any = None, meta: Any = None, kind: Any = None,
            expand: Any = False) -> dict[str, Any]:
     """``mode="semantic"``: pages ranked by their best section's meaning alone."""
-    words = index.normaliser.query_terms(query)
-    limit = validate_limit(limit)
+    words, limit = prepare(index, query, limit)
     if not isinstance(expand, bool):
-        raise OkfError("schema_validation", f"expand must be true or false, got {expand!r}", field="expand")
+        raise OkfError("schema_validation", f"expand must be true or false, got {json_text(expand)}", field="expand")
     keep = _filters(index, under, meta, kind)
     q, _known = query_vector(index, words)
     pages = by_page(index, ranked(index, q, keep))
@@ -228,9 +153,9 @@ def search(index: Index, query: Any, limit: Any = 20, under: Any = None, meta: A
     result = {"query": query, "mode": "semantic", "terms": words, "snapshot_revision": index.snapshot_revision,
               "total": len(pages), "truncated": len(pages) > limit, "pages": shown}
     if expand:
-        result["expanded"] = smart.expanded(index, hit_sids, keep or (lambda sid: True))
+        result["expanded"] = expanded(index, hit_sids, keep or (lambda sid: True))
     result["suggestions"] = []
-    return _checked(result)
+    return check_size(result)
 
 
 def page_record_for(index: Index, sid: int, score: float, hits: list[dict[str, Any]]) -> dict[str, Any]:
@@ -238,14 +163,6 @@ def page_record_for(index: Index, sid: int, score: float, hits: list[dict[str, A
     top = index.section(sid)
     return {"concept_id": top["concept_id"], "title": top["title"], "path": top["page_path"],
             "url": top["url"].split("#", 1)[0], "score": score, "partial": False, "missing_terms": [], "hits": hits}
-
-
-def _checked(result: dict[str, Any]) -> dict[str, Any]:
-    size = len(fmt.canonical_json(result, sort_keys=False).encode("utf-8"))
-    if size > MAX_RESPONSE_BYTES:
-        raise OkfError("resource_limit", f"the answer is {size} bytes, over the 1 MiB limit: lower limit",
-                       limit=MAX_RESPONSE_BYTES, actual=size)
-    return result
 
 
 def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
@@ -258,7 +175,7 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     :data:`smart.HITS_PER_PAGE`).  A page only meaning found shows its hits by meaning."""
     words_sids: list[int] = []
     words_answer = smart.search(index, query, limit, prefix, under, meta, kind, False, words_sids)
-    limit = validate_limit(limit)
+    limit = validate_limit(limit)  # smart.search checked it
     words = words_answer["terms"]
     keep = _filters(index, under, meta, kind)
     q, _known = query_vector(index, words)
@@ -295,9 +212,9 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     result = {**{k: words_answer[k] for k in ("query", "mode", "terms", "snapshot_revision")},
               "total": total, "truncated": total > limit or words_answer["truncated"], "pages": shown}
     if expand:
-        result["expanded"] = smart.expanded(index, hit_sids, keep or (lambda sid: True))
+        result["expanded"] = expanded(index, hit_sids, keep or (lambda sid: True))
     result["suggestions"] = words_answer["suggestions"]
-    return _checked(result)
+    return check_size(result)
 
 
 def _words_hits(index: Index, hits: list[dict[str, Any]], sids: list[int], secs: list[tuple[float, int]] | None,

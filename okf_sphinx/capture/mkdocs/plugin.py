@@ -33,7 +33,8 @@ from mkdocs.utils.meta import get_data
 from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.stemmer import supported_languages
+from okf_sphinx.core.stemmer import stemmer_script, supported_languages
+from okf_sphinx.surfaces.browser import write_runtime
 from okf_sphinx.writer.index_writer import (
     Site,
     build_index,
@@ -73,7 +74,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
-ASSET_FILES = ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
+ASSET_FILES = ("okf-stemmer.js", "okf-search-page.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
 #: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
 #: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
 THEME_BOXES = ", ".join((
@@ -431,7 +432,12 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         if dialog or search_page:
             # the stemmer before the runtime: smart mode stems with it
             tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+            script = stemmer_script(self._language(config, quiet=True))
+            if script is not None:  # the site language's algorithm, after the shared part
+                tags.append(f'<script src="{assets}{script}" defer></script>')
             tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{self.config.output_dir}/" defer></script>')
+        if search_page:
+            tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
         if replace:
             theme = html.escape(getattr(config["theme"], "name", None) or "")
             tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{self.search_page}" data-okf-theme="{theme}" defer></script>')
@@ -463,7 +469,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
         target = site_dir / self.config.output_dir
-        self._copy_assets(site_dir)
+        self._copy_assets(site_dir, self._language(config, quiet=True))
         docs_dir = Path(config["docs_dir"]).resolve()
         records, reused, missing = self._all_records(target, docs_dir)
         self._report(records, reused, missing)
@@ -523,7 +529,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             remove_index(self._target)
 
     # -- helpers -------------------------------------------------------------------------
-    def _language(self, config: Any) -> str:
+    def _language(self, config: Any, quiet: bool = False) -> str:
         """Smart mode's language: the ``language`` option, else the theme's (Material's
         ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
         if self.config.language:
@@ -533,17 +539,20 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             value = theme.get(key) if hasattr(theme, "get") else None
             if value:
                 return str(value)
-        log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        if not quiet:
+            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
         return "en"
 
     def _excluded(self, docname: str) -> bool:
         return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
 
-    def _copy_assets(self, site_dir: Path) -> None:
+    def _copy_assets(self, site_dir: Path, language: str) -> None:
         dest = site_dir / ASSETS
         dest.mkdir(parents=True, exist_ok=True)
-        for name in ASSET_FILES:
+        script = stemmer_script(language)
+        for name in ASSET_FILES + ((script,) if script else ()):
             shutil.copyfile(STATIC / name, dest / name)
+        write_runtime(dest)  # okf-search.js, assembled from okf_sphinx/js/
 
     def _all_records(self, target: Path, docs_dir: Path) -> tuple[list[DocRecord], list[str], list[str]]:
         """This build's records, plus those of pages ``--dirty`` did not render (from the
@@ -675,7 +684,7 @@ def _previous_records(target: Path, sources: dict[str, Path]) -> tuple[
 
 def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
     """A page's links to other pages, as an existing index's link shards hold them."""
-    from okf_sphinx.engine.smart import links  # noqa: PLC0415 - only --dirty builds read an old index
+    from okf_sphinx.engine.expansion import links  # noqa: PLC0415 - only --dirty builds read an old index
 
     if not where:
         for n in range(len(index.concepts())):
