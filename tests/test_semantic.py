@@ -366,3 +366,72 @@ def test_clusters_route_queries_and_every_score_is_the_formula(sites: dict[str, 
         assert every == sorted(((sem.cosine(sem.dot(q, v), qq, sem.dot(v, v)), sid) for sid, (_k, v) in members.items()),
                                key=lambda x: (-x[0], x[1]))
         monkeypatch.setitem(index.manifest["semantic"], "probe", 2)
+
+
+# -- one answer on every surface -------------------------------------------------------------------
+
+SURFACE_WORDS = [*TOPICS, "sending", "installation", "columns", "migrations", "templates", "subject", "body",
+                 "configure", "application", "zzzunknown", "Café", "Straße", "ΣΊΣΥΦΟΣ", "検索", "x" * 101, "outbounds"]
+
+
+def surface_requests(seed: int, n: int) -> list[dict[str, Any]]:
+    import random
+
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = [
+        {"query": "outbound messages", "mode": "semantic"}, {"query": "how do i add a column", "mode": "smart"},
+        {"query": "mail", "mode": "semantic", "prefix": True}, {"query": "mail", "mode": "semantic", "expand": "yes"},
+        {"query": "!!!", "mode": "semantic"}, {"query": "zzzunknown", "mode": "semantic"},
+        {"query": "outbound", "mode": "semantic", "limit": 0}, {"query": "speed", "mode": "semantic", "under": "/x"},
+        {"query": "speed", "mode": "semantic", "kind": "py:function"}, {"query": "mail", "mode": "smart", "prefix": True},
+    ]
+    for _ in range(n):
+        words = " ".join(rng.choice(SURFACE_WORDS) for _ in range(rng.randint(1, 6)))
+        req: dict[str, Any] = {"query": words, "mode": rng.choice(["semantic", "smart"])}
+        if rng.random() < 0.5:
+            req["limit"] = rng.choice([1, 2, 3, 10])
+        if rng.random() < 0.2:
+            req["under"] = rng.choice(["email", "database", "install"])
+        if rng.random() < 0.15:
+            req["kind"] = "section"
+        if rng.random() < 0.2:
+            req["expand"] = True
+        out.append(req)
+    return out
+
+
+@pytest.mark.node
+@pytest.mark.browser
+def test_python_cli_mcp_node_and_chromium_agree(sites: dict[str, Path]) -> None:
+    from test_parity import assert_surfaces_agree
+
+    assert_surfaces_agree(sites["vectors"], surface_requests(7, 120), cli_sample=12)
+
+
+@pytest.mark.node
+def test_node_agrees_with_many_clusters(sites: dict[str, Path], tmp_path: Path, tiny_model: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same site with many small clusters (a query reads 2 of them): the runtime in Node
+    routes, scores and fuses exactly as Python does."""
+    import shutil
+
+    sys.path.insert(0, str(BENCH))
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
+    import add_vectors
+    from okf_js import python_answer, run_node, same
+
+    from okf_sphinx.writer import semantic_index as writer
+    from okf_sphinx.writer.index_writer import write_index
+
+    monkeypatch.setattr(writer, "CLUSTER_VECTORS", 2)
+    monkeypatch.setattr(writer, "PROBE", 2)
+    files = add_vectors.read_index(sites["plain"] / "_okf")
+    writer.add_semantic(files, writer.load_model(str(tiny_model), tmp_path, "m"))
+    site = tmp_path / "site"
+    shutil.copytree(sites["plain"], site, ignore=shutil.ignore_patterns("_okf"))
+    write_index(site / "_okf", files)
+    index = open_index(site)
+    assert index.manifest["semantic"]["clusters"] > 2
+    requests = surface_requests(11, 300)
+    for req, js in zip(requests, run_node(site / "_okf", requests)):
+        assert same(js, python_answer(index, req)) is None, (req, same(js, python_answer(index, req)))

@@ -8,7 +8,8 @@ by :func:`cosine` — integer dot products and squared norms, then one fixed
 order of correctly rounded IEEE operations, so Python and JavaScript give the
 same score bits.
 
-Shared by the writer (build side) and the engine (query side); numpy-free.
+Shared by the writer (build side) and the engine (query side); numpy-free.  The browser
+runtime's twin is ``okf_sphinx/js/core/semantic.js``.
 """
 
 from __future__ import annotations

@@ -422,7 +422,7 @@ class Index:
         dict (SEARCH_CONTRACT.md §5); in ``smart`` mode the page-grouped answer of
         docs/smart.md, which takes the options :data:`okf_sphinx.engine.smart.OPTIONS` (on an
         index with semantic vectors, words and meaning blended); in ``semantic`` mode pages by
-        meaning alone (:data:`okf_sphinx.engine.semantic.OPTIONS`)."""
+        meaning alone (:data:`okf_sphinx.engine.semantic.SEMANTIC_OPTIONS`)."""
         from . import smart
         from .query import search
 
@@ -445,10 +445,10 @@ class Index:
         if mode == "semantic":
             from . import semantic
 
-            unknown = sorted(k for k in options if k not in semantic.OPTIONS)
+            unknown = sorted(k for k in options if k not in semantic.SEMANTIC_OPTIONS)
             if unknown:
                 raise OkfError("schema_validation", f"search does not take {json_text(unknown[0])}; semantic mode takes "
-                               f"{', '.join(semantic.OPTIONS)}", field=unknown[0])
+                               f"{', '.join(semantic.SEMANTIC_OPTIONS)}", field=unknown[0])
             return self.consistent(semantic.search, self, query, limit, **options)
         raise OkfError("schema_validation", f"mode must be 'keyword', 'smart' or 'semantic', got {json_text(mode)}",
                        field="mode")

@@ -6,7 +6,8 @@ nearest centroids (``semantic.js``) name the clusters (``v/<k>``) whose
 sections are scored, by :func:`okf_sphinx.core.semantic.cosine`.  Pages rank by
 their best section.  In smart mode, an index with vectors fuses the words'
 page ranking with this one (:func:`blend`).  Every step is integer arithmetic
-or a fixed order of IEEE operations that okf-search.js repeats exactly.
+or a fixed order of IEEE operations that the browser runtime's twin
+(``okf_sphinx/js/engine/semantic.js``) repeats exactly.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from .validators import (check_centroids, check_cluster, check_meta, check_page_
 if TYPE_CHECKING:
     from .index import Index
 
-OPTIONS = ("under", "meta", "kind", "expand")
+#: The options semantic mode takes besides ``query`` and ``limit``.
+SEMANTIC_OPTIONS = ("under", "meta", "kind", "expand")
 #: The blend: a page's fused score is WORDS / (FUSION_K + its rank by words) + w / (FUSION_K +
 #: its rank by meaning), ranks from 1, each ranking cut at the answer's limit; w, the meaning's
 #: weight, is MEANING_PARTIAL when no page holds every word, else MEANING_LONG for a query of
@@ -39,12 +41,13 @@ MEANING = 0.0
 MEANING_LONG = 0.5
 MEANING_PARTIAL = 0.5
 LONG_QUERY = 4
-SETTING = "okf_search_semantic_model"
+#: The config value that gives a site semantic vectors (named by ``semantic_unavailable``).
+SEMANTIC_SETTING = "okf_search_semantic_model"
 
 
 def semantic_meta(index: Index) -> dict[str, Any]:
     """The manifest's ``semantic`` block (``semantic_unavailable`` without one)."""
-    return check_semantic(index.manifest.get("semantic"), SETTING)
+    return check_semantic(index.manifest.get("semantic"), SEMANTIC_SETTING)
 
 
 def query_vector(index: Index, words: list[str]) -> tuple[list[int], list[str]]:
