@@ -259,6 +259,13 @@ def test_cli_and_mcp_give_the_python_answer(sites: dict[str, Path]) -> None:
                            "--mode", "semantic", "--json"], capture_output=True, text=True, timeout=60)
     assert none.returncode == 22 and json.loads(none.stdout)["error"]["setting"] == "okf_search_semantic_model"
 
+    async def refused() -> Any:
+        async with session_for(sites["plain"]) as s:
+            return await s.call_tool("search_sections", {"query": "mail", "mode": "semantic"})
+
+    result = run(refused)
+    assert result.is_error and json.loads(result.content[0].text) == json.loads(none.stdout)
+
 
 @pytest.mark.parametrize("name,edit", [
     ("semantic", lambda v: {"centroids": v["centroids"][:-1]}),
@@ -435,3 +442,27 @@ def test_node_agrees_with_many_clusters(sites: dict[str, Path], tmp_path: Path, 
     requests = surface_requests(11, 300)
     for req, js in zip(requests, run_node(site / "_okf", requests)):
         assert same(js, python_answer(index, req)) is None, (req, same(js, python_answer(index, req)))
+
+
+@pytest.mark.browser
+def test_the_search_page_in_semantic_mode(sites: dict[str, Path]) -> None:
+    """?mode=semantic on the search page: pages by meaning, each hit marked "by meaning"; the
+    dialog's smart answers (blended) mark the hits only meaning found."""
+    from playwright.sync_api import sync_playwright
+
+    from js.okf_js import CHROMIUM_ARGS, require_chromium
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto((sites["vectors"] / "search.html").as_uri() + "?q=outbound+messages&mode=semantic")
+        page.wait_for_function("() => document.getElementById('okf-search').getAttribute('data-okf-state') === 'done'")
+        status = page.inner_text(".okf-status")
+        links = page.eval_on_selector_all("li.okf-page-result > .okf-page-link", "els => els.map(a => a.getAttribute('href'))")
+        marks = page.eval_on_selector_all(".okf-matched", "els => els.map(e => e.textContent)")
+        page.goto((sites["vectors"] / "search.html").as_uri() + "?q=outbound+messages")
+        page.wait_for_function("() => document.getElementById('okf-search').getAttribute('data-okf-state') === 'done'")
+        blended = page.eval_on_selector_all(".okf-matched", "els => els.map(e => e.textContent)")
+        browser.close()
+    assert "by meaning" in status and links[0].startswith("./email.html")
+    assert marks and set(marks) == {"by meaning"} and blended and set(blended) == {"by meaning"}
