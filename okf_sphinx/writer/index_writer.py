@@ -25,6 +25,7 @@ from typing import Any
 from okf_sphinx import __version__
 from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section, decode, text_encoding
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core import segment
 from okf_sphinx.core.errors import BuildLimitError, NotAnIndexError, PathLimitError, SourceChangedError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
@@ -341,6 +342,7 @@ def build_index(
     sid_of = {(k[0].docname, k[1]): sid for sid, k in enumerate(searchable + others)}
 
     shared = _shared_anchors(records) if site.singlehtml else set()
+    segmenter = segment.segmenter_for(site.language)
     term_postings, id_postings = PostingLists(), PostingLists()
     lengths: list[int] = []
     tokens = 0
@@ -361,6 +363,8 @@ def build_index(
                 title_terms[record.docname] = (terms(record.title), fmt.identifiers(record.title))
             title, title_idents = title_terms[record.docname]
             freqs, length, count = _section_stats(text, s.heading, title)
+            if segmenter:
+                freqs.update(segment.part_freqs(freqs))
             term_postings.add(sid, freqs, length)
             id_postings.add(sid, _identifier_freqs(text, s.heading, title_idents), length)
             lengths.append(length)

@@ -31,6 +31,7 @@ from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
 from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
+from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.stemmer import stemmer_script, supported_languages
@@ -210,6 +211,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._depths: dict[str, int] = {}  # concept id -> its depth in the nav (the priors' toctree depth)
         self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
         self._target: Path | None = None  # the index folder
+        self._strings = ""  # data-okf-strings of the dialog's script tag (its words in the site's language)
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
@@ -239,6 +241,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             theme.dirs.append(str(MKDOCS_TEMPLATES))  # okf-search.html only; the theme's search.html stays
         theme.dirs.append(str(TEMPLATES))  # okf-search-body.html, shared with the Sphinx page
         theme.static_templates.add(self.search_page)
+        strings = dialog_strings(self._named_language(config))  # the dialog's words in the site's language
+        self._strings = f' data-okf-strings="{html.escape(strings_json(strings))}"' if strings else ""
         return config
 
     @property
@@ -445,7 +449,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             # the theme's box is ours where the theme's search does not run (see below)
             taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace or search_page else ' data-okf-slash="theme"'
             tags.append(
-                f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{self.search_page}"{taken} defer></script>'
+                f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{self.search_page}"{taken}'
+                f'{self._strings} defer></script>'
             )
         output = output[:at] + "".join(tags) + output[at:]
         if dialog:
@@ -513,7 +518,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             manifest["sections"], len(records) - excluded, manifest["files"], smart["language"], written,
             self.config.output_dir,
         )
-        if not smart["stemmer"]:
+        if not smart["stemmer"] and "segmenter" not in smart:  # CJK words are split, not stemmed
             # a warning (--strict fails) unless the author chose the language in okf's own options
             (log.info if self.config.language else log.warning)(
                 "no stemmer for language %r: smart search on this site matches exact words only (no plural or "
@@ -532,16 +537,20 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def _language(self, config: Any, quiet: bool = False) -> str:
         """Smart mode's language: the ``language`` option, else the theme's (Material's
         ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
+        named = self._named_language(config)
+        if named is None and not quiet:
+            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        return named or "en"
+
+    def _named_language(self, config: Any) -> str | None:
         if self.config.language:
-            return self.config.language
+            return str(self.config.language)
         theme = config["theme"]
         for key in ("language", "locale"):
             value = theme.get(key) if hasattr(theme, "get") else None
             if value:
                 return str(value)
-        if not quiet:
-            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
-        return "en"
+        return None
 
     def _excluded(self, docname: str) -> bool:
         return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)

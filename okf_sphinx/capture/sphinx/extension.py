@@ -213,7 +213,7 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             gc.enable()
     _summary(app, records, files, written, target)
     smart = files["manifest"]["smart"]
-    if not smart["stemmer"]:
+    if not smart["stemmer"] and "segmenter" not in smart:  # CJK words are split, not stemmed
         logger.warning(
             "okf_sphinx: no stemmer for language %r: smart search on this site matches exact words only "
             "(no plural or tense forms); keyword search is unaffected",
