@@ -187,6 +187,7 @@ class OkfConfig(base.Config):
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
     objects = c.Type(bool, default=True)
     index_files = _IndexFiles(default=1.0)
+    semantic_model = c.Optional(c.Type(str))
 
 
 def concept_id(src_uri: str) -> str:
@@ -200,6 +201,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def __init__(self) -> None:
         self._md: Any = None
+        self._semantic: Any = None  # the static embedding model of `semantic_model`, once loaded
         self._rendering: tuple[str, str] | None = None  # (src_uri, markdown) of the page being rendered
         self._trees: dict[str, list[tuple[int, str, bool]]] = {}  # src_uri -> headings of its real render
         self._records: dict[str, DocRecord] = {}
@@ -229,6 +231,15 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._md = None
         self._target = target
         self._config_name = self._config_file(config)
+        self._semantic = None
+        if self.config.semantic_model is not None:  # the model, loaded before the pages are read
+            from okf_sphinx.writer.semantic_index import load_model
+
+            try:
+                self._semantic = load_model(self.config.semantic_model, Path(config["config_file_path"] or ".").parent,
+                                            "semantic_model (the okf plugin's option in mkdocs.yml)")
+            except BuildError as exc:
+                raise PluginError(f"okf: {exc}") from None
         if not any(isinstance(e, _Recorder) for e in config["markdown_extensions"]):
             config["markdown_extensions"].append(_Recorder(self))
         theme = config["theme"]
@@ -505,6 +516,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         gc.disable()
         try:
             files = build_index(records, root, site, self.config.limits)
+            if self._semantic is not None:  # semantic_model: the vectors (writer/semantic_index.py)
+                from okf_sphinx.writer.semantic_index import add_semantic
+
+                add_semantic(files, self._semantic)
             written = write_index(target, files)
         except BuildError as exc:
             if not isinstance(exc, NotAnIndexError):

@@ -170,6 +170,20 @@ def _check_publish_sources(app: Sphinx) -> None:
         )
 
 
+def _load_semantic_model(app: Sphinx) -> None:
+    """``okf_search_semantic_model``: the static embedding model, loaded before the pages are
+    read (a wrong name fails the build at once); nothing is imported without the setting."""
+    spec = app.config.okf_search_semantic_model
+    if spec is None or app.builder is None or app.builder.name not in HTML_BUILDERS:
+        return
+    from okf_sphinx.writer.semantic_index import load_model
+
+    try:
+        app.okf_semantic_model = load_model(spec, Path(app.confdir), "okf_search_semantic_model")  # type: ignore[attr-defined]
+    except BuildError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def _discard(target: Path) -> None:
     """Clean-up after a failed build: remove our stale index, never anything else."""
     try:
@@ -210,6 +224,11 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     gc.disable()
     try:
         files = build_index(records, root, site, limits, progress, app.config.source_encoding)
+        model = getattr(app, "okf_semantic_model", None)
+        if model is not None:  # okf_search_semantic_model: the vectors (writer/semantic_index.py)
+            from okf_sphinx.writer.semantic_index import add_semantic
+
+            add_semantic(files, model)
         written = write_index(target, files)
     except BuildError as exc:
         if not isinstance(exc, NotAnIndexError):
@@ -260,10 +279,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_search_objects", True, "env", types=[bool])
     app.add_config_value("okf_search_index_files", 1.0, "", types=[int, float])
     app.add_config_value("okf_search_publish_sources", None, "", types=[bool, type(None)])
+    app.add_config_value("okf_search_semantic_model", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
     app.connect("builder-inited", _check_output_dir)
+    app.connect("builder-inited", _load_semantic_model)
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)
