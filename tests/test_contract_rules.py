@@ -19,7 +19,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section
+from okf_sphinx.core.records import CapturedFile, DocRecord, Section
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.terms import native, terms, validate_limit
 from okf_sphinx.engine import query as q
@@ -826,7 +826,7 @@ API = "API\n===\n\n.. py:function:: f(x)\n\n   Does f.\n\nMore about the API.\n"
 
 @pytest.fixture(scope="module")
 def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from okf_sphinx.capture.sections import ObjectInfo
+    from okf_sphinx.core.records import ObjectInfo
 
     src = tmp_path_factory.mktemp("api") / "src"
     src.mkdir()

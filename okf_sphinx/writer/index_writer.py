@@ -23,10 +23,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from okf_sphinx import __version__
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section, decode, text_encoding
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import BuildLimitError, NotAnIndexError, PathLimitError, SourceChangedError
 from okf_sphinx.core.lines import LineMap
+from okf_sphinx.core.records import CapturedFile, DocRecord, Section, decode, text_encoding
 from okf_sphinx.core.terms import terms, unicode_tables
 
 from . import smart_index

@@ -29,7 +29,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from okf_sphinx.capture.sections import Section
+from okf_sphinx.core.records import Section
 
 # attribute values as Python-Markdown and MkDocs' themes write them: double quotes, one space
 # before each attribute (text content holds no unescaped '"' of a tag)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okf_sphinx.capture.sections import MAX_HEADING_BYTES, Section
+from okf_sphinx.core.records import MAX_HEADING_BYTES, Section
 from okf_sphinx.core.lines import BOM, LineMap, is_blank
 
 _MARK_RE = re.compile(r"OKF7H(\d+)(?:F(\d+))?Z")

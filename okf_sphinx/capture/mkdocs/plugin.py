@@ -30,9 +30,9 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, ObjectInfo, Section, decode
 from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
+from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section, decode
 from okf_sphinx.core.stemmer import supported_languages
 from okf_sphinx.writer.index_writer import (
     Site,

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, split_document
+from okf_sphinx.core.records import CapturedFile, DocRecord
 
 from .links import PageLinks, capture
 from .myst_include import correct_included_lines
 from .objects import Settings, collect as collect_objects
+from .sections import split_document
 
 if TYPE_CHECKING:
     from docutils import nodes

@@ -33,7 +33,9 @@ from docutils import nodes
 from docutils.utils import get_source_line
 from sphinx import addnodes
 
-from okf_sphinx.capture.sections import DocRecord, _resolve
+from okf_sphinx.core.records import DocRecord
+
+from .sections import resolve_source
 
 VIAS = ("ref", "doc", "toctree", "object")
 _LABEL_TYPES = frozenset({"ref", "numref", "keyword"})
@@ -57,7 +59,7 @@ def _locator(record: DocRecord, srcdir: Path) -> Any:
 
     def section_of(node: nodes.Node) -> int | None:
         source, line = get_source_line(node)
-        path = _resolve(source, srcdir) if source else None
+        path = resolve_source(source, srcdir) if source else None
         if path is not None and line is not None:
             best = None
             for i, s in enumerate(record.sections):

@@ -8,7 +8,7 @@ with ``domain`` and ``objtype``.  Each becomes a section (docs/contract.md,
 
 - a **hand-written** object is located at its directive block in the document:
   the block is carved out of the enclosing section's range (markers for
-  :func:`okf_sphinx.capture.sections.split_document`), nested objects get their own
+  :func:`okf_sphinx.capture.sphinx.sections.split_document`), nested objects get their own
   blocks, and the text after a block continues what was current before it;
 - an **autodoc** object is located where its words are written: the docstring
   literal in the Python source (found with :mod:`ast` for the object's
@@ -39,17 +39,10 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util import logging
 
-from okf_sphinx.capture.sections import (
-    MAX_HEADING_BYTES,
-    CapturedFile,
-    ObjectInfo,
-    Section,
-    _Marker,
-    _ancestors,
-    _resolve,
-    decode,
-)
 from okf_sphinx.core.lines import LineMap
+from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section, decode
+
+from .sections import Marker, ancestors, resolve_source
 
 logger = logging.getLogger(__name__)
 
@@ -460,8 +453,8 @@ def collect(
     captured: dict[str, LineMap],
     srcdir: Path,
     main: str,
-) -> tuple[list[tuple[str, _Marker]], list[tuple[_Marker, Section]], list[CapturedFile]]:
-    """The hook :func:`okf_sphinx.capture.sections.split_document` calls (see the module doc)."""
+) -> tuple[list[tuple[str, Marker]], list[tuple[Marker, Section]], list[CapturedFile]]:
+    """The hook :func:`okf_sphinx.capture.sphinx.sections.split_document` calls (see the module doc)."""
     descs = list(doctree.findall(addnodes.desc))
     docstring_nodes = [
         n for n in doctree.findall(nodes.Element)
@@ -473,23 +466,23 @@ def collect(
     order_of = {id(n): k for k, n in enumerate(doctree.findall(nodes.Element), start=1)}
     domain_names = _domain_names(env, docname, {d.get("domain", "") for d in descs} - {"py", ""})
     files = _Files()
-    markers: list[tuple[str, _Marker]] = []
-    fixed: list[tuple[_Marker, Section]] = []
+    markers: list[tuple[str, Marker]] = []
+    fixed: list[tuple[Marker, Section]] = []
     file_order = [main] + [f for f in captured if f != main]
     directives: list[tuple[str, int, str]] | None = None
     used: set[tuple[str, int, int]] = set()  # py ranges already used by this document
 
     def context(node: nodes.Node) -> tuple[int, int | None, tuple[str, ...]]:
         """(level, enclosing section/object order, only expressions) of ``node``."""
-        ancestors = _ancestors(node)
-        level = 1 + sum(1 for a in ancestors if isinstance(a, addnodes.desc)
+        chain = ancestors(node)
+        level = 1 + sum(1 for a in chain if isinstance(a, addnodes.desc)
                         or (isinstance(a, nodes.section) and a.children and isinstance(a[0], nodes.title)))
         parent = None
-        for a in reversed(ancestors):
+        for a in reversed(chain):
             if isinstance(a, addnodes.desc) or (isinstance(a, nodes.section) and a.children and isinstance(a[0], nodes.title)):
                 parent = order_of.get(id(a))
                 break
-        only = tuple(a["expr"] for a in ancestors if isinstance(a, addnodes.only))
+        only = tuple(a["expr"] for a in chain if isinstance(a, addnodes.only))
         return level, parent, only
 
     def generated(name: str, node: nodes.Node, info: ObjectInfo, anchor: str, order: float) -> None:
@@ -501,7 +494,7 @@ def collect(
             where = _preceding_line(doctree, node, captured, srcdir, main)
         file, line = where
         level, parent, only = context(node)
-        marker = _Marker(line, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
+        marker = Marker(line, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
         fixed.append((marker, Section(file, name, level, line, line, anchor, only, None, info)))
 
     def located(file: str, doc: _Doc, name: str, node: nodes.Node, info: ObjectInfo, anchor: str, order: float) -> bool:
@@ -510,12 +503,12 @@ def collect(
             return False  # the same docstring twice in one document: ranges stay disjoint
         used.add(key)
         level, parent, only = context(node)
-        marker = _Marker(doc.start, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
+        marker = Marker(doc.start, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
         fixed.append((marker, Section(file, name, level, doc.start, doc.end, anchor, only, None, info)))
         env.note_dependency(file)
         return True
 
-    handwritten: list[tuple[str, int, addnodes.desc, _Marker]] = []
+    handwritten: list[tuple[str, int, addnodes.desc, Marker]] = []
     for desc in descs:
         sigs = [c for c in desc.children if isinstance(c, addnodes.desc_signature)]
         if not sigs:
@@ -530,12 +523,12 @@ def collect(
         signature = _signature(desc)
         anchor = (sig.get("ids") or [""])[0]
         order = order_of[id(desc)]
-        sig_file = _resolve(sig.source, srcdir) if sig.source else None
+        sig_file = resolve_source(sig.source, srcdir) if sig.source else None
         if sig_file in captured:
             line = _directive_line(captured[sig_file], sig, sig_file.endswith(".md"))
             if line is not None:
                 level, parent, only = context(desc)
-                m = _Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, kind, signature))
+                m = Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, kind, signature))
                 handwritten.append((sig_file, line, desc, m))
                 continue
         # autodoc (or another generator): the docstring in the Python source, else generated
@@ -572,16 +565,16 @@ def collect(
         end = _block_end(lm, line)
         if end < lm.total_lines:
             # the outer object's block ending on the same line wins (later order): deeper first
-            depth = sum(1 for a in _ancestors(desc) if isinstance(a, addnodes.desc))
+            depth = sum(1 for a in ancestors(desc) if isinstance(a, addnodes.desc))
             last = max((order_of[id(n)] for n in desc.findall(nodes.Element)), default=m.order)
-            resume = _Marker(end + 1, last + 0.5 - 0.001 * min(depth, 400), resume_of=m.order)  # type: ignore[arg-type]
+            resume = Marker(end + 1, last + 0.5 - 0.001 * min(depth, 400), resume_of=m.order)  # type: ignore[arg-type]
             markers.append((file, resume))
 
     # module docstrings that automodule put outside any object description
     seen_names = {s.obj.name for _, s in fixed if s.obj} | {m.obj.name for _, m in markers if m.obj}
     module_nodes: dict[str, list[nodes.Element]] = {}
     for n in docstring_nodes:
-        if any(isinstance(a, addnodes.desc) for a in _ancestors(n)):
+        if any(isinstance(a, addnodes.desc) for a in ancestors(n)):
             continue
         match = _DOCSTRING_SOURCE.match(n.source or "")
         assert match is not None
@@ -610,11 +603,11 @@ def collect(
         file, line = where
         node, order = _first_node_after(doctree, order_of, file, line, captured, srcdir)
         level, parent, only = context(node) if node is not None else (1, None, ())
-        m = _Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, "py:module", ""))  # type: ignore[arg-type]
+        m = Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, "py:module", ""))  # type: ignore[arg-type]
         markers.append((file, m))
         end = _block_end(captured[file], line)
         if end < captured[file].total_lines:
-            markers.append((file, _Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
+            markers.append((file, Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
     return markers, fixed, [files.captured[p] for p in sorted(files.captured)]
 
 
@@ -650,7 +643,7 @@ def _first_node_after(
         last = order_of[id(n)]
         if not n.line or not n.source or isinstance(n, nodes.section):
             continue
-        if _resolve(n.source, srcdir) == file:
+        if resolve_source(n.source, srcdir) == file:
             model = "md" if file.endswith(".md") else "rst"
             if captured[file].physical_line(model, n.line) >= line:
                 return n, order_of[id(n)] - 0.5
@@ -667,7 +660,7 @@ def _preceding_line(
             break
         if not n.line or not n.source:
             continue
-        file = _resolve(n.source, srcdir)
+        file = resolve_source(n.source, srcdir)
         if file in captured:
             best = (file, captured[file].physical_line("md" if file.endswith(".md") else "rst", n.line))
     return best
