@@ -19,7 +19,9 @@ from pathlib import Path
 from okf_sphinx.capture.sphinx.collector import excluded, page_title
 from okf_sphinx.capture.sphinx.sections import split_document
 from okf_sphinx.core.records import CapturedFile
-from okf_sphinx.writer.index_writer import Site, build_index, resolve_limits, source_root, write_index
+from okf_sphinx.writer.disk import write_index
+from okf_sphinx.writer.index_writer import Site, build_index, source_root
+from okf_sphinx.writer.limits import resolve_limits
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 

@@ -23,7 +23,9 @@ from okf_sphinx.core.records import CapturedFile, DocRecord, Section
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.terms import native, terms, validate_limit
 from okf_sphinx.engine import query as q
-from okf_sphinx.writer.index_writer import DEFAULT_LIMITS, Site, build_index, write_index
+from okf_sphinx.writer.disk import write_index
+from okf_sphinx.writer.index_writer import Site, build_index
+from okf_sphinx.writer.limits import DEFAULT_LIMITS
 
 CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
 

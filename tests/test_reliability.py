@@ -113,7 +113,7 @@ def test_a_failed_build_cleans_up_only_its_own_index(tmp_path: Path) -> None:
 
 def test_remove_index_removes_only_what_okf_wrote(tmp_path: Path) -> None:
     from okf_sphinx.core.errors import NotAnIndexError
-    from okf_sphinx.writer.index_writer import remove_index, write_index
+    from okf_sphinx.writer.disk import remove_index, write_index
 
     ours = tmp_path / "ours"
     write_index(ours, {"manifest": {"format": "okf-sphinx-index"}})
@@ -392,13 +392,13 @@ def test_too_deep_path_names_components_and_the_real_numbers(tmp_path: Path) -> 
 
 def test_too_long_path_names_bytes_and_the_real_numbers() -> None:
     from okf_sphinx.core.errors import PathLimitError
-    from okf_sphinx.writer.index_writer import _check_path
+    from okf_sphinx.writer.limits import check_path
 
     rel = "/".join(["é" * 100] * 21)  # 20 separators + 21 * 200 bytes = 4220 bytes, 21 components
     with pytest.raises(PathLimitError) as err:
-        _check_path(rel)
+        check_path(rel)
     assert "has 4220 bytes in UTF-8" in str(err.value) and "at most 4096" in str(err.value)
-    _check_path("/".join(["é" * 100] * 20))  # 4019 bytes: fine
+    check_path("/".join(["é" * 100] * 20))  # 4019 bytes: fine
 
 
 # -- 8. tests that kill the surviving mutations ------------------------------------------

@@ -20,14 +20,14 @@ only Sphinx-facing function is :func:`groups_from_env`.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urljoin
 
 from okf_sphinx.core import index_format as fmt
+
+from .disk import write_atomic
 
 LLMS_TXT = "llms.txt"
 LLMS_FULL_TXT = "llms-full.txt"
@@ -175,19 +175,6 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
             full.append(text)
             full.append("")
     return "\n".join(short).rstrip("\n") + "\n", "\n".join(full).rstrip("\n") + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8", "surrogatepass"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write(outdir: Path, texts: Iterable[tuple[str, str]]) -> None:

@@ -34,15 +34,10 @@ from okf_sphinx.core.errors import BuildError, OkfError
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section, decode
 from okf_sphinx.core.stemmer import supported_languages
-from okf_sphinx.writer.index_writer import (
-    Site,
-    build_index,
-    check_file_scale,
-    remove_index,
-    resolve_limits,
-    source_root,
-    write_index,
-)
+from okf_sphinx.writer.disk import remove_index, write_index
+from okf_sphinx.writer.index_writer import Site, build_index, source_root
+from okf_sphinx.writer.limits import resolve_limits
+from okf_sphinx.writer.sizing import check_file_scale
 from okf_sphinx.writer.smart_index import page_meta, page_prior
 
 from .markdown_sections import (

@@ -15,15 +15,10 @@ from sphinx.util.display import status_iterator
 from okf_sphinx import __version__
 from okf_sphinx.core.errors import BuildError, NotAnIndexError
 from okf_sphinx.core.terms import native
-from okf_sphinx.writer.index_writer import (
-    Site,
-    build_index,
-    check_file_scale,
-    remove_index,
-    resolve_limits,
-    source_root,
-    write_index,
-)
+from okf_sphinx.writer.disk import remove_index, write_index
+from okf_sphinx.writer.index_writer import Site, build_index, source_root
+from okf_sphinx.writer.limits import resolve_limits
+from okf_sphinx.writer.sizing import check_file_scale
 from okf_sphinx.writer.llms import on_index_written
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
