@@ -121,3 +121,39 @@ def test_importing_every_subpackage_imports_no_host() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+HOSTS = frozenset({"sphinx", "docutils", "myst_parser", "mkdocs", "properdocs", "markdown", "pymdownx", "material"})
+HOST_FREE = ("okf_sphinx.core", "okf_sphinx.writer")
+
+
+def _every_import(path: Path) -> set[str]:
+    """The top-level package of every import in a module, wherever it stands (a function's too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("package", HOST_FREE)
+def test_writer_and_core_import_no_host(package: str) -> None:
+    # records, index format and writer are the same for every host: a third caller (a command that
+    # indexes a built site) must be able to run them without Sphinx, docutils or MkDocs installed
+    modules = {name: path for name, path in _modules().items() if name == package or name.startswith(package + ".")}
+    assert len(modules) > 5
+    hosts = {name: sorted(_every_import(path) & HOSTS) for name, path in modules.items()}
+    assert {name: found for name, found in hosts.items() if found} == {}
+    code = "import sys\n" + "".join(f"import {m}\n" for m in sorted(modules)) + (
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(HOSTS)!r})))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
+
+
+def test_the_host_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from sphinx import addnodes\n    import docutils.nodes\n", encoding="utf-8")
+    assert _every_import(module) & HOSTS == {"sphinx", "docutils"}

@@ -19,11 +19,11 @@ from okf_sphinx.writer.disk import remove_index, write_index
 from okf_sphinx.writer.index_writer import Site, build_index, source_root
 from okf_sphinx.writer.limits import resolve_limits
 from okf_sphinx.writer.sizing import check_file_scale
-from okf_sphinx.writer.llms import on_index_written
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 from .collector import OkfCollector, all_records, links, on_include_read
 from .links import resolve as resolve_links
+from .llms import on_index_written
 from .search_page import setup_search_page
 
 logger = logging.getLogger(__name__)
