@@ -19,8 +19,9 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from okf_sphinx.core.records import CapturedFile, DocRecord, Section
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.core.records import CapturedFile, DocRecord, Section
 from okf_sphinx.core.terms import native, terms, validate_limit
 from okf_sphinx.engine import query as q
 from okf_sphinx.writer.disk import write_index
@@ -288,9 +289,9 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> okf_sphinx.Index:
         _section(r.path, "Same", 2, 21, 25, 0), _section(r.path, "code and em", 2, 26, 30, 0),
         _section(r.path, "Deep", 3, 31, 34, 5)]))
     records.append(DocRecord("tiny", "", False, [t], [_section(t.path, "", 0, 1, 2)]))
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     files = build_index(records, PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS))
-    write_index(root / "out" / "_okf", files)
+    write_index(root / "out" / "_okf", files, SPHINX)
     return okf_sphinx.open_index(root / "out")
 
 
@@ -680,9 +681,9 @@ def test_search_defaults_to_twenty_hits(tmp_path: Path) -> None:
     (src / "many.rst").write_text(text, encoding="utf-8")
     f = CapturedFile.read((src / "many.rst").resolve())[0]
     sections = [_section(f.path, f"S{i:02d}", 1, 5 * i + 1, 5 * i + 5) for i in range(25)]
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     write_index(tmp_path / "out" / "_okf", build_index([DocRecord("many", "Many", True, [f], sections)],
-                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)), SPHINX)
     index = okf_sphinx.open_index(tmp_path / "out")
     r = index.search("zebu")
     assert r["total"] == 25 and len(r["hits"]) == 20 and r["truncated"] is True
@@ -876,9 +877,9 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
         records.append(DocRecord(f"page{i:02d}", f"P{i}", True, [f], [_section(f.path, f"P{i}", 1, 1, 1)]))
     records.sort(key=lambda r: r.docname)  # the collector's order: concept ids sorted
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     write_index(src.parent / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
-                                                         dict(DEFAULT_LIMITS)))
+                                                         dict(DEFAULT_LIMITS)), SPHINX)
     return src.parent / "out"
 
 
@@ -1060,9 +1061,9 @@ def test_corrupt_parent_links_neither_hang_nor_crash_the_reading_tools(tmp_path:
     # A and B name each other as parent (a cycle); C names a parent past the page's last section
     sections = [Section(f.path, "A", 1, 1, 3, "a", (), 1), Section(f.path, "B", 2, 4, 6, "b", (), 0),
                 Section(f.path, "C", 3, 7, 8, "c", (), 3)]
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     write_index(tmp_path / "out" / "_okf", build_index([DocRecord("loop", "A", True, [f], sections)],
-                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)), SPHINX)
     index = okf_sphinx.open_index(tmp_path / "out")
     b = index.get_section(locator="loop.rst#L4-L6")
     assert b["heading"] == "B" and sorted(b["breadcrumb"]) == ["A", "B"]  # each section once, then the walk stops

@@ -12,6 +12,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.hosts import SPHINX
 from okf_sphinx.writer import index_writer, packing, sizing, smart_index
 
 from conftest import sphinx_build, write_project
@@ -103,7 +104,7 @@ def test_a_copy_whose_bytes_differ_is_not_used(tmp_path: Path) -> None:
     """The index refers to a copy only when its bytes are exactly the captured ones."""
     copy = tmp_path / "_sources" / "a.rst.txt"
     copy.parent.mkdir()
-    site = index_writer.Site("html", lambda d: d, lambda e: True, "search.html",
+    site = index_writer.Site(host=SPHINX, builder="html", page_url=lambda d: d, anchor_ok=lambda e: True, search_page="search.html",
                              source_copy=lambda path: ("../_sources/a.rst.txt", copy))
     for data, expected in ((b"A\n", "../_sources/a.rst.txt"), (b"A\r\n", None), (b"", None)):
         copy.write_bytes(data)

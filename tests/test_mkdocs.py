@@ -251,7 +251,32 @@ def test_failed_limit_leaves_no_index_and_names_the_limit(tmp_path: Path) -> Non
     proc = mkdocs_build(project, out, check=False)
     assert proc.returncode != 0
     assert "sections" in proc.stderr and "Traceback" not in proc.stderr
+    # the setting as a MkDocs author writes it, never Sphinx's advice
+    assert "raise it with limits: {sections: N} in the okf plugin's options in mkdocs.yml" in proc.stderr, proc.stderr
+    assert "conf.py" not in proc.stderr and "okf_search_" not in proc.stderr
     assert not (out / "_okf").exists()
+
+
+def test_an_output_dir_okf_did_not_write_is_left_untouched_and_named_as_in_mkdocs_yml(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\nyak\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: css\n")  # the theme's own folder
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "is not an okf_sphinx index" in proc.stderr and "left untouched" in proc.stderr
+    assert "set output_dir to a free folder name in the okf plugin's options in mkdocs.yml" in proc.stderr
+    assert "conf.py" not in proc.stderr and "okf_search_" not in proc.stderr
+    assert (out / "css" / "base.css").is_file()  # the theme's files are still there
+
+
+def test_output_dir_follows_the_sphinx_rule(tmp_path: Path) -> None:
+    """One rule for both hosts: '.' parts are dropped, the folder is named as written."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\nalpha text\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: ./data/./idx/\n")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert okf_sphinx.open_index(out / "data" / "idx").search("alpha")["total"] == 1
+    assert 'data-okf-index="./data/idx/"' in (out / "search.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

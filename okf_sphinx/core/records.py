@@ -11,12 +11,17 @@ environment, so they are plain dataclasses.  Imports no host.
 from __future__ import annotations
 
 import codecs
+import fnmatch
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 #: The longest heading (or object name) a section may have, in bytes of UTF-8.
 MAX_HEADING_BYTES = 1024
+#: Pages captured but left out of search, by default: none — an ``index`` page is content
+#: (docs/contract.md).  Sites that treat landing pages and change logs as navigation set
+#: ``["index", "*/index", "log", "*/log"]`` (``okf_search_exclude``; MkDocs: ``exclude``).
+DEFAULT_EXCLUDE: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,3 +92,8 @@ def decode(data: bytes, encoding: str = "utf-8") -> str:
     """Captured bytes as the text the host read (``encoding``); a byte the encoding cannot
     decode becomes U+FFFD (Sphinx warns and replaces it too)."""
     return data.decode(text_encoding(encoding), "replace")
+
+
+def excluded(docname: str, patterns: list[str] | tuple[str, ...]) -> bool:
+    """Is the page ``docname`` left out of search by the author's ``fnmatch`` patterns (case-sensitive)?"""
+    return any(fnmatch.fnmatchcase(docname, p) for p in patterns)

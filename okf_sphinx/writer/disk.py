@@ -17,6 +17,7 @@ from typing import Any
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import NotAnIndexError
+from okf_sphinx.core.hosts import Host
 
 def is_index_folder(target: Path) -> bool:
     """Is ``target`` a folder this extension wrote (an empty one, or one whose
@@ -33,7 +34,7 @@ def is_index_folder(target: Path) -> bool:
 _MANIFEST_HEAD = fmt.wrap("manifest", None)[: -len(b"null);\n")]
 
 
-def remove_index(target: Path) -> None:
+def remove_index(target: Path, host: Host) -> None:
     """Remove an index folder (stale or partial) without following links.
 
     Only what this extension wrote is removed: a link is unlinked (its target
@@ -45,10 +46,10 @@ def remove_index(target: Path) -> None:
     elif is_index_folder(target):
         shutil.rmtree(target)
     elif target.exists():
-        raise NotAnIndexError(target)
+        raise NotAnIndexError(target, host)
 
 
-def write_index(target: Path, files: dict[str, Any]) -> int:
+def write_index(target: Path, files: dict[str, Any], host: Host) -> int:
     """Write ``files`` as ``target/<name>.js`` and swap them in atomically; returns the
     bytes written.
 
@@ -61,7 +62,7 @@ def write_index(target: Path, files: dict[str, Any]) -> int:
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not target.is_symlink() and not is_index_folder(target):
-        raise NotAnIndexError(target)  # never swap out (and then delete) a folder okf did not write
+        raise NotAnIndexError(target, host)  # never swap out (and then delete) a folder okf did not write
     tmp = Path(tempfile.mkdtemp(prefix=fmt.STAGING_PREFIX, dir=target.parent))
     written = 0
     try:
@@ -85,7 +86,7 @@ def write_index(target: Path, files: dict[str, Any]) -> int:
         (tmp / "manifest.js").write_bytes(data)
         written += len(data)
         os.chmod(tmp, 0o755)
-        _swap_in(tmp, target)
+        _swap_in(tmp, target, host)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -134,7 +135,7 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
-def _swap_in(new: Path, target: Path) -> None:
+def _swap_in(new: Path, target: Path, host: Host) -> None:
     if target.is_dir() and not target.is_symlink():
         if _exchange(new, target):
             shutil.rmtree(new)  # now the old index
@@ -144,7 +145,7 @@ def _swap_in(new: Path, target: Path) -> None:
         os.rename(new, target)
         shutil.rmtree(old)
         return
-    remove_index(target)
+    remove_index(target, host)
     os.replace(new, target)
 
 

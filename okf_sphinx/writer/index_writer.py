@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from okf_sphinx import __version__
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import SourceChangedError
+from okf_sphinx.core.hosts import Host
 from okf_sphinx.core.records import CapturedFile, DocRecord, Section, decode, text_encoding
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
@@ -41,10 +42,11 @@ from .sizing import FILE_PACK_BYTES, file_budgets
 from .smart_index import PageSpan, build_links, build_names, build_smart, structure_priors
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Site:
     """What the builder knows that the records do not: where pages land."""
 
+    host: Host  # the generator, as build errors name its settings
     builder: str
     page_url: Callable[[str], str]  # docname -> page URL relative to the site root
     anchor_ok: Callable[[tuple[str, ...]], bool]  # are sections under these `only` exprs rendered?
@@ -94,16 +96,16 @@ def _captured(records: list[DocRecord]) -> dict[str, CapturedFile]:
     return files
 
 
-def _read_captured(files: dict[str, CapturedFile]) -> dict[str, bytes]:
-    """The bytes of every captured file, checked against the digest taken when Sphinx read it."""
+def _read_captured(files: dict[str, CapturedFile], host: Host) -> dict[str, bytes]:
+    """The bytes of every captured file, checked against the digest taken when the host read it."""
     out = {}
     for path, f in files.items():
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise SourceChangedError(path, f"cannot be read any more ({exc.strerror})") from None
+            raise SourceChangedError(path, f"cannot be read any more ({exc.strerror})", host) from None
         if len(data) != f.size or hashlib.sha256(data).hexdigest() != f.sha256:
-            raise SourceChangedError(path, "changed after Sphinx read it")
+            raise SourceChangedError(path, f"changed after {host.name} read it", host)
         out[path] = data
     return out
 
@@ -274,8 +276,8 @@ def build_index(
     """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop;
     sources are decoded as ``encoding`` (Sphinx's ``source_encoding``)."""
     files = _captured(records)
-    check_captured(records, files, lambda path: _relative(path, root), limits)
-    captured = _read_captured(files)
+    check_captured(records, files, lambda path: _relative(path, root), limits, site.host)
+    captured = _read_captured(files, site.host)
     codec = text_encoding(encoding)
     maps = {path: LineMap(decode(data, codec)) for path, data in captured.items()}
     out: dict[str, Any] = {}
@@ -287,7 +289,7 @@ def build_index(
     order, n_search = _sid_order(records, root)
     sid_of = {(p.record.docname, p.position): sid for sid, p in enumerate(order)}
     table = _section_rows(order, n_search, records, site, maps, {e["path"]: n for n, e in enumerate(entries)})
-    check_cap("terms", table.tokens, limits)
+    check_cap("terms", table.tokens, limits, site.host)
     del captured, maps  # every text the index needs is in `table.rows` now: free the sources' bytes and line maps
 
     out["concepts"], pages = _pages(records, root, site, sid_of, table.anchors, progress)

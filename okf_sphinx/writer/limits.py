@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from okf_sphinx.core.errors import BuildLimitError, PathLimitError
+from okf_sphinx.core.hosts import Host
 from okf_sphinx.core.records import CapturedFile, DocRecord
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -31,7 +32,8 @@ MAX_PATH_BYTES = 4096
 MAX_PATH_COMPONENTS = 64
 
 
-def resolve_limits(value: Any) -> dict[str, int]:
+def resolve_limits(value: Any, host: Host) -> dict[str, int]:
+    """The caps the author's setting names (ValueError naming it as ``host`` spells it)."""
     if value in (None, "default"):
         return dict(DEFAULT_LIMITS)
     if value == "reference":
@@ -40,37 +42,37 @@ def resolve_limits(value: Any) -> dict[str, int]:
         isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value.values()
     ):
         raise ValueError(
-            f"okf_search_limits must be 'default', 'reference' or a dict of positive integers with keys "
+            f"{host.setting('limits')} must be 'default', 'reference' or a dict of positive integers with keys "
             f"{sorted(DEFAULT_LIMITS)}; got {value!r}"
         )
     return {**DEFAULT_LIMITS, **value}
 
 
-def check_cap(limit: str, value: int, limits: dict[str, int]) -> None:
+def check_cap(limit: str, value: int, limits: dict[str, int], host: Host) -> None:
     """``value`` is within the cap ``limit``, or :class:`BuildLimitError`."""
     if value > limits[limit]:
-        raise BuildLimitError(limit, value, limits[limit])
+        raise BuildLimitError(limit, value, limits[limit], host)
 
 
-def check_path(rel: str) -> None:
+def check_path(rel: str, host: Host) -> None:
     """A captured path must fit the format's fixed path limits (the reading tools' own)."""
     nbytes = len(rel.encode("utf-8"))
     parts = len(PurePosixPath(rel).parts)
     if nbytes > MAX_PATH_BYTES:
-        raise PathLimitError(rel, "bytes in UTF-8", nbytes, MAX_PATH_BYTES)
+        raise PathLimitError(rel, "bytes in UTF-8", nbytes, MAX_PATH_BYTES, host)
     if parts > MAX_PATH_COMPONENTS:
-        raise PathLimitError(rel, "components", parts, MAX_PATH_COMPONENTS)
+        raise PathLimitError(rel, "components", parts, MAX_PATH_COMPONENTS, host)
 
 
 def check_captured(records: list[DocRecord], files: dict[str, CapturedFile], relative: Callable[[str], str],
-                   limits: dict[str, int]) -> None:
+                   limits: dict[str, int], host: Host) -> None:
     """Every cap but ``terms`` (known only once sections are counted), before any byte is read;
     ``relative(path)``: a captured file's path as the index names it."""
-    check_cap("files", len(files), limits)
+    check_cap("files", len(files), limits, host)
     total = 0
     for f in files.values():
-        check_cap("file_bytes", f.size, limits)
+        check_cap("file_bytes", f.size, limits, host)
         total += f.size
-        check_path(relative(f.path))
-    check_cap("bytes", total, limits)
-    check_cap("sections", sum(len(r.sections) for r in records), limits)
+        check_path(relative(f.path), host)
+    check_cap("bytes", total, limits, host)
+    check_cap("sections", sum(len(r.sections) for r in records), limits, host)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from okf_sphinx.core.hosts import Host
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -64,11 +66,11 @@ FILE_PACK_BYTES = 64 * 1024
 MIN_FILE_SCALE, MAX_FILE_SCALE = 0.25, 16.0
 
 
-def check_file_scale(value: Any, name: str = "okf_search_index_files") -> float:
+def check_file_scale(value: Any, host: Host) -> float:
     """The author's file-count factor: a number from 0.25 to 16 (1: the default sizes)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not MIN_FILE_SCALE <= value <= MAX_FILE_SCALE:
-        raise ValueError(f"{name} must be a number from {MIN_FILE_SCALE:g} to {MAX_FILE_SCALE:g} "
-                         f"(1 = the default file counts), got {value!r}")
+        raise ValueError(f"{host.setting('index_files')} must be a number from {MIN_FILE_SCALE:g} to "
+                         f"{MAX_FILE_SCALE:g} (1 = the default file counts), got {value!r}")
     return float(value)
 
 

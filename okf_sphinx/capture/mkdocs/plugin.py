@@ -11,8 +11,6 @@ resolved by ProperDocs to its own modules, so one class serves both.
 
 from __future__ import annotations
 
-import fnmatch
-import gc
 import html
 import posixpath
 import re
@@ -31,12 +29,13 @@ from mkdocs.utils import get_relative_url
 from mkdocs.utils.meta import get_data
 
 from okf_sphinx.core.errors import BuildError, OkfError
+from okf_sphinx.core.hosts import MKDOCS
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section, decode
-from okf_sphinx.core.stemmer import supported_languages
-from okf_sphinx.writer.disk import remove_index, write_index
-from okf_sphinx.writer.index_writer import Site, build_index, source_root
+from okf_sphinx.core.records import DEFAULT_EXCLUDE, CapturedFile, DocRecord, ObjectInfo, Section, decode, excluded
+from okf_sphinx.writer.build import AgentFiles, build_site, discard_index, index_folder, index_folder_name
+from okf_sphinx.writer.index_writer import Site
 from okf_sphinx.writer.limits import resolve_limits
+from okf_sphinx.writer.llms import DEFAULT_GROUP
 from okf_sphinx.writer.sizing import check_file_scale
 from okf_sphinx.writer.smart_index import page_meta, page_prior
 
@@ -58,7 +57,7 @@ from .markdown_sections import (
     tree_headings,
 )
 from .links import PageLinks, capture_links, resolve_links, url_key
-from .nav import INDEXES_FEATURE, nav_depths
+from .nav import INDEXES_FEATURE, nav_depths, nav_groups
 from .objects import DIRECTIVE, RenderedObject, rendered_objects
 
 log = get_plugin_logger(__name__)
@@ -82,7 +81,6 @@ _MATERIAL_SEARCH = re.compile(r'\sdata-md-component="search(?:-[a-z]+)?"')
 #: The search plugin's client for the mkdocs and readthedocs themes: it starts a worker that
 #: downloads the whole lunr index on every page, for a search box okf has taken over.
 _MKDOCS_SEARCH_CLIENT = re.compile(r'<script src="[^"<>]*search/main\.js"[^<>]*></script>')
-DEFAULT_EXCLUDE: list[str] = []  # as okf_search_exclude: nothing (an index.md page is content)
 
 
 class _Limits(c.BaseConfigOption):
@@ -94,9 +92,9 @@ class _Limits(c.BaseConfigOption):
 
     def run_validation(self, value: object) -> dict[str, int]:
         try:
-            return resolve_limits(value)
+            return resolve_limits(value, MKDOCS)
         except ValueError as exc:
-            raise base.ValidationError(str(exc).replace("okf_search_limits", "limits")) from None
+            raise base.ValidationError(str(exc)) from None
 
 
 class _IndexFiles(c.BaseConfigOption):
@@ -108,25 +106,23 @@ class _IndexFiles(c.BaseConfigOption):
 
     def run_validation(self, value: object) -> float:
         try:
-            return check_file_scale(value, "index_files")
+            return check_file_scale(value, MKDOCS)
         except ValueError as exc:
             raise base.ValidationError(str(exc)) from None
 
 
 class _OutputDir(c.Type):
-    """A non-empty relative folder name inside ``site_dir`` (the index is replaced wholesale)."""
+    """A non-empty relative folder name inside ``site_dir`` (the index is replaced wholesale),
+    by the Sphinx extension's rule (writer/build.py); where it leads is checked in ``on_config``."""
 
     def __init__(self, default: str) -> None:
         super().__init__(str, default=default)
 
     def run_validation(self, value: object) -> str:
-        value = super().run_validation(value)
-        path = PurePosixPath(value.replace("\\", "/"))
-        if not value.strip() or path.is_absolute() or value.startswith("~") or any(p in ("..", ".", "") for p in value.replace("\\", "/").strip("/").split("/")):
-            raise base.ValidationError(
-                f"must be a non-empty relative folder inside site_dir without '.' or '..' parts (like '_okf'); got {value!r}"
-            )
-        return path.as_posix()
+        try:
+            return index_folder_name(super().run_validation(value), MKDOCS)
+        except ValueError as exc:
+            raise base.ValidationError(str(exc)) from None
 
 
 class _Recorder(pymarkdown.Extension):
@@ -173,6 +169,8 @@ class OkfConfig(base.Config):
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
     objects = c.Type(bool, default=True)
     index_files = _IndexFiles(default=1.0)
+    llms_txt = c.Type(bool, default=True)
+    llms_summary = c.Optional(c.Type(str))
 
 
 def concept_id(src_uri: str) -> str:
@@ -201,16 +199,17 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._links: dict[str, PageLinks] = {}  # concept id -> its links to other pages
         self._depths: dict[str, int] = {}  # concept id -> its depth in the nav (the priors' toctree depth)
         self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
+        self._groups: list[tuple[str, list[str]]] = []  # llms.txt: the nav's sections and their pages
         self._target: Path | None = None  # the index folder
+        self._failed = False  # this build's index failed (build_site left nothing of okf's behind)
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
-        site = Path(config["site_dir"]).resolve()
-        target = (site / self.config.output_dir).resolve()
-        if target == site or not target.is_relative_to(site):
-            raise PluginError(f"okf: output_dir {self.config.output_dir!r} must be a folder strictly inside site_dir ({site})")
+        try:
+            self._target = index_folder(Path(config["site_dir"]), self.config.output_dir, MKDOCS)
+        except ValueError as exc:
+            raise PluginError(f"{MKDOCS.prefix}{exc}") from None
         self._md = None
-        self._target = target
         if not any(isinstance(e, _Recorder) for e in config["markdown_extensions"]):
             config["markdown_extensions"].append(_Recorder(self))
         theme = config["theme"]
@@ -238,6 +237,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     # -- per build -----------------------------------------------------------------------
     def on_pre_build(self, config: Any) -> None:
+        self._failed = False
         self._records = {}
         self._metas = {}
         self._markdown = {}
@@ -258,8 +258,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_nav(self, nav: Any, config: Any, files: Any) -> Any:
         """The nav as the site's toctree: each page's depth in it (nav.py), on every build."""
         features = (config["theme"].get("features") if hasattr(config["theme"], "get") else None) or []
-        self._depths = nav_depths(nav.items, lambda f: concept_id(f.src_uri), self._page_keys.get(""),
-                                  INDEXES_FEATURE in features)
+        home = self._page_keys.get("")
+        self._depths = nav_depths(nav.items, lambda f: concept_id(f.src_uri), home, INDEXES_FEATURE in features)
+        self._groups = nav_groups(nav.items, lambda f: concept_id(f.src_uri), home, DEFAULT_GROUP)
         return nav
 
     @event_priority(-100)  # after every other plugin: the markdown that is really rendered
@@ -308,7 +309,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         objects = self._object_sections(file.src_uri, captured.path, lm, lines, first, page_sections, rendered_objects(html))
         sections = order_sections(page_sections + objects, included)
         docname = concept_id(file.src_uri)
-        searchable = not self._excluded(docname)
+        searchable = not excluded(docname, self.config.exclude)
         self._records[file.src_uri] = DocRecord(docname, page.title or "", searchable, files, sections)
         self._links[docname] = capture_links(html, sections, page.url)
         return html
@@ -446,15 +447,15 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
-        target = site_dir / self.config.output_dir
         self._copy_assets(site_dir)
         docs_dir = Path(config["docs_dir"]).resolve()
+        target = self._target
+        assert target is not None  # on_config ran
         records, reused, missing = self._all_records(target, docs_dir)
         self._report(records, reused, missing)
-        configured = self.config.source_root
-        root = source_root(records, docs_dir, configured)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
         site = Site(
+            host=MKDOCS,
             builder=_generator(),
             page_url=lambda docname: urls.get(docname, ""),
             anchor_ok=lambda exprs: True,
@@ -468,39 +469,40 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             page_prior=lambda docname: page_prior(docname, [], self._metas.get(docname, {})),
             file_scale=self.config.index_files,
         )
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
         try:
-            files = build_index(records, root, site, self.config.limits)
-            written = write_index(target, files)
+            summary = build_site(records, site, outdir=site_dir, index_dir=target, source_dir=docs_dir,
+                                 source_root_setting=self.config.source_root, limits=self.config.limits,
+                                 agent_files=self._agent_files(config))
         except BuildError as exc:
-            remove_index(target)
-            raise PluginError(f"okf: {exc}") from None
-        finally:
-            if gc_was_enabled:
-                gc.enable()
-        manifest = files["manifest"]
-        excluded = sum(1 for r in records if not r.searchable)
-        smart = manifest["smart"]
-        log.info(
-            "indexed %d sections of %d pages (%d captured files; smart search language %r); wrote %d bytes to %s/",
-            manifest["sections"], len(records) - excluded, manifest["files"], smart["language"], written,
-            self.config.output_dir,
-        )
-        if not smart["stemmer"]:
+            self._failed = True
+            raise PluginError(str(exc)) from None
+        for line in summary.report(MKDOCS):
+            log.info(line)
+        note = summary.stemmer_note()
+        if note is not None:
             # a warning (--strict fails) unless the author chose the language in okf's own options
             (log.info if self.config.language else log.warning)(
-                "no stemmer for language %r: smart search on this site matches exact words only (no plural or "
-                "tense forms); keyword search is unaffected. Stemmers exist for: %s%s",
-                smart["language"], ", ".join(supported_languages()),
-                "" if self.config.language else f" (set language: {smart['language']} in the okf plugin's options to make this a note)",
-            )
+                note + ("" if self.config.language else
+                        f" (set {MKDOCS.change('language', summary.language)} to make this a note)"))
 
     def on_build_error(self, error: Exception) -> None:
         """A failed build leaves no index behind (an old one would not match the new pages)."""
         self._records = {}
-        if self._target is not None:
-            remove_index(self._target)
+        if self._target is not None and not self._failed:
+            left = discard_index(self._target, MKDOCS)
+            if left is not None:
+                log.warning(left)
+
+    def _agent_files(self, config: Any) -> AgentFiles | None:
+        """llms.txt / llms-full.txt (``llms_txt``): the nav's sections, ``llms_summary`` or the
+        site's description, links under ``site_url``."""
+        if not self.config.llms_txt:
+            return None
+        summary = self.config.llms_summary
+        if summary is None:
+            summary = config.get("site_description") or ""
+        return AgentFiles(groups=self._groups, summary=summary, root=self._page_keys.get("", ""),
+                          baseurl=config.get("site_url") or "")
 
     # -- helpers -------------------------------------------------------------------------
     def _language(self, config: Any) -> str:
@@ -515,9 +517,6 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                 return str(value)
         log.info("the theme names no language (theme: language: or locale:); smart search stems English")
         return "en"
-
-    def _excluded(self, docname: str) -> bool:
-        return any(fnmatch.fnmatchcase(docname, p) for p in self.config.exclude)
 
     def _copy_assets(self, site_dir: Path) -> None:
         dest = site_dir / ASSETS
@@ -538,7 +537,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             for uri in todo:
                 record = previous.get(concept_id(uri))
                 if record is not None:
-                    record.searchable = not self._excluded(record.docname)
+                    record.searchable = not excluded(record.docname, self.config.exclude)
                     records[uri] = record
                     self._metas[record.docname] = metas[record.docname]
                     self._links[record.docname] = links[record.docname]

@@ -4,14 +4,13 @@ builds keep exactly the right per-document records in the pickled environment.
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from okf_sphinx.core.records import CapturedFile, DocRecord
+from okf_sphinx.core.records import CapturedFile, DocRecord, excluded
 
 from .links import PageLinks, capture
 from .myst_include import correct_included_lines
@@ -49,10 +48,6 @@ def _includes(env: BuildEnvironment) -> dict[str, list[str]]:
 def _current_docname(env: BuildEnvironment) -> str:
     current = getattr(env, "current_document", None)
     return current.docname if current is not None else env.docname
-
-
-def excluded(docname: str, patterns: list[str]) -> bool:
-    return any(fnmatch.fnmatchcase(docname, p) for p in patterns)
 
 
 def page_title(env: BuildEnvironment, doctree: nodes.document, docname: str) -> str:
