@@ -93,9 +93,10 @@ def driver(argv: list[str]) -> int:
                     setattr(timed, attr, getattr(original, attr))
             setattr(cls, name, timed)
         # the parts of those handlers (functions the plugin's modules call by these names)
+        from okf_sphinx.capture.mkdocs import page as mkdocs_page
         from okf_sphinx.writer import build as writer_build
 
-        homes = [m for m in (mkdocs_plugin, writer_build) if m is not None]
+        homes = [mkdocs_page, writer_build]
         for name in PARTS:
             home = next((m for m in homes if getattr(m, name, None) is not None), None)
             if home is None:

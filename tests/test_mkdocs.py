@@ -366,7 +366,7 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
-    from okf_sphinx.capture.mkdocs.plugin import ASSET_FILES, THEME_BOXES
+    from okf_sphinx.capture.mkdocs.theme import ASSET_FILES, THEME_BOXES
 
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
     scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
@@ -405,7 +405,7 @@ def test_pyproject_registers_the_plugin_for_both_hosts() -> None:
 
 
 def test_every_plugin_option_is_documented() -> None:
-    from okf_sphinx.capture.mkdocs.plugin import OkfConfig
+    from okf_sphinx.capture.mkdocs.config import OkfConfig
 
     options = {name for name, _ in OkfConfig._schema}
     assert {"exclude", "limits", "output_dir", "source_root", "replace_builtin", "title"} <= options
@@ -564,14 +564,14 @@ def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
 
 _BUILD_WITH = """
 import sys
-from okf_sphinx.capture.mkdocs import plugin as mkdocs_plugin
-original = mkdocs_plugin.headings_from_tree
+from okf_sphinx.capture.mkdocs import page as mkdocs_page
+original = mkdocs_page.headings_from_tree
 taken = []
 def patched(*args, **kwargs):
     found = None if sys.argv[1] == "shadow-only" else original(*args, **kwargs)
     taken.append(found is not None)
     return found
-mkdocs_plugin.headings_from_tree = patched
+mkdocs_page.headings_from_tree = patched
 from mkdocs.__main__ import cli
 try:
     cli.main(args=["build", "-q", "-d", sys.argv[2]], prog_name="mkdocs", standalone_mode=False)
