@@ -22,6 +22,7 @@ with ``domain`` and ``objtype``.  Each becomes a section (docs/contract.md,
 Runs in the read phase, from the collector, with the objects autodoc imported
 already in ``sys.modules``.
 """
+
 from __future__ import annotations
 
 import inspect
