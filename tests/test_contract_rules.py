@@ -585,7 +585,7 @@ def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.
     site = tmp_path / "site"
     shutil.copytree(Path(index.source.location), site / "_okf")
     sid = index.search("policy")["hits"][0]
-    n = next(i for i in range(index.sections) if index.section(i)["locator"] == sid["locator"])
+    n = next(i for i in range(index.section_count) if index.section(i)["locator"] == sid["locator"])
     starts = fmt.section_starts(index.manifest["section_files"])
     k = fmt.section_file_of(starts, n)
     chunk = fmt.unwrap(f"s/{k}", (site / "_okf" / "s" / f"{k}.js").read_bytes())

@@ -280,7 +280,7 @@ def _section_words(site: Path, rng: random.Random) -> list[str]:
     from okf_sphinx import open_index
 
     index = open_index(site)
-    return index.normaliser.terms(index.section(rng.randrange(index.sections))["text"])[:400]
+    return index.normaliser.terms(index.section(rng.randrange(index.section_count))["text"])[:400]
 
 
 def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[str, Any]]:

@@ -226,7 +226,7 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
 
     site = tmp_path / "site"
     shutil.copytree(example_html, site, ignore=shutil.ignore_patterns(".doctrees"))
-    n = okf_sphinx.open_index(site).sections
+    n = okf_sphinx.open_index(site).section_count
     folder = site / "_okf" / "t"
     path = max((f for f in folder.glob("*.js") if "-" not in f.stem),
                key=lambda f: len(fmt.unwrap(f"t/{f.stem}", f.read_bytes())["terms"]))

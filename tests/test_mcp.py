@@ -281,7 +281,7 @@ def test_every_contract_code_has_a_test():
 
 def _random_hits(index, count: int, seed: int = 7) -> list[dict[str, Any]]:
     rng = random.Random(seed)
-    words = sorted({t for sid in range(index.sections) for t in index.normaliser.terms(index.section(sid)["text"])})
+    words = sorted({t for sid in range(index.section_count) for t in index.normaliser.terms(index.section(sid)["text"])})
     hits: dict[str, dict[str, Any]] = {}
     tries = 0
     while len(hits) < count and tries < 5000:

@@ -171,7 +171,7 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     paths = fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes())
     assert paths == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
     counts = fmt.decode_ints(table["counts"])
-    assert sum(counts) == index.sections and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
+    assert sum(counts) == index.section_count and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
     from okf_sphinx.engine import smart as engine
 
@@ -281,7 +281,7 @@ def test_quoted_phrases(index: okf_sphinx.Index) -> None:
 
 
 def _object_rows(index: okf_sphinx.Index) -> list[list]:
-    return [r for r in index.objects() if r[4] < index.sections]
+    return [r for r in index.objects() if r[4] < index.section_count]
 
 
 def test_object_names_rank_their_object_first(example_html: Path) -> None:

@@ -172,10 +172,8 @@ class Index:
     @property
     def section_count(self) -> int:
         """How many sections are searchable (sids ``0 … N-1``, the BM25 collection): a count,
-        not a list — :meth:`concepts` is the list of pages.  ``sections`` is the old name."""
+        not a list — :meth:`concepts` is the list of pages."""
         return self._view().manifest["sections"]
-
-    sections = section_count
 
     @property
     def sections_all(self) -> int:
@@ -435,7 +433,7 @@ class Index:
             raise corrupt(name, "a posting list is malformed")
         sids = []
         sid = -1
-        sections = self.sections
+        sections = self.section_count
         for i in range(0, len(flat), 3):
             sid = flat[i] if i == 0 else sid + flat[i]
             if (i and flat[i] == 0) or sid >= sections or flat[i + 1] == 0:

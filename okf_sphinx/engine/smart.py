@@ -162,7 +162,7 @@ def named(index: Index, query: str, kinds: list[str] | None) -> dict[int, int]:
     for name, kind, sid in shard.get(fmt.name_key(q), []):
         if kinds is not None and kind not in kinds:
             continue
-        if sid >= index.sections:
+        if sid >= index.section_count:
             raise _corrupt("manifest", "an object-name shard refers to a section past the searchable ones")
         lowered = fmt.ascii_lower(name)
         if lowered == q:
@@ -346,7 +346,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
             raise OkfError("schema_validation", f"{name} must be true or false, got {value!r}", field=name)
     units, wanted, kinds = check_filters(under, meta, kind)
     m = smart_meta(index)
-    pages = index._load("smart", _page_table_check(index.sections))
+    pages = index._load("smart", _page_table_check(index.section_count))
     rows, firsts = pages["rows"], pages["firsts"]
     metas = index._load("meta", _check_meta) if wanted is not None else {}
     paths = index._load("paths", _paths_check(len(rows))) if units is not None else []
@@ -617,7 +617,7 @@ def expanded(index: Index, sources: list[int], keep: Callable[[int], bool]) -> l
                 return out
             if to in seen:
                 continue
-            if to >= index.sections:
+            if to >= index.section_count:
                 raise _corrupt("manifest", "a link shard refers to a section past the searchable ones")
             seen.add(to)
             if not keep(to):
