@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 import okf_sphinx
 from conftest import build_html, page_priors, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.surfaces.mcp_server import contract
+from okf_sphinx.core.contracts import contract
 
 ROOT = Path(__file__).resolve().parent.parent
 
