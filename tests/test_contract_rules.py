@@ -388,7 +388,7 @@ def test_identifier_rule() -> None:
 
 
 def test_normalise_path_rules() -> None:
-    from okf_sphinx.agent.files import normalise_path
+    from okf_sphinx.core.locators import normalise_path
 
     assert normalise_path("a/./b/../c.md") == "a/c.md"
     assert normalise_path("a//b") == "a/b"
@@ -407,17 +407,17 @@ def test_normalise_path_rules() -> None:
 
 
 def test_locator_parsing_rules(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.agent.pages import _parse_locator
+    from okf_sphinx.core.locators import parse_locator
 
-    assert _parse_locator("alpha.rst#L6-L9") == ("alpha.rst", 6, 9)
-    assert _parse_locator("alpha.rst#L6") == ("alpha.rst", 6, 6)
-    assert _parse_locator("a%20b%C3%A9.rst#L1-L2") == ("a bé.rst", 1, 2)
-    assert code_of(lambda: _parse_locator("alpha.rst#L0-L2")) == "invalid_line_range"
-    assert code_of(lambda: _parse_locator("alpha.rst#L3-L2")) == "invalid_line_range"
-    assert code_of(lambda: _parse_locator("alpha.rst#L" + "9" * 17)) == "invalid_line_range"
-    assert _parse_locator("alpha.rst#L" + "9" * 16) == ("alpha.rst", 10**16 - 1, 10**16 - 1)
-    assert code_of(lambda: _parse_locator("alpha.rst")) == "schema_validation"
-    assert code_of(lambda: _parse_locator("a%FF.rst#L1")) == "schema_validation"
+    assert parse_locator("alpha.rst#L6-L9") == ("alpha.rst", 6, 9)
+    assert parse_locator("alpha.rst#L6") == ("alpha.rst", 6, 6)
+    assert parse_locator("a%20b%C3%A9.rst#L1-L2") == ("a bé.rst", 1, 2)
+    assert code_of(lambda: parse_locator("alpha.rst#L0-L2")) == "invalid_line_range"
+    assert code_of(lambda: parse_locator("alpha.rst#L3-L2")) == "invalid_line_range"
+    assert code_of(lambda: parse_locator("alpha.rst#L" + "9" * 17)) == "invalid_line_range"
+    assert parse_locator("alpha.rst#L" + "9" * 16) == ("alpha.rst", 10**16 - 1, 10**16 - 1)
+    assert code_of(lambda: parse_locator("alpha.rst")) == "schema_validation"
+    assert code_of(lambda: parse_locator("a%FF.rst#L1")) == "schema_validation"
     assert index.get_section(locator="alpha.rst#L6-L9")["heading"] == "Beta part"
     assert index.get_section(locator="alpha.rst#L1-L9")["heading"] == "Alpha"  # its subtree's range
     assert code_of(lambda: index.get_section(locator="alpha.rst#L1-L8")) == "section_not_found"
@@ -643,7 +643,7 @@ def test_an_engine_with_older_unicode_refuses_a_code_point_only_the_build_knows(
 
 
 def test_shorten_keeps_messages_readable() -> None:
-    from okf_sphinx.agent.answers import _shorten
+    from okf_sphinx.core.locators import _shorten
 
     assert _shorten("x" * 200) == "x" * 200
     assert _shorten("a" * 150 + "b" * 51) == "a" * 100 + "…" + "a" * 49 + "b" * 51
@@ -737,7 +737,7 @@ def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatc
 
 
 def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.agent.files import normalise_path
+    from okf_sphinx.core.locators import normalise_path
 
     rl, gs = index.read_lines, index.get_section
     assert details(lambda: rl("x" * 4097, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4097})

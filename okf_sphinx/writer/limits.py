@@ -10,6 +10,7 @@ from typing import Any
 
 from okf_sphinx.core.errors import BuildLimitError, PathLimitError
 from okf_sphinx.core.hosts import Host
+from okf_sphinx.core.locators import MAX_PATH_BYTES, MAX_PATH_COMPONENTS
 from okf_sphinx.core.records import CapturedFile, DocRecord
 
 #: Build-time caps: ten times the reference implementation's per-query caps.
@@ -28,8 +29,6 @@ REFERENCE_LIMITS = {
     "sections": 100_000,
     "terms": 1_000_000,
 }
-MAX_PATH_BYTES = 4096
-MAX_PATH_COMPONENTS = 64
 
 
 def resolve_limits(value: Any, host: Host) -> dict[str, int]:
