@@ -3,7 +3,7 @@
 The index here is written by the real index writer from hand-made records (no
 Sphinx run), so these tests are fast: they are the test selection of the
 mutation run (bench/mutation.py), and each assertion pins one rule of
-SEARCH_CONTRACT.md / AGENT_TOOLS.md with values worked out by hand.
+docs/contract.md / docs/agents.md with values worked out by hand.
 """
 
 from __future__ import annotations

@@ -433,7 +433,7 @@ def test_snapshot_revision_escapes_html_unsafe_characters_as_the_contract_says(o
     for path in sorted(["a$&+,:;=@b.rst", "index.rst", "x<y>&z\u2028w.rst"]):
         data = (src / path).read_bytes()
         entries.append({"path": path, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
-    # SEARCH_CONTRACT.md, written out independently of okf_sphinx.core.index_format
+    # snapshot_revision (the SHA-256 of the sorted file list as canonical JSON), written out independently of okf_sphinx.core.index_format
     payload = json.dumps(entries, separators=(",", ":"), ensure_ascii=False)
     for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         payload = payload.replace(ch, esc)

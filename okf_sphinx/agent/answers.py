@@ -1,4 +1,4 @@
-"""What every agent tool's answer shares (AGENT_TOOLS.md): the one JSON wire
+"""What every agent tool's answer shares (docs/agents.md, "Tool contracts"): the one JSON wire
 form (:func:`answer_json`), the byte budget every answer is measured against
 (:data:`MAX_ANSWER_BYTES`: an answer is paged or refused with its size, never
 silently cut), the argument checks and the cap on listed candidates.

@@ -1,5 +1,5 @@
 """The ``read_lines`` tool: lines ``[start, end]`` of a captured file, byte for
-byte, with the file's SHA-256 (AGENT_TOOLS.md)."""
+byte, with the file's SHA-256 (docs/agents.md, "read_lines")."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ EXIT_CODES: dict[str, int] = {
     "index_corrupt": 5,
     "index_version_unsupported": 6,
     "cancelled": 7,
-    # reading tools (AGENT_TOOLS.md)
+    # reading tools (docs/agents.md, "Errors")
     "not_found": 8,
     "missing_path": 9,
     "path_outside_root": 10,

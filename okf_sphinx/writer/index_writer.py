@@ -112,7 +112,7 @@ def _read_captured(files: dict[str, CapturedFile], host: Host) -> dict[str, byte
 
 def _section_stats(text: str, heading: str, title_terms: list[str]) -> tuple[dict[str, int], int, int]:
     """``(weighted frequencies, weighted length, unweighted term count)``: body terms weigh 1,
-    heading terms 3, page-title terms 2 (SEARCH_CONTRACT.md §4); the count is for the ``terms`` cap."""
+    heading terms 3, page-title terms 2 (docs/contract.md, "Ranking"); the count is for the ``terms`` cap."""
     body = terms(text)
     head = terms(heading)
     freqs: Counter[str] = Counter(body)
