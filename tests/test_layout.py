@@ -153,6 +153,14 @@ def test_writer_and_core_import_no_host(package: str) -> None:
     assert r.stdout.strip() == "[]"
 
 
+def test_the_writer_never_imports_capture() -> None:
+    # records come in through writer/build.py's entry point, whoever captured them
+    modules = _modules()
+    found = {name: sorted(m for m in _runtime_imports(name, path, modules) if m.startswith("okf_sphinx.capture"))
+             for name, path in modules.items() if name.startswith("okf_sphinx.writer")}
+    assert len(found) > 5 and {name: f for name, f in found.items() if f} == {}
+
+
 def test_the_host_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from sphinx import addnodes\n    import docutils.nodes\n", encoding="utf-8")
