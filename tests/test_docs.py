@@ -35,3 +35,19 @@ def test_index_format_doc_names_the_version_the_code_writes() -> None:
 
     text = (ROOT / "docs" / "index-format.md").read_text(encoding="utf-8")
     assert f"# Index format (format_version {FORMAT_VERSION})" in text
+
+
+def test_readme_opens_with_name_sentence_and_the_two_commands() -> None:
+    """The README's title and one sentence come first, then the demo and the test command;
+    .ci/run runs that same test command."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").split("\n")
+    assert lines[0] == "# okf_sphinx"
+    block = lines.index("```sh")
+    sentence = " ".join(lines[1:block]).strip()
+    assert sentence.endswith(".") and sentence.count(". ") == 0, sentence
+    demo, test, end = lines[block + 1: block + 4]
+    assert end == "```"
+    assert "sphinx-build" in demo and "okf search example_site/_build/html" in demo
+    assert test.startswith("python -m pytest")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").split("\n")
+    assert test in ci
