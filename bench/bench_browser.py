@@ -199,11 +199,12 @@ def warm_node(site: Path, queries: list[str], repeat: int) -> dict[str, float] |
 
 
 DIALOG = REPO / "okf_sphinx" / "static"
-DIALOG_FILES = ["okf-stemmer.js", "okf-search.js", "okf-dialog.js", "okf-dialog.css"]
+DIALOG_FILES = ["okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js", "okf-dialog.css"]
 DIALOG_PAGE = """<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>okf dialog benchmark</title>
 <link rel="stylesheet" href="_static/okf-dialog.css">
 <script defer src="_static/okf-stemmer.js"></script>
+<script defer src="_static/okf-stemmer-english.js"></script>
 <script defer src="_static/okf-search.js"></script>
 <script defer src="_static/okf-dialog.js" data-okf-search-page="search.html"></script>
 <body><main role="main"><h1>Dialog benchmark</h1><p>Ctrl+K opens the search dialog.</p></main></body></html>
@@ -281,7 +282,7 @@ def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dic
 
 def asset_sizes(terser: Path | None) -> dict[str, dict[str, int | None]]:
     out = {}
-    for name in ("okf-search.js", "okf-stemmer.js", "okf-dialog.js", "okf-dialog.css"):
+    for name in ("okf-search.js", "okf-stemmer.js", "okf-stemmer-english.js", "okf-dialog.js", "okf-dialog.css"):
         raw = (DIALOG / name).read_bytes()
         row: dict[str, int | None] = {"raw": len(raw), "gzip": gz(raw), "min_gzip": None}
         if terser and name.endswith(".js"):

@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     reqs = requests()
     report: dict[str, Any] = {"when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "sites": {}}
-    runtime = {name: len(gzip.compress((STATIC / name).read_bytes(), 9)) for name in ("okf-search.js", "okf-stemmer.js")}
+    runtime = {name: len(gzip.compress((STATIC / name).read_bytes(), 9)) for name in ("okf-search.js", "okf-stemmer.js", "okf-stemmer-english.js")}
     report["runtime_gzip"] = runtime
     for site in args.sites:
         okf = site / "_okf"

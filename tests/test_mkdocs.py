@@ -372,11 +372,14 @@ def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
     scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
     assert [(src, re.findall(r'data-okf-([\w-]+)="([^"]*)"', attrs)) for src, attrs in scripts] == [
         ("../../assets/okf/okf-stemmer.js", []),
+        ("../../assets/okf/okf-stemmer-english.js", []),  # the site language's stemmer only
         ("../../assets/okf/okf-search.js", [("index", "../../_okf/")]),
         ("../../assets/okf/okf-mkdocs.js", [("search", "../../search.html"), ("theme", "mkdocs")]),
         ("../../assets/okf/okf-dialog.js", [("root", "../../"), ("search-page", "search.html"),
                                             ("box", html.escape(THEME_BOXES))]),
     ]  # in this order: stemmer before the runtime, the theme hook before the dialog
+    assert sorted(p.name for p in (site / "assets" / "okf").glob("okf-stemmer*.js")) == [
+        "okf-stemmer-english.js", "okf-stemmer.js"]
     head = page[: page.index("</head>")]
     assert '<link rel="stylesheet" href="../../assets/okf/okf-dialog.css">' in head
     assert "search/main.js" not in page  # the theme's own search client is not loaded
@@ -468,7 +471,8 @@ def _manifest(site: Path) -> dict[str, Any]:
         ("theme:\n  name: mkdocs\n  locale: es\n", "", "es", True),  # the mkdocs theme's locale
         ("theme:\n  name: mkdocs\n", "", "en", True),  # the theme's own default
         ("theme:\n  name: material\n  language: de\n", "      language: en\n", "en", True),  # okf's option wins
-        ("theme:\n  name: material\n  language: fr\n", "", "fr", False),  # no stemmer: said loudly
+        ("theme:\n  name: material\n  language: fr\n", "", "fr", True),  # every language Sphinx stems
+        ("theme:\n  name: material\n  language: ja\n", "", "ja", False),  # no stemmer: said loudly
     ],
 )
 def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: str, language: str, stemmed: bool) -> None:
@@ -482,6 +486,10 @@ def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: 
     assert warned is (not stemmed)
     if not stemmed:  # a warning: --strict fails on it
         assert mkdocs_build(project, tmp_path / "strict", "--strict", check=False).returncode != 0
+    from okf_sphinx.core.stemmer import stemmer_script
+
+    shipped = sorted(p.name for p in (tmp_path / "site" / "assets" / "okf").glob("okf-stemmer*.js"))
+    assert shipped == sorted(["okf-stemmer.js"] + ([stemmer_script(language)] if stemmed else []))
 
 
 def test_snippet_line_ranges_and_sections_are_captured_exactly(tmp_path: Path) -> None:

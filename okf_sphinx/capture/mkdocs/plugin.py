@@ -131,7 +131,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def _scripts(self, output: str, base_url: str, config: Any, on_search_page: bool) -> str:
         return theme.page_scripts(output, base_url, self.config, getattr(config["theme"], "name", None) or "",
-                                  on_search_page)
+                                  self._language(config, quiet=True), on_search_page)
 
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:
@@ -140,7 +140,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
-        theme.copy_assets(site_dir)
+        theme.copy_assets(site_dir, self._language(config, quiet=True))
         docs_dir = Path(config["docs_dir"]).resolve()
         target = self._target
         assert target is not None  # on_config ran
@@ -198,7 +198,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         return AgentFiles(groups=self._groups, summary=summary, root=self._page_keys.get("", ""),
                           baseurl=config.get("site_url") or "")
 
-    def _language(self, config: Any) -> str:
+    def _language(self, config: Any, quiet: bool = False) -> str:
         """Smart mode's language: the ``language`` option, else the theme's (Material's
         ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
         if self.config.language:
@@ -208,7 +208,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             value = theme_config.get(key) if hasattr(theme_config, "get") else None
             if value:
                 return str(value)
-        log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        if not quiet:
+            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
         return "en"
 
     def _all_records(self, target: Path) -> tuple[list[DocRecord], list[str], list[str]]:

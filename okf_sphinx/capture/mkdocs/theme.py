@@ -18,6 +18,8 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from okf_sphinx.core.stemmer import stemmer_script
+
 if TYPE_CHECKING:
     from .config import OkfConfig
 
@@ -59,10 +61,11 @@ def add_templates(theme: Any, options: OkfConfig) -> None:
     theme.static_templates.add(search_page(options))
 
 
-def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str, on_search_page: bool) -> str:
+def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str, language: str,
+                 on_search_page: bool) -> str:
     """okf's scripts on a rendered page: the runtime where it searches (every page with
-    the dialog, else the search page), the dialog, and the theme's search box and
-    shortcuts taken over (replace_builtin: true)."""
+    the dialog, else the search page) with the stemmer of the site's ``language``, the
+    dialog, and the theme's search box and shortcuts taken over (replace_builtin: true)."""
     at = output.rfind("</body>")
     if at < 0:
         return output  # not an HTML page: left alone
@@ -73,6 +76,9 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     if dialog or on_search_page:
         # the stemmer before the runtime: smart mode stems with it
         tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+        script = stemmer_script(language)
+        if script is not None:  # the site language's algorithm, after the shared part
+            tags.append(f'<script src="{assets}{script}" defer></script>')
         tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{options.output_dir}/" defer></script>')
     if replace:
         theme = html.escape(theme_name)
@@ -104,9 +110,11 @@ def search_page_context(context: Any, options: OkfConfig) -> Any:
     return context
 
 
-def copy_assets(site_dir: Path) -> None:
-    """The runtime, its CSS, the dialog and the theme hook, into ``site_dir/assets/okf/``."""
+def copy_assets(site_dir: Path, language: str) -> None:
+    """The runtime, its CSS, the dialog, the theme hook and the stemmer of the site's
+    ``language``, into ``site_dir/assets/okf/``."""
     dest = site_dir / ASSETS
     dest.mkdir(parents=True, exist_ok=True)
-    for name in ASSET_FILES:
+    script = stemmer_script(language)
+    for name in ASSET_FILES + ((script,) if script else ()):
         shutil.copyfile(STATIC / name, dest / name)

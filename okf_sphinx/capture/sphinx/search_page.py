@@ -25,6 +25,8 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_gettext
 
+from okf_sphinx.core.stemmer import stemmer_script
+
 from .ui_strings import dialog_strings_attribute, setup_ui_strings
 
 HERE = Path(__file__).resolve().parents[2]
@@ -61,8 +63,9 @@ def _builder_inited(app: Sphinx) -> None:
     if not _enabled(app):
         return
     builder = app.builder
-    if str(STATIC) not in app.config.html_static_path:
-        app.config.html_static_path.append(str(STATIC))
+    for path in static_files(app.config.language):
+        if str(path) not in app.config.html_static_path:
+            app.config.html_static_path.append(str(path))
     name = page_name(app)
     if builder.name == "singlehtml":
         # singlehtml writes no search page and emits no html-collect-pages
@@ -71,6 +74,15 @@ def _builder_inited(app: Sphinx) -> None:
     app.okf_dialog_strings = dialog_strings_attribute()  # type: ignore[attr-defined]  # the site's language
     if app.config.okf_search_replace_builtin and getattr(builder, "search", False):
         _drop_sphinx_index(builder)
+
+
+def static_files(language: str | None) -> list[Path]:
+    """The runtime's files a site of ``language`` ships in ``_static/``: all of ``static/``
+    but the stemmers of other languages (one file per language, issue: load only what the
+    site needs)."""
+    own = stemmer_script(language or "en")
+    return [p for p in sorted(STATIC.iterdir())
+            if p.is_file() and (not p.name.startswith("okf-stemmer-") or p.name == own)]
 
 
 def _drop_sphinx_index(builder: Any) -> None:
@@ -120,6 +132,9 @@ def _add_assets(app: Sphinx, search_page: bool) -> None:
         app.add_css_file(DIALOG_STYLES)
     if search_page or app.config.okf_search_dialog:
         app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
+        script = stemmer_script(app.config.language or "en")
+        if script is not None:  # the site language's algorithm, after the shared part
+            app.add_js_file(script, loading_method="defer")
         app.add_js_file(RUNTIME, loading_method="defer")
     if app.config.okf_search_dialog:
         strings = app.okf_dialog_strings  # type: ignore[attr-defined]
