@@ -269,6 +269,18 @@ def test_an_output_dir_okf_did_not_write_is_left_untouched_and_named_as_in_mkdoc
     assert (out / "css" / "base.css").is_file()  # the theme's files are still there
 
 
+def test_the_summary_names_mkdocs_settings(tmp_path: Path) -> None:
+    """One summary for both hosts (writer/build.py), settings named as mkdocs.yml spells them."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n\nyak\n", "a.md": "# Alpha\n\nyak\n"},
+                                   "plugins:\n  - search\n  - okf:\n      exclude: [index]\n")
+    proc = mkdocs_build(project, tmp_path / "site")
+    assert re.search(r"indexed 1 sections of 1 pages \(\d+ distinct terms, 2 captured files; smart search language "
+                     r"'en'\); wrote \d+ bytes to _okf/ and llms.txt, llms-full.txt", proc.stderr), proc.stderr
+    assert ("1 pages excluded from search by exclude (index); set exclude: [] in the okf plugin's options in "
+            "mkdocs.yml to include them") in proc.stderr
+    assert "okf_search_" not in proc.stderr and "conf.py" not in proc.stderr
+
+
 def test_output_dir_follows_the_sphinx_rule(tmp_path: Path) -> None:
     """One rule for both hosts: '.' parts are dropped, the folder is named as written."""
     project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\nalpha text\n"},
