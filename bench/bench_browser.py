@@ -55,7 +55,7 @@ REPO = HERE.parent
 SHARED = REPO.parent / "shared" / "corpora"
 RESULTS = HERE / "results"
 NPM = RESULTS / "npm"
-RUNTIME = REPO / "okf_sphinx" / "static" / "okf-search.js"
+STATIC = REPO / "okf_sphinx" / "static"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -63,6 +63,9 @@ PAGE = 10  # results on the first page of every engine
 
 sys.path.insert(0, str(HERE))
 from bench_query import QUERIES  # noqa: E402  (the same 30 queries as the Python benchmark)
+from bench_smart import STATIC as ASSEMBLED  # noqa: E402  (this checkout's runtime, as a site build writes it)
+
+RUNTIME = ASSEMBLED / "okf-search.js"
 
 PAGEFIND_PAGE = """<!doctype html>
 <meta charset="utf-8"><title>Pagefind benchmark</title>
@@ -80,7 +83,7 @@ document.body.dataset.done = "1";
 WARM_JS = r"""
 const okf = require(process.argv[2]);
 const queries = JSON.parse(process.argv[4]), repeat = +process.argv[5];
-const engine = new okf.Engine(okf.nodeLoader(process.argv[3]));
+const engine = new okf.Index(okf.nodeLoader(process.argv[3]));
 (async () => {
   const run = async (q) => { try { return await engine.search(q, 20); } catch (e) { return e; } };
   for (const q of queries) await run(q);
@@ -198,7 +201,7 @@ def warm_node(site: Path, queries: list[str], repeat: int) -> dict[str, float] |
     return {"p50_ms": nearest_rank(times, 50), "p95_ms": nearest_rank(times, 95), "max_ms": max(times), "calls": len(times)}
 
 
-DIALOG = REPO / "okf_sphinx" / "static"
+DIALOG = STATIC
 DIALOG_FILES = ["okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js", "okf-dialog.css"]
 DIALOG_PAGE = """<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>okf dialog benchmark</title>
@@ -283,10 +286,11 @@ def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dic
 def asset_sizes(terser: Path | None) -> dict[str, dict[str, int | None]]:
     out = {}
     for name in ("okf-search.js", "okf-stemmer.js", "okf-stemmer-english.js", "okf-dialog.js", "okf-dialog.css"):
-        raw = (DIALOG / name).read_bytes()
+        path = RUNTIME if name == RUNTIME.name else DIALOG / name
+        raw = path.read_bytes()
         row: dict[str, int | None] = {"raw": len(raw), "gzip": gz(raw), "min_gzip": None}
         if terser and name.endswith(".js"):
-            row["min_gzip"] = gz(subprocess.run([str(terser), str(DIALOG / name), "-c", "-m"], capture_output=True, check=True).stdout)
+            row["min_gzip"] = gz(subprocess.run([str(terser), str(path), "-c", "-m"], capture_output=True, check=True).stdout)
         out[name] = row
     return out
 
@@ -303,7 +307,7 @@ def terser_only() -> Path | None:
 
 def main_dialog(site: Path, name: str) -> int:
     for f in DIALOG_FILES:  # this checkout's runtime and dialog
-        shutil.copyfile(DIALOG / f, site / "_static" / f)
+        shutil.copyfile(RUNTIME if f == RUNTIME.name else DIALOG / f, site / "_static" / f)
     (site / "okf-dialog-bench.html").write_text(DIALOG_PAGE, encoding="utf-8")
     from playwright.sync_api import sync_playwright
 
@@ -368,8 +372,9 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="okf-bench-browser-"))
     if args.site:
         site, name = args.site.resolve(), args.site.name
-        # measure the runtime of this checkout, not the one copied when the site was built
+        # measure the runtime of this checkout, not the one written when the site was built
         shutil.copyfile(RUNTIME, site / "_static" / RUNTIME.name)
+        shutil.copyfile(STATIC / "okf-search-page.js", site / "_static" / "okf-search-page.js")
     else:
         src = args.corpus or (SHARED / "peps" if args.peps else SHARED / "myst" / "docs")
         name = "peps" if args.peps else src.name if args.corpus else "myst"

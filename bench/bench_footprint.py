@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import bench_smart  # noqa: E402
 
-RUNTIME = bench_smart.STATIC  # this checkout's okf-search.js
+RUNTIME = bench_smart.STATIC  # the folder of this checkout's okf-search.js, assembled
 
 
 def gz(data: bytes) -> int:

@@ -36,9 +36,19 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results"
-STATIC = REPO / "okf_sphinx" / "static"
 sys.path.insert(0, str(HERE))
 from bench_query import QUERIES  # noqa: E402
+
+
+def assembled_runtime() -> Path:
+    """The folder of this checkout's runtime as a site build writes it (okf-search.js, assembled
+    from okf_sphinx/js/, beside okf-stemmer.js)."""
+    from okf_sphinx.surfaces.browser import write_for_node
+
+    return write_for_node(RESULTS / "runtime").parent
+
+
+STATIC = assembled_runtime()  # this checkout's okf-search.js and okf-stemmer.js
 
 SMART_FILES = ("smart.js", "meta.js", "paths.js")
 SMART_DIRS = ("g", "d", "x")
@@ -52,11 +62,11 @@ const dir = process.argv[3];
   const cold = [];
   for (const r of requests) {
     const loaded = [];
-    const engine = new okf.Engine((name) => { loaded.push(name); return base(name); });
+    const engine = new okf.Index((name) => { loaded.push(name); return base(name); });
     try { await engine.search(r.query, r.opts); } catch (e) { /* refusals load files too */ }
     cold.push(loaded);
   }
-  const engine = new okf.Engine(base);
+  const engine = new okf.Index(base);
   const run = async (r) => { try { return await engine.search(r.query, r.opts); } catch (e) { return e; } };
   for (const r of requests) await run(r);
   const times = requests.map(() => []);

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .core.errors import OkfError
-from .engine.index import Index, open_index
+from .surfaces.api import Index, open_index
 
 __version__ = "0.1.0"
 __all__ = ["Index", "OkfError", "open_index", "setup", "__version__"]

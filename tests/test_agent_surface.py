@@ -23,18 +23,18 @@ def site(tmp_path_factory) -> Path:
     return built_site(tmp_path_factory)
 
 
-def test_bm25_constants_have_one_source():
-    # the scoring function derives its factors from K1 and B (the manifest's k1/b) …
-    source = Path(fmt.__file__).read_text(encoding="utf-8")
-    body = source[source.index("def bm25_part"):]
-    assert not re.search(r"\b(2\.2|1\.2|0\.25|0\.75)\b", body), "literal BM25 constants in bm25_part"
-    # … and the JS runtime's literals are those very doubles
-    js = (ROOT / "okf_sphinx" / "static" / "okf-search.js").read_text(encoding="utf-8")
-    line = next(ln for ln in js.splitlines() if "P.idf * (f *" in ln)
-    k1_plus_1, k1, one_minus_b, b = map(float, re.search(
-        r"\(f \* ([\d.]+)\) / \(f \+ ([\d.]+) \* \(([\d.]+) \+ ([\d.]+) \*", line).groups())
-    assert (k1_plus_1, k1, one_minus_b, b) == (fmt.K1 + 1, fmt.K1, 1 - fmt.B, fmt.B)
-    assert fmt.bm25_part(1.5, 2, 10, 8.0) == 1.5 * (2 * 2.2) / (2 + 1.2 * (0.25 + 0.75 * 10 / 8.0))
+def test_bm25_has_one_formula_per_language_and_no_literal_parameters():
+    # Lucene's model: k1 and b are state (the manifest's), the formula takes them as arguments
+    py = Path(fmt.__file__).read_text(encoding="utf-8")
+    js = (ROOT / "okf_sphinx" / "js" / "core" / "index_format.js").read_text(encoding="utf-8")
+    for text, start in ((py, "def bm25_part"), (js, "function bm25Part")):
+        body = text[text.index(start):].split("\n\n")[0]
+        assert not re.search(r"\b(2\.2|1\.2|0\.25|0\.75)\b", body), f"literal BM25 constants in {start}"
+        assert "k1 + 1" in body and "1 - b" in body
+    for path in (ROOT / "okf_sphinx").rglob("*.[pj][ys]"):  # one formula: no other file writes it
+        if path.name not in ("index_format.py", "index_format.js"):
+            assert "k1 + 1" not in path.read_text(encoding="utf-8"), path
+    assert fmt.bm25_part(1.5, 2, 10, 8.0, fmt.K1, fmt.B) == 1.5 * (2 * 2.2) / (2 + 1.2 * (0.25 + 0.75 * 10 / 8.0))
 
 
 def test_one_line_counter_agrees_on_every_file_and_on_empty_text(site):

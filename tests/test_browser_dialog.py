@@ -332,10 +332,10 @@ def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path
     page = browser.new_page()
     page.goto(base + "index.html")
     page.evaluate("""() => {
-        const eng = OkfSearch.engine(), real = eng.search.bind(eng), norm = eng.normaliser.bind(eng);
+        const eng = OkfSearch.index(), real = eng.search.bind(eng), norm = eng.normaliserFor.bind(eng);
         window.okfHeld = [];
         window.okfSettled = [];  // queries whose answer the dialog has handled (a macrotask after it)
-        eng.normaliser = q => norm(q).then(n => { setTimeout(() => window.okfSettled.push(q), 0); return n; });
+        eng.normaliserFor = q => norm(q).then(n => { setTimeout(() => window.okfSettled.push(q), 0); return n; });
         eng.search = (q, opts) => q === 'retry'
             ? new Promise(resolve => window.okfHeld.push(() => resolve(real(q, opts))))
             : real(q, opts);

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 THEMES = ["alabaster", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme"]
 STATIC = Path(__file__).resolve().parent.parent / "okf_sphinx" / "static"
 #: pages the search page shows per step in smart mode (the runtime's own constant)
-SMART_PAGE = int(re.search(r"SMART_PAGE = (\d+)", (STATIC / "okf-search.js").read_text(encoding="utf-8")).group(1))  # type: ignore[union-attr]
+SMART_PAGE = int(re.search(r"SMART_PAGE = (\d+)", (STATIC / "okf-search-page.js").read_text(encoding="utf-8")).group(1))  # type: ignore[union-attr]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

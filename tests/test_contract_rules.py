@@ -58,7 +58,7 @@ def code_of(fn) -> str:  # type: ignore[no-untyped-def]
     return err.value.code
 
 
-# -- format.py ------------------------------------------------------------------------------
+# -- index_format.py ------------------------------------------------------------------------------
 
 
 def test_locator_escapes_all_but_unreserved_and_sub_delims() -> None:
@@ -117,12 +117,15 @@ def test_snapshot_revision_follows_the_contract_text() -> None:
 
 
 def test_bm25_part_values_and_operation_order() -> None:
-    assert fmt.bm25_part(1.0, 1, 10, 10.0) == 1.0  # 2.2 / (1 + 1.2)
-    assert fmt.bm25_part(2.0, 2, 20, 10.0) == 2.0 * 4.4 / (2 + 1.2 * (0.25 + 0.75 * 2.0))
-    assert fmt.bm25_part(0.5, 3, 0, 7.0) == 0.5 * 6.6000000000000005 / (3 + 1.2 * 0.25)
+    k1, b = fmt.K1, fmt.B
+    assert fmt.bm25_part(1.0, 1, 10, 10.0, k1, b) == 1.0  # 2.2 / (1 + 1.2)
+    assert fmt.bm25_part(2.0, 2, 20, 10.0, k1, b) == 2.0 * 4.4 / (2 + 1.2 * (0.25 + 0.75 * 2.0))
+    assert fmt.bm25_part(0.5, 3, 0, 7.0, k1, b) == 0.5 * 6.6000000000000005 / (3 + 1.2 * 0.25)
     # the fixed order: idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * length / avglen)), bit for bit
     for idf, f, n, avg in ((0.1, 1, 3, 7.3), (3.7, 5, 11, 2.9), (1e-3, 9, 1000, 13.1)):
-        assert fmt.bm25_part(idf, f, n, avg) == idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * n / avg))
+        assert fmt.bm25_part(idf, f, n, avg, k1, b) == idf * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * n / avg))
+    # the parameters are the index's: other values give other scores, in the same order of operations
+    assert fmt.bm25_part(1.5, 2, 30, 10.0, 2.0, 0.5) == 1.5 * (2 * 3.0) / (2 + 2.0 * (0.5 + 0.5 * 30 / 10.0))
     assert (fmt.K1, fmt.B, fmt.WEIGHTS) == (1.2, 0.75, {"body": 1, "heading": 3, "title": 2})
 
 

@@ -228,7 +228,7 @@ def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader
     script = f"""
 const okf = require({json.dumps(str(RUNTIME))});
 const dir = {json.dumps(str(target))};
-const engine = new okf.Engine({make});
+const engine = new okf.Index({make});
 const rl = require('readline').createInterface({{ input: process.stdin }});
 // first A's posting only (its section file is not read yet), then a search that needs the section file
 const steps = [() => engine.open().then(() => engine.posting("walrus")), () => engine.search("walrus", 20)];

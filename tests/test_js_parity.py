@@ -413,3 +413,35 @@ def test_smart_parity_example_site(example_html: Path, diff_code_points: list[in
     requests += [{"query": q, "mode": "smart", "prefix": True} for q in ("conf", "ret", "c", "Caf", "clearing ca")]
     stats = _assert_smart_parity(example_html, requests)
     assert stats["full"] > 200 and stats["partial"] > 30 and stats["suggested"] > 10, stats
+
+
+def test_both_engines_score_with_the_manifest_s_bm25_parameters(example_html: Path, tmp_path: Path) -> None:
+    """k1 and b are the index's (Lucene's BM25Similarity model): a manifest with other values
+    gives other scores, the same bits in Python and Node, in both modes."""
+    import shutil
+
+    import okf_sphinx
+    from okf_sphinx.core import index_format as fmt
+
+    site = tmp_path / "site"
+    shutil.copytree(example_html / "_okf", site / "_okf")
+    manifest = fmt.unwrap("manifest", (site / "_okf" / "manifest.js").read_bytes())
+    assert (manifest["k1"], manifest["b"]) == (fmt.K1, fmt.B)
+    requests = [{"query": "retry policy"}, {"query": "install", "limit": 5},
+                {"query": "retry pol", "mode": "smart", "prefix": True}, {"query": "cache store", "mode": "smart"}]
+    before = [python_answer(okf_sphinx.open_index(site), r) for r in requests]
+    (site / "_okf" / "manifest.js").write_bytes(fmt.wrap("manifest", {**manifest, "k1": 2.0, "b": 0.3}))
+    index = okf_sphinx.open_index(site)
+    assert index.bm25 == (2.0, 0.3)
+    after = [python_answer(index, r) for r in requests]
+    for req, js, py, old in zip(requests, run_node(site / "_okf", requests), after, before):
+        assert same(js, py) is None, (req, same(js, py))
+        scores = [h["score"] for h in py["hits"]] if "hits" in py else [p["score"] for p in py["pages"]]
+        old_scores = [h["score"] for h in old["hits"]] if "hits" in old else [p["score"] for p in old["pages"]]
+        assert scores and scores != old_scores, req
+    # a manifest without valid parameters is refused alike
+    (site / "_okf" / "manifest.js").write_bytes(fmt.wrap("manifest", {**manifest, "b": 1.5}))
+    with pytest.raises(okf_sphinx.OkfError) as err:
+        okf_sphinx.open_index(site)
+    assert run_node(site / "_okf", requests[:1]) == [err.value.envelope]
+    assert "k1 and b" in err.value.message

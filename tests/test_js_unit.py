@@ -1,11 +1,12 @@
 """Pieces of the JavaScript runtime that the parity tests reach only by chance.
 
-- the embedded separator table (non-ASCII code points an ASCII query may skip
+- the generated separator table (non-ASCII code points an ASCII query may skip
   without loading unicode.js) is exact for the build's tables and for Node's;
 - snippets of ASCII queries over texts with punctuation, emoji, ß, the Kelvin
   sign, ligatures or letters before the match: same as Python, and unicode.js
   loaded only when a letter/mark or unknown code point comes before the match;
-- Python-style repr in limit messages; the wrapper check of the Node loader.
+- values quoted in messages (JSON) and the canonical JSON the size cap counts,
+  the same bytes as Python's; the wrapper check of the Node loader.
 """
 
 from __future__ import annotations
@@ -25,32 +26,18 @@ from okf_js import PROBE, RUNTIME, python_answer, require_node, run_node, same  
 pytestmark = pytest.mark.node
 
 
-def _separator_ranges() -> list[tuple[int, int]]:
-    enc = re.search(r"var SEPS = '([^']*)'", RUNTIME.read_text(encoding="utf-8")).group(1)
-    out, end = [], 0
-    for pair in enc.split(","):
-        gap, length = (int(x, 16) for x in pair.split("."))
-        lo = end + gap
-        end = lo + length
-        out.append((lo, end))
-    return out
-
-
 def test_separator_table_is_exact_for_python_and_node() -> None:
-    from okf_sphinx.core.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import in_ranges, unicode_tables
+    from okf_sphinx.surfaces.browser import SEPARATOR_UNICODE, ascii_separators
 
     t = unicode_tables()
-    # the runtime uses SEPS only for builds whose Unicode version its regex names
-    claim = re.search(r"/(\^[^/]+)/\.test\(self\.manifest\.unicode_version\)", RUNTIME.read_text(encoding="utf-8"))
-    assert claim is not None
-    claimed = re.compile(claim.group(1))
     proc = subprocess.run([require_node(), str(PROBE)], capture_output=True, text=True, timeout=300)
     probe = json.loads(proc.stdout)
-    # this Python's tables are checked when the runtime would trust SEPS for its builds
+    # this Python's tables are checked when the runtime would trust the table for its builds
     # (Unicode 14 on Python 3.11, 15.0 on 3.12, 15.1 on 3.13, ...); Node's always
-    tables = [t, probe] if claimed.match(t["unicode_version"]) else [probe]
-    assert claimed.match(probe["unicode"] + ".") or claimed.match(t["unicode_version"]), (probe["unicode"], claim.group(1))
-    ranges = _separator_ranges()
+    tables = [t, probe] if SEPARATOR_UNICODE.fullmatch(t["unicode_version"]) else [probe]
+    assert SEPARATOR_UNICODE.fullmatch(probe["unicode"] + ".0") or SEPARATOR_UNICODE.fullmatch(t["unicode_version"]), probe["unicode"]
+    ranges = ascii_separators()
     assert ranges and all(lo <= hi for lo, hi in ranges)
     assert all(a[1] < b[0] for a, b in zip(ranges, ranges[1:]))
     for lo, hi in ranges:
@@ -58,8 +45,8 @@ def test_separator_table_is_exact_for_python_and_node() -> None:
             key = f"{cp:x}"
             assert cp > 0x7F
             for table in tables:
-                assert _in_ranges(table["assigned"], cp) and not _in_ranges(table["word"], cp), hex(cp)
-            assert key not in t["casefold"], hex(cp)
+                assert in_ranges(table["assigned"], cp) and not in_ranges(table["word"], cp), hex(cp)
+            assert key not in t["casefold"] and key not in probe["lower"], hex(cp)
 
 
 SNIPPET_PAGE = """Snippets
@@ -150,12 +137,32 @@ def _node_eval(expr: str) -> object:
     return json.loads(proc.stdout)
 
 
-@pytest.mark.parametrize(
-    "value",
-    [True, False, 1.5, 2.5e-7, 1e-5, 1e-10, 123456789.125, -0.5, "5", "it's", 'say "hi"', "a\\b\nc", [3, "x"], {"a": 1}],
-)
-def test_python_repr(value: object) -> None:
-    assert _node_eval(f"okf.pyRepr({json.dumps(value)})") == repr(value)
+JSON_VALUES = [True, False, None, 0, -0.0, 5, 1.5, 2.5e-7, 1e-5, 1e-10, 123456789.125, -0.5, 1e21, 1e20, 0.1, 1e300,
+               2**53, "5", "it's", 'say "hi"', "a\\b\nc\x01\x7f", "\u2028<&>", "é\U0001F600", [3, "x", [None]],
+               {"b": 1, "a": [True, {"é": 2, "E": 3}]}, {}, []]
+
+
+def test_json_text_is_the_same_bytes_in_python_and_node() -> None:
+    """Messages quote a request's value as JSON (core/errors.py json_text, core/errors.js jsonText);
+    random doubles too, in ECMAScript's number form."""
+    import random
+    import struct
+
+    from okf_sphinx.core.errors import json_text
+
+    rng = random.Random(7)
+    doubles = [struct.unpack("<d", struct.pack("<Q", rng.getrandbits(64)))[0] for _ in range(3000)]
+    values = JSON_VALUES + [d for d in doubles if d == d and abs(d) != float("inf")]
+    assert _node_eval(f"{json.dumps(values)}.map(okf.jsonText)") == [json_text(v) for v in values]
+
+
+def test_canonical_json_is_the_same_bytes_in_python_and_node() -> None:
+    """The size cap counts the answer's canonical JSON (core/index_format canonical_json / canonicalJson)."""
+    from okf_sphinx.core.index_format import canonical_json
+
+    values = [v for v in JSON_VALUES if not (isinstance(v, float) and v == int(v))]  # JavaScript's 5.0 is 5
+    code = f"{json.dumps(values)}.map(v => okf.canonicalJson(v, false))"
+    assert _node_eval(code) == [canonical_json(v, sort_keys=False) for v in values]
 
 
 def test_node_loader_refuses_foreign_files(tmp_path: Path) -> None:
@@ -173,7 +180,7 @@ const out = [];
 for (const n of ["manifest", "t/0", "unicode", "s/1"]) {{
   try {{ out.push(load(n)); }} catch (e) {{ out.push(e.envelope); }}
 }}
-new okf.Engine(load).search("x").then(r => out.push(r), e => out.push(e.envelope)).then(() => process.stdout.write(JSON.stringify(out)));
+new okf.Index(load).search("x").then(r => out.push(r), e => out.push(e.envelope)).then(() => process.stdout.write(JSON.stringify(out)));
 """
     proc = subprocess.run([require_node(), "-e", script], capture_output=True, text=True, timeout=60)
     manifest, shard, uni, missing, search = json.loads(proc.stdout)
@@ -189,12 +196,12 @@ def test_ascii_fast_path_assumptions_hold_in_the_build_tables() -> None:
     letters/numbers/marks, a composite of such is one too, and exactly these letters turn ASCII."""
     import unicodedata
 
-    from okf_sphinx.core.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import in_ranges, unicode_tables
 
     word = unicode_tables()["word"]
 
     def is_word(ch: str) -> bool:
-        return _in_ranges(word, ord(ch))
+        return in_ranges(word, ord(ch))
 
     to_ascii = []
     for cp in range(0x80, 0x110000):
@@ -217,7 +224,7 @@ def test_ascii_fast_path_assumptions_hold_in_the_build_tables() -> None:
 def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> None:
     """Posting lists are integer lists written as text (format 4): random well-formed lists give
     the same answers in Python and Node, and malformed text or a malformed list is the same
-    ``index_corrupt`` in both (index_format.decode_ints and okf-search.js decodeInts)."""
+    ``index_corrupt`` in both (index_format.decode_ints and core/index_format.js decodeInts)."""
     import random
     import shutil
 
@@ -268,3 +275,40 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
     assert {c for k, c in codes if k == 0} == {"ok"}
     assert {c for k, c in codes if k == 1} == {"index_corrupt"}
     assert {c for k, c in codes if k == 2} == {"index_corrupt"}
+
+
+def test_rank_pages_stops_at_the_same_page_in_both_engines() -> None:
+    """smart.py's page loop scores pages in bound order and stops once no bound can reach the
+    limit-th score; its twin takes the same steps: the same pages scored, the same ranking."""
+    import random
+
+    from okf_sphinx.engine import smart
+
+    rng = random.Random(11)
+    pages, sids_per_page = 60, 3
+    rows = [[p * sids_per_page, sids_per_page, rng.randint(10, 400), rng.choice([0.5, 1.0, 1.5])] for p in range(pages)]
+    ev = []
+    for _word in range(2):
+        sec = {sid: rng.uniform(0.1, 9) for sid in rng.sample(range(pages * sids_per_page), 120)}
+        by_page: dict[int, list[int]] = {}
+        for sid in sorted(sec):
+            by_page.setdefault(sid // sids_per_page, []).append(sid)
+        ev.append({"acc": {s: 1.0 for s in sec}, "sec": sec, "by_page": by_page,
+                   "page_part": {p: rng.uniform(0.1, 5) for p in by_page},
+                   "page_best": {p: max(sec[s] for s in ss) for p, ss in by_page.items()}})
+    names = {3 * sids_per_page: smart.UNNAMED - 1}
+    found = smart.candidates(ev, [], names, [r[0] for r in rows], None)
+    for limit in (1, 3, 10, 60):
+        ranked, scored = smart.rank_pages(ev, [], [], found, rows, limit)
+        want = {"ranked": [list(r) for r in ranked], "scored": sorted(scored)}
+        code = f"""(() => {{
+  const smart = okf.module('engine/smart'), data = {json.dumps({"ev": ev, "rows": rows, "names": names})};
+  const m = (o) => new Map(Object.entries(o).map(([k, v]) => [+k, v]));
+  const ev = data.ev.map((e) => ({{ acc: m(e.acc), sec: m(e.sec), byPage: m(e.by_page), pagePart: m(e.page_part), pageBest: m(e.page_best) }}));
+  const found = smart.candidates(ev, [], m(data.names), data.rows.map((r) => r[0]), null);
+  const got = smart.rankPages(ev, [], [], found, data.rows, {limit});
+  return {{ ranked: got[0], scored: Array.from(got[1].keys()).sort((a, b) => a - b) }};
+}})()"""
+        assert _node_eval(code) == want, limit
+        if limit < 10:
+            assert len(scored) < len(found.pages)  # it stopped early

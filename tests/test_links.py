@@ -16,7 +16,8 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.engine.smart import MAX_EXPANDED
+from okf_sphinx.core.errors import json_text
+from okf_sphinx.engine.expansion import MAX_EXPANDED
 from conftest import page_priors, sphinx_build, write_project
 from js.okf_js import run_node, same
 from test_mcp import session_for
@@ -103,7 +104,7 @@ def test_a_bad_expand_value_is_named(links_html: Path, value: Any) -> None:
     index = okf_sphinx.open_index(links_html)
     with pytest.raises(okf_sphinx.OkfError) as err:
         index.search("widget", mode="smart", expand=value)
-    assert err.value.code == "schema_validation" and repr(value) in str(err.value) and "expand" in str(err.value)
+    assert err.value.code == "schema_validation" and json_text(value) in str(err.value) and "expand" in str(err.value)
     with pytest.raises(okf_sphinx.OkfError) as err:
         index.search("widget", expand=True)
     assert err.value.code == "schema_validation" and "expand" in str(err.value)

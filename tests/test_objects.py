@@ -340,7 +340,7 @@ def test_mcp_and_cli_answer_object_requests_with_the_same_bytes(example_html: Pa
     missing = subprocess.run([sys.executable, "-m", "okf_sphinx", "object", str(example_html), "CacheStor"],
                              capture_output=True, timeout=60, text=True)
     assert missing.returncode == 15 and missing.stdout == ""
-    assert "did you mean 'example_pkg.cache.CacheStore'" in missing.stderr
+    assert "did you mean \"example_pkg.cache.CacheStore\"" in missing.stderr
 
 
 def test_objects_can_be_switched_off(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import okf_sphinx
 from conftest import build_html, page_priors, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.contracts import contract
+from okf_sphinx.core.errors import json_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -174,10 +175,11 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     assert sum(counts) == index.section_count and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
     from okf_sphinx.engine import smart as engine
+    from okf_sphinx.engine.spelling import dictionary
 
     group = engine.group(index, engine.stemmer(index)("installs"))
     assert {"install", "installs"} <= set(group[2]) and group[0] > 0 and group[1] > 0
-    entries = engine.dictionary(index, "in")
+    entries = dictionary(index, "in")
     assert ["install", 2] in entries and all(t.startswith("in") for t, _df in entries)
     assert entries == sorted(entries, key=lambda e: (-e[1], e[0]))
 
@@ -239,7 +241,7 @@ def test_page_priors_weights_and_filters(site: Path, index: okf_sphinx.Index) ->
             index.search("walrus", mode="smart", **bad)
         field = next(iter(bad))
         assert err.value.code == "schema_validation" and err.value.envelope["error"]["field"] == field
-        assert repr(bad[field]) in err.value.message
+        assert json_text(bad[field]) in err.value.message
 
 
 def test_bad_weights_fail_the_build(tmp_path: Path) -> None:
@@ -396,3 +398,15 @@ def test_a_no_index_copy_is_not_named(tmp_path: Path) -> None:
 
 def pages_of(answer: dict) -> list[str]:
     return [p["concept_id"] for p in answer["pages"]]
+
+
+def test_an_answer_does_not_depend_on_the_queries_before_it(example_html: Path) -> None:
+    """Each identifier's evidence is cached under its own name: a query whose first identifier
+    the site lacks once cached the next identifier's evidence under the missing one's name, and
+    a later query with another identifier after it got that evidence back."""
+    first, second = "no_such_ident base_delay", "no_such_ident default_ttl"
+    warm = okf_sphinx.open_index(example_html)
+    warm.search(first, 5, mode="smart")
+    answer = warm.search(second, 5, mode="smart")
+    assert answer == okf_sphinx.open_index(example_html).search(second, 5, mode="smart")
+    assert any(h["heading"].endswith("default_ttl") for p in answer["pages"] for h in p["hits"])

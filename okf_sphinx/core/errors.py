@@ -1,12 +1,16 @@
 """The one error type every query surface raises, carrying the contract's envelope.
 
-Codes come from SEARCH_CONTRACT.md section 7 and AGENT_TOOLS.md.  The CLI maps
+Codes are those of docs/contract.md ("Errors") and docs/agents.md ("Errors").  The CLI maps
 each code to its own exit status, the MCP server returns the envelope as an
-error result, and the browser runtime shows ``message``.
+error result, and the browser runtime shows ``message``.  Messages quote the
+values of a request as JSON (:func:`json_text`), the same bytes in every engine.
+The browser runtime's twin is ``okf_sphinx/js/core/errors.js``.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 from .hosts import Host, Placeholder
@@ -67,6 +71,66 @@ class OkfError(Exception):
 
     def __repr__(self) -> str:
         return f"OkfError({self.code!r}, {self.message!r})"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as an error message quotes it: JSON as JavaScript's ``JSON.stringify`` writes
+    it — numbers in ECMAScript's shortest form (RFC 8785), object keys sorted by UTF-16 code
+    units — so every engine quotes a request's value with the same bytes (``core/errors.js``
+    ``jsonText``).  ``NaN`` and infinities are written as JavaScript's ``String`` writes them;
+    a Python value JSON has no form for is shown by its ``repr``."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value) if abs(value) <= 1 << 53 else _ecma_number(_as_float(value))
+    if isinstance(value, float):
+        return _ecma_number(value)
+    if isinstance(value, str):
+        # json's escapes are JSON.stringify's; a lone surrogate is escaped as JSON.stringify does
+        text = json.dumps(value, ensure_ascii=False)
+        return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(json_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        keys = {(k if isinstance(k, str) else json_text(k)): v for k, v in value.items()}
+        order = sorted(keys, key=lambda k: k.encode("utf-16-be", "surrogatepass"))
+        return "{" + ",".join(f"{json_text(k)}:{json_text(keys[k])}" for k in order) + "}"
+    return repr(value)
+
+
+def _as_float(n: int) -> float:
+    try:
+        return float(n)
+    except OverflowError:
+        return math.inf if n > 0 else -math.inf
+
+
+def _ecma_number(x: float) -> str:
+    """ECMAScript's Number::toString (what ``String(x)`` gives in JavaScript): the shortest
+    round-trip digits (Python's ``repr`` finds the same ones), placed by ECMAScript's rule."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    mantissa, _, exp = repr(abs(x)).partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac.rstrip("0")).lstrip("0") if frac.rstrip("0") else whole.lstrip("0")
+    # the decimal point's place: value = 0.<digits> × 10^n
+    n = len(whole.lstrip("0")) if whole.strip("0") else -(len(frac) - len(frac.lstrip("0")))
+    n += int(exp or 0)
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    e = n - 1
+    return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
 
 
 class BuildError(Exception):

@@ -1,7 +1,8 @@
-"""The on-disk index format (docs/index-format.md): names, wrapper, hashing.
+"""The on-disk index format (docs/index-format.md): names, wrapper, hashing, BM25's formula.
 
 Shared by the index writer (build side) and every reader; imports nothing from
-Sphinx.
+Sphinx.  The browser runtime's twin (what a reader needs of it) is
+``okf_sphinx/js/core/index_format.js``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from .errors import OkfError
+from .errors import OkfError, json_text
 
 FORMAT = "okf-sphinx-index"
 FORMAT_VERSION = 4
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
 STAGING_PREFIX = ".okf-"
+#: BM25's parameters as the build writes them into the manifest (``k1``, ``b``); engines
+#: score with the manifest's values (:func:`bm25_part`), never with these.
 K1 = 1.2
 B = 0.75
 WEIGHTS = {"body": 1, "heading": 3, "title": 2}
@@ -58,7 +61,7 @@ def unwrap(name: str, data: bytes) -> Any:
     if not text.startswith(head) or not text.endswith(_SUFFIX):
         raise OkfError(
             "index_corrupt",
-            f"index file {name}.js does not have the okfLoad wrapper for {name!r} (truncated or foreign); rebuild the site",
+            f"index file {name}.js does not have the okfLoad wrapper for {json_text(name)} (truncated or foreign); rebuild the site",
             file=f"{name}.js",
         )
     try:
@@ -232,23 +235,22 @@ def snapshot_revision(entries: list[dict[str, Any]]) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-#: The factors :func:`bm25_part` multiplies by, derived from :data:`K1` and :data:`B` (the
-#: manifest's ``k1``/``b``) so the constants live in one place.  ``K1 + 1`` is the double
-#: 2.2 and ``1 - B`` is 0.25 exactly — the literals of the JS runtime's formula.
-_K1_PLUS_1 = K1 + 1
-_ONE_MINUS_B = 1 - B
-
-
-def bm25_part(idf: float, f: int, length: int, avglen: float) -> float:
-    """One term's score in one section, in the fixed operation order every engine uses:
-    ``idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen))``."""
-    return idf * (f * _K1_PLUS_1) / (f + K1 * (_ONE_MINUS_B + B * length / avglen))
+def bm25_part(idf: float, f: int | float, length: int, avglen: float, k1: float, b: float) -> float:
+    """One term's score in one section: BM25 with the index's parameters (the manifest's
+    ``k1`` and ``b``, which the build chose: :data:`K1`, :data:`B`), in the fixed operation
+    order every engine uses — ``idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen))``.
+    The one place of the formula in Python (``core/index_format.js`` ``bm25Part`` in the browser)."""
+    return idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen))
 
 
 # -- smart mode's extra files (docs/smart.md) ------------------------------------------------
 
 #: Code points of a term that pick its dictionary group (``d/<shard>``): prefixes read one file.
 DICT_KEY_CODE_POINTS = 2
+
+
+#: How a section links to another (a link shard's ``via``; docs/smart.md, "Link expansion").
+LINK_VIAS = ("ref", "doc", "toctree", "object")
 
 
 def dict_key(term: str) -> str:

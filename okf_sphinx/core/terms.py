@@ -1,11 +1,12 @@
-"""Term extraction, query validation and the snippet rule (SEARCH_CONTRACT.md §2, §3, §5).
+"""Term extraction, query validation and the snippet rule (docs/contract.md: "Terms", "Queries", "Results").
 
 ``terms(text)`` is ``NFC(casefold(text))`` split into maximal runs of code
 points whose general category is a letter, number or mark.  The build uses the
 running Python's :mod:`unicodedata`; the index ships those tables
 (``unicode.js``) so a query engine with another Unicode version — a newer
 Python, or a browser — produces exactly the build's terms.  :class:`Normaliser`
-is that table-driven engine; the browser runtime implements the same algorithm.
+is that table-driven engine; the browser runtime's twin (``okf_sphinx/js/core/terms.js``)
+implements the same algorithm.
 
 This module must not import Sphinx or docutils: the query path uses it.
 """
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import OkfError
+from .errors import OkfError, json_text
 
 MAX_QUERY_CODE_POINTS = 512
 MAX_QUERY_TERMS = 32
@@ -98,8 +99,9 @@ def compute_unicode_tables() -> dict[str, Any]:
     }
 
 
-def _in_ranges(flat: Sequence[int], cp: int) -> bool:
-    # flat = [lo0, hi0, lo1, hi1, ...]; an odd insertion point means inside a range
+def in_ranges(flat: Sequence[int], cp: int) -> bool:
+    """Is ``cp`` in one of the inclusive ranges ``flat = [lo0, hi0, lo1, hi1, …]`` (sorted)?"""
+    # an odd insertion point means inside a range
     i = bisect.bisect_right(flat, cp)
     return i % 2 == 1 or (i > 0 and flat[i - 1] == cp)
 
@@ -126,14 +128,14 @@ class Normaliser:
         self._letter_number = re.compile(_char_class(_pairs(self._ln)))
 
     def is_word(self, ch: str) -> bool:
-        return _in_ranges(self._word, ord(ch))
+        return in_ranges(self._word, ord(ch))
 
     def _normalise(self, text: str) -> str:
         folded = "".join(self._fold.get(ord(c), c) for c in text)
         out: list[str] = []
         segment: list[str] = []
         for c in folded:
-            if _in_ranges(self._assigned, ord(c)):
+            if in_ranges(self._assigned, ord(c)):
                 segment.append(c)
             else:
                 out.append(unicodedata.normalize("NFC", "".join(segment)))
@@ -161,20 +163,9 @@ class Normaliser:
     # -- the contract's query rules ------------------------------------------------
 
     def query_terms(self, query: Any) -> list[str]:
-        """Validate ``query`` and return its distinct terms in first-occurrence order."""
-        if not isinstance(query, str):
-            raise OkfError("schema_validation", "query must be a string")
-        if not valid_unicode(query):
-            raise OkfError("schema_validation", "query is not valid Unicode (it holds a lone surrogate)")
-        n = len(query)
-        if n < 1:
-            raise OkfError("schema_validation", "query is empty: give 1 to 512 characters with at least one letter or number")
-        if n > MAX_QUERY_CODE_POINTS:
-            raise OkfError(
-                "schema_validation",
-                f"query is {n} characters long; the limit is {MAX_QUERY_CODE_POINTS}: shorten it",
-                limit=MAX_QUERY_CODE_POINTS, actual=n,
-            )
+        """Validate ``query`` (:func:`check_query` first, then the rules that need the
+        tables) and return its distinct terms in first-occurrence order."""
+        check_query(query)
         if not self.has_letter_number(query):
             raise OkfError("schema_validation", "query has no letter or number: add at least one word")
         if not self.native:
@@ -211,7 +202,7 @@ class Normaliser:
             return
         for ch in query:
             cp = ord(ch)
-            if cp > 0x7F and unicodedata.category(ch) == "Cn" and _in_ranges(self._assigned, cp):
+            if cp > 0x7F and unicodedata.category(ch) == "Cn" and in_ranges(self._assigned, cp):
                 raise unknown_code_point(cp, self.unicode_version)
 
     def snippet(self, text: str, query_terms: Sequence[str]) -> str:
@@ -223,11 +214,14 @@ class Normaliser:
         the first ASCII run equal to an ASCII query term; the (rare) runs with
         a non-ASCII character go through the full rule, only up to that point.
         """
-        found = self._first_match(text, tuple(query_terms))
-        if found is None:
-            return text[:SNIPPET_CODE_POINTS]
-        start = max(0, found - SNIPPET_LEAD)
+        start = self.snippet_start(text, query_terms)
         return text[start : start + SNIPPET_CODE_POINTS]
+
+    def snippet_start(self, text: str, query_terms: Sequence[str]) -> int:
+        """Where the snippet starts, in code points: :data:`SNIPPET_LEAD` before the first
+        run whose first term is a query term (0 when none is)."""
+        found = self._first_match(text, tuple(query_terms))
+        return 0 if found is None else max(0, found - SNIPPET_LEAD)
 
     def _first_match(self, text: str, query_terms: tuple[str, ...]) -> int | None:
         pattern = self._ascii_pattern(query_terms)
@@ -269,6 +263,24 @@ class Normaliser:
         return re.compile(f"(?<![0-9A-Za-z])(?:{alternatives})(?![0-9A-Za-z])", re.ASCII | re.IGNORECASE)
 
 
+def check_query(query: Any) -> None:
+    """The contract's query rules that need no Unicode tables (a string, well formed, 1 to
+    :data:`MAX_QUERY_CODE_POINTS` code points), checked first, in this order."""
+    if not isinstance(query, str):
+        raise OkfError("schema_validation", "query must be a string")
+    if not valid_unicode(query):
+        raise OkfError("schema_validation", "query is not valid Unicode (it holds a lone surrogate)")
+    n = len(query)
+    if n < 1:
+        raise OkfError("schema_validation", "query is empty: give 1 to 512 characters with at least one letter or number")
+    if n > MAX_QUERY_CODE_POINTS:
+        raise OkfError(
+            "schema_validation",
+            f"query is {n} characters long; the limit is {MAX_QUERY_CODE_POINTS}: shorten it",
+            limit=MAX_QUERY_CODE_POINTS, actual=n,
+        )
+
+
 def unknown_code_point(cp: int, build_version: str) -> OkfError:
     """The envelope every engine (Python, Node, browser) gives for :meth:`Normaliser.check_known`."""
     return OkfError(
@@ -294,9 +306,9 @@ def validate_limit(limit: Any, default: int = 20, maximum: int = 100) -> int:
     if limit is None:
         return default
     if isinstance(limit, bool) or not isinstance(limit, int):
-        raise OkfError("schema_validation", f"limit must be an integer from 1 to {maximum}, got {limit!r}")
+        raise OkfError("schema_validation", f"limit must be an integer from 1 to {maximum}, got {json_text(limit)}")
     if not 1 <= limit <= maximum:
-        raise OkfError("schema_validation", f"limit must be from 1 to {maximum}, got {limit}")
+        raise OkfError("schema_validation", f"limit must be from 1 to {maximum}, got {json_text(limit)}")
     return limit
 
 

@@ -1,10 +1,14 @@
-"""Finding documented objects by name (``objects.js``) for the reading tools.
+"""Documented objects found by name: smart mode's exact-name boost (``n/<shard>``) and the
+reading tools' lookup (``objects.js``).
 
 A name matches an object when it is the object's full name, or a dotted tail
-of it (``CacheStore.put`` and ``put`` for ``example_pkg.cache.CacheStore.put``);
-exact case first, then case-insensitively.  One object → its section; several
-→ ``ambiguous_section`` with candidates; none → ``section_not_found`` with the
-closest names.  Imports neither Sphinx nor the reading tools.
+of it (``CacheStore.put`` and ``put`` for ``example_pkg.cache.CacheStore.put``).
+Smart mode ranks the objects a whole query names first (:func:`named`, by
+tier); ``get_section(object=…)`` finds exactly one (:func:`find_object`: exact
+case first, then case-insensitively; several → ``ambiguous_section`` with
+candidates; none → ``section_not_found`` with the closest names).  Imports
+neither Sphinx nor the reading tools.  The browser runtime's twin of the smart
+part is ``okf_sphinx/js/engine/object_names.js``.
 """
 
 from __future__ import annotations
@@ -13,14 +17,45 @@ import difflib
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.errors import OkfError, json_text
 from okf_sphinx.core.index_format import locator as make_locator
+
+from .validators import check_names, check_smart, corrupt
 
 if TYPE_CHECKING:
     from .index import Index
 
 MAX_NAME_CHARS = 4096
 MAX_CANDIDATES = 50
+
+#: Tiers of the exact-name boost: the query is an object's full name, or a dotted tail of it
+#: (its short name included), each as written before ignoring ASCII case; every other section
+#: is :data:`UNNAMED`.
+FULL_NAME, FULL_NAME_ANY_CASE, TAIL_NAME, TAIL_NAME_ANY_CASE, UNNAMED = 0, 1, 2, 3, 4
+
+
+def named(index: Index, query: str, kinds: list[str] | None) -> dict[int, int]:
+    """``sid → tier`` of the searchable objects (of ``kinds``) the whole query names (``n/<shard>``)."""
+    shards = check_smart(index.manifest.get("smart")).get("name_shards", 0)
+    written = fmt.object_name_query(query)
+    if not shards or written is None:
+        return {}
+    q = fmt.ascii_lower(written)
+    key = fmt.name_key(q)
+    shard = index.load(fmt.name_shard_name(key, shards), check_names)
+    out: dict[int, int] = {}
+    for name, kind, sid in shard.get(key, []):
+        if kinds is not None and kind not in kinds:
+            continue
+        if sid >= index.section_count:
+            raise corrupt("manifest", "an object-name shard refers to a section past the searchable ones")
+        lowered = fmt.ascii_lower(name)
+        if lowered == q:
+            out[sid] = FULL_NAME if name == written else FULL_NAME_ANY_CASE
+        elif lowered.endswith("." + q):
+            out[sid] = TAIL_NAME if name.endswith("." + written) else TAIL_NAME_ANY_CASE
+    return out
 
 
 def _tail(name: str, query: str) -> bool:
@@ -83,7 +118,7 @@ def find_object(index: Index, query: str) -> tuple[dict[str, Any], int]:
         cands = [candidate(index, r) for r in found[:MAX_CANDIDATES]]
         raise OkfError(
             "ambiguous_section",
-            f"{len(found)} documented objects are named {query!r}; ask again with a longer dotted name "
+            f"{len(found)} documented objects are named {json_text(query)}; ask again with a longer dotted name "
             "or with one of the candidates' locators",
             object=query, candidates=cands, **({"candidates_truncated": True} if len(found) > MAX_CANDIDATES else {}),
         )
@@ -101,7 +136,7 @@ def find_object(index: Index, query: str) -> tuple[dict[str, Any], int]:
                 close.append(last[key])
     raise OkfError(
         "section_not_found",
-        f"no documented object is named {query!r}" + (f"; did you mean {close[0]!r}?" if close else
+        f"no documented object is named {json_text(query)}" + (f"; did you mean {json_text(close[0])}?" if close else
                                                       "; search_sections finds objects by the words of their names"),
         object=query, suggestions=[candidate(index, first[n]) for n in close],
     )

@@ -1,8 +1,9 @@
-"""The query engine: search_sections over a loaded index (SEARCH_CONTRACT.md §3–§5).
+"""Keyword search: search_sections over a loaded index (docs/contract.md, "Queries" to "Results").
 
-AND over the query's terms, BM25 with the build's idf floats and the fixed
-operation order of :func:`okf_sphinx.core.index_format.bm25_part`, ordered by score then
-sid (which encodes concept_id, line_start, path).
+AND over the query's terms, BM25 with the build's idf floats, the manifest's ``k1``
+and ``b`` and the fixed operation order of :func:`okf_sphinx.core.index_format.bm25_part`,
+ordered by score then sid (which encodes concept_id, line_start, path).  The browser
+runtime's twin is ``okf_sphinx/js/engine/query.js``.
 """
 
 from __future__ import annotations
@@ -12,12 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from okf_sphinx.core.errors import OkfError
 from okf_sphinx.core.index_format import canonical_json
-from okf_sphinx.core.terms import validate_limit
+from okf_sphinx.core.terms import check_query, validate_limit
 
 if TYPE_CHECKING:
     from .index import Index, Posting
 
+#: The largest answer, in bytes of its canonical JSON (the contract's 1 MiB).
 MAX_RESPONSE_BYTES = 1 << 20
+
+
+def prepare(index: Index, query: Any, limit: Any) -> tuple[list[str], int]:
+    """What both modes do first, in this order: check the query, split it into terms with
+    the index's tables, check the limit."""
+    check_query(query)
+    return index.normaliser.query_terms(query), validate_limit(limit)
 
 
 def rank(index: Index, terms: list[str], limit: int) -> tuple[int, list[tuple[float, int]]]:
@@ -30,12 +39,13 @@ def rank(index: Index, terms: list[str], limit: int) -> tuple[int, list[tuple[fl
             return 0, []
         postings.append(p)
     avglen = index.avglen
+    k1, b = index.bm25
     # (-score, sid) tuples: plain tuple order is the contract's order, and negation is exact
     if len(postings) == 1:
         # 0.0 + part is the part itself: the same float as the general sum below
-        ranked = postings[0].ranked(avglen)
+        ranked = postings[0].ranked(avglen, k1, b)
         return len(ranked), [(-neg, sid) for neg, sid in ranked[:limit]]
-    parts = [p.parts(avglen) for p in postings]
+    parts = [p.parts(avglen, k1, b) for p in postings]
     smallest = min(postings, key=lambda p: p.df)
     maps = [p.positions for p in postings]
     scored: list[tuple[float, int]] = []
@@ -49,6 +59,7 @@ def rank(index: Index, terms: list[str], limit: int) -> tuple[int, list[tuple[fl
 
 
 def hit(index: Index, sid: int, score: float, terms: list[str]) -> dict[str, Any]:
+    """The contract's hit for section ``sid``: its place, score and the snippet for ``terms``."""
     s = index.section(sid)
     if not s["searchable"]:
         raise OkfError("index_corrupt", f"posting refers to non-searchable section {sid}; rebuild the site")
@@ -66,10 +77,18 @@ def hit(index: Index, sid: int, score: float, terms: list[str]) -> dict[str, Any
     }
 
 
+def check_size(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` unless its canonical JSON is over :data:`MAX_RESPONSE_BYTES` (``resource_limit``)."""
+    size = len(canonical_json(result, sort_keys=False).encode("utf-8"))
+    if size > MAX_RESPONSE_BYTES:
+        raise OkfError("resource_limit", f"the answer is {size} bytes, over the 1 MiB limit: lower limit",
+                       limit=MAX_RESPONSE_BYTES, actual=size)
+    return result
+
+
 def search(index: Index, query: Any, limit: Any) -> dict[str, Any]:
-    normaliser = index.normaliser
-    terms = normaliser.query_terms(query)
-    limit = validate_limit(limit)
+    """``search_sections`` in keyword mode: the contract's result."""
+    terms, limit = prepare(index, query, limit)
     total, best = rank(index, terms, limit)
     hits = [hit(index, sid, score, terms) for score, sid in best]
     result = {
@@ -80,7 +99,4 @@ def search(index: Index, query: Any, limit: Any) -> dict[str, Any]:
         "truncated": total > limit,
         "hits": hits,
     }
-    size = len(canonical_json(result, sort_keys=False).encode("utf-8"))
-    if size > MAX_RESPONSE_BYTES:
-        raise OkfError("resource_limit", f"the answer is {size} bytes, over the 1 MiB limit: lower limit", limit=MAX_RESPONSE_BYTES, actual=size)
-    return result
+    return check_size(result)

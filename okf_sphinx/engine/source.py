@@ -21,7 +21,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any, Protocol
 
-from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core.errors import OkfError, json_text
 from okf_sphinx.core.index_format import STAGING_PREFIX
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -31,15 +31,17 @@ MAX_SITE_BYTES = 1024 * 1024 * 1024
 HTTP_TIMEOUT = 20.0
 #: Redirects followed per request (same origin only).
 MAX_REDIRECTS = 5
-_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
+#: The names of index files (``<name>.js`` under the index folder) a reader opens.
+FILE_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
 #: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
 SWAP_RETRIES = 10
 
 
 def check_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise OkfError("index_corrupt", f"index refers to an invalid file name {name!r}; rebuild the site")
+    """``name`` when it is an index file's name (:data:`FILE_NAME`), else ``index_corrupt``."""
+    if not isinstance(name, str) or not FILE_NAME.fullmatch(name):
+        raise OkfError("index_corrupt", f"index refers to an invalid file name {json_text(name)}; rebuild the site")
     return name
 
 
@@ -61,7 +63,7 @@ def check_copy(path: str) -> list[str]:
     from okf_sphinx.core.index_format import COPY_PATH
 
     if not isinstance(path, str) or not COPY_PATH.match(path):
-        raise OkfError("index_corrupt", f"index refers to an invalid source copy {path!r}; rebuild the site")
+        raise OkfError("index_corrupt", f"index refers to an invalid source copy {json_text(path)}; rebuild the site")
     return path.split("/")
 
 
@@ -335,7 +337,7 @@ def open_source(location: str | os.PathLike[str]) -> Source:
     if scheme == "file":
         text = urllib.parse.unquote(urllib.parse.urlsplit(text).path)
     elif len(scheme) > 1:
-        raise OkfError("schema_validation", f"unsupported URL scheme {scheme!r}: use a folder path or an http(s) URL")
+        raise OkfError("schema_validation", f"unsupported URL scheme {json_text(scheme)}: use a folder path or an http(s) URL")
     root = Path(text)
     if root.is_symlink():
         raise OkfError("index_not_found", f"{root} is a symbolic link; give the real folder (links are not followed)")

@@ -1,7 +1,7 @@
 /* okf_sphinx search dialog: search as you type from every page (smart mode, page-grouped),
  * and the landing highlights on the page a result opens.
  *
- * Uses only okf-search.js's public API (OkfSearch.engine(), .search, .highlight, .matches,
+ * Uses only okf-search.js's public API (OkfSearch.index(), .search, .highlight, .matches,
  * .OkfError).  Opened by Ctrl/Cmd+K, "/" (outside text fields) and the theme's own search box;
  * a native <dialog> opened with showModal() traps focus; Esc or a click outside closes it and
  * focus returns where it was.  WAI-ARIA 1.2 combobox: the input owns a listbox of page groups
@@ -293,13 +293,9 @@
   // loaded after the answer is shown; level 1-2 sections need none (the group is the page)
   function outline(eng, cid) {
     if (!outlines[cid]) {
-      outlines[cid] = eng.load('concepts').then(function (rows) {
-        var row = Array.isArray(rows) && rows.filter(function (r) { return r && r[0] === cid; })[0];
-        var per = eng.manifest && eng.manifest.pages_per_file;  // page n: entry n mod P of p/<n div P>
-        if (!row || !(per >= 1) || !(row[2] >= 0)) return null;
-        return eng.load('p/' + Math.floor(row[2] / per)).then(function (ps) {
-          return Array.isArray(ps) ? ps[row[2] % per] : null;
-        });
+      outlines[cid] = eng.concepts().then(function (rows) {
+        var row = rows.filter(function (r) { return r[0] === cid; })[0];
+        return row ? eng.page(row[2]) : null;
       });
       outlines[cid].catch(function () { delete outlines[cid]; });
     }
@@ -455,11 +451,11 @@
       }
     }
     if (!q.trim()) { focusAt = -1; showRecent(); say(''); done(); return; }
-    var eng = okf.engine();
+    var eng = okf.index();
     eng.search(q, { mode: 'smart', limit: limit, prefix: true, present: true }).then(function (result) {
-      return eng.normaliser(q).then(function (norm) {
+      return eng.normaliserFor(q).then(function (norm) {
         if (mine !== token) return;  // a newer keystroke has its own answer coming
-        render(q, result, norm, eng.stemmer(), eng, mine);
+        render(q, result, norm, eng.stem(), eng, mine);
       });
     }, function (err) {
       if (mine !== token) return;
@@ -538,10 +534,10 @@
     if (stale) stale.remove();  // the bar of the page this one replaced in place
     try { q = new URLSearchParams(win.location.search).get(HL); } catch (e) { return; }
     if (!q || !q.trim() || q.length > 512) return;
-    var eng = okf.engine(), box = container();
-    Promise.all([eng.normaliser(q), eng.open()]).then(function (x) {
+    var eng = okf.index(), box = container();
+    Promise.all([eng.normaliserFor(q), eng.open()]).then(function (x) {
       var norm = x[0], stem = null, terms = norm.terms(q).slice(0, 32);
-      try { stem = eng.stemmer(); } catch (e) { stem = null; }  // an index without smart data: exact words
+      try { stem = eng.stem(); } catch (e) { stem = null; }  // an index without smart data: exact words
       if (!terms.length) return;
       var prefix = /\s$/.test(q) ? null : terms[terms.length - 1];
       var walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT, {

@@ -6,11 +6,13 @@ Node and Chromium are optional locally (the tests skip without them) but CI sets
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,20 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-RUNTIME = ROOT / "okf_sphinx" / "static" / "okf-search.js"
+
+
+def _assembled_runtime() -> Path:
+    """The runtime as a site build writes it (okf_sphinx/surfaces/browser.py), once per test
+    process, beside the stemmer it loads in Node."""
+    from okf_sphinx.surfaces.browser import write_for_node
+
+    folder = Path(tempfile.mkdtemp(prefix="okf-runtime-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return write_for_node(folder)
+
+
+#: The assembled okf-search.js every Node test runs (OKF_RUNTIME for the runners).
+RUNTIME = _assembled_runtime()
 RUNNER = HERE / "parity_runner.js"
 PROBE = HERE / "unicode_probe.js"
 CHROMIUM = "/usr/bin/chromium"
@@ -56,7 +71,8 @@ def run_node(index_dir: Path, requests: list[dict[str, Any]], cold: bool = False
     node = require_node()
     payload = "".join(json.dumps(r, ensure_ascii=True) + "\n" for r in requests)
     args = [node, str(RUNNER), str(index_dir)] + (["--cold"] if cold else [])
-    proc = subprocess.run(args, input=payload, capture_output=True, text=True, encoding="utf-8", timeout=600)
+    proc = subprocess.run(args, input=payload, capture_output=True, text=True, encoding="utf-8", timeout=600,
+                          env={**os.environ, "OKF_RUNTIME": str(RUNTIME)})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.split("\n")[:-1]
     assert len(lines) == len(requests), (len(lines), len(requests), proc.stderr)
@@ -108,7 +124,7 @@ def same(js: Any, py: Any, where: str = "$") -> str | None:
 def unicode_differences() -> list[int]:
     """Code points whose word class, assignment or case mapping differ between the build's
     Python tables and this Node's own Unicode (regex properties, toLowerCase)."""
-    from okf_sphinx.core.terms import _in_ranges, unicode_tables
+    from okf_sphinx.core.terms import in_ranges, unicode_tables
 
     node = require_node()
     proc = subprocess.run([node, str(PROBE)], capture_output=True, text=True, timeout=300)
@@ -121,8 +137,8 @@ def unicode_differences() -> list[int]:
             continue
         key = f"{cp:x}"
         if (
-            _in_ranges(t["word"], cp) != _in_ranges(probe["word"], cp)
-            or _in_ranges(t["assigned"], cp) != _in_ranges(probe["assigned"], cp)
+            in_ranges(t["word"], cp) != in_ranges(probe["word"], cp)
+            or in_ranges(t["assigned"], cp) != in_ranges(probe["assigned"], cp)
             or t["casefold"].get(key, chr(cp)) != probe["lower"].get(key, chr(cp))
             or key in probe["nfc"]
         ):

@@ -1,11 +1,11 @@
 // Parity runner: answers JSON-lines requests on stdin with okf-search.js in Node.
-//   node parity_runner.js <_okf folder> [--cold]
+//   OKF_RUNTIME=<assembled okf-search.js> node parity_runner.js <_okf folder> [--cold]
 // Request: {"query": …, "limit": …, "mode": …, …options} (all but query may be absent).  Response line: the result
 // or the error envelope, exactly as Python's Index.search would give it.  With --cold
 // every request gets a fresh engine and the line is {"answer": …, "loaded": [names]}.
 'use strict';
 const path = require('path');
-const okf = require(path.join(__dirname, '..', '..', 'okf_sphinx', 'static', 'okf-search.js'));
+const okf = require(path.resolve(process.env.OKF_RUNTIME));
 
 const dir = process.argv[2];
 const cold = process.argv.includes('--cold');
@@ -16,12 +16,12 @@ process.stdin.on('end', async () => {
   const base = okf.nodeLoader(dir);
   let loaded = [];
   const tracing = (name) => { loaded.push(name); return base(name); };
-  let engine = new okf.Engine(tracing);
+  let engine = new okf.Index(tracing);
   const out = [];
   for (const line of input.split('\n')) {
     if (!line.trim()) continue;
     const req = JSON.parse(line);
-    if (cold) { engine = new okf.Engine(tracing); loaded = []; }
+    if (cold) { engine = new okf.Index(tracing); loaded = []; }
     let answer;
     try {
       const extra = Object.keys(req).filter((k) => k !== 'query' && k !== 'limit');

@@ -79,7 +79,7 @@ def previous_records(target: Path, sources: dict[str, Path]) -> tuple[
 
 def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
     """A page's links to other pages, as an existing index's link shards hold them."""
-    from okf_sphinx.engine.smart import links  # noqa: PLC0415 - only --dirty builds read an old index
+    from okf_sphinx.engine.expansion import links  # noqa: PLC0415 - only --dirty builds read an old index
 
     if not where:
         for n in range(len(index.concepts())):

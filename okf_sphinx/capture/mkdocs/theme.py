@@ -7,7 +7,8 @@ over (docs/mkdocs.md, "Search in the browser").
   and the hook that sends the theme's search box and shortcuts to okf; the theme's own
   search client is not started;
 - :func:`search_page_context`, :func:`copy_assets`: what the search page's template reads,
-  and the runtime's files in the site.
+  and the runtime's files in the site (``okf-search.js`` assembled by
+  :mod:`okf_sphinx.surfaces.browser`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from okf_sphinx.core.stemmer import stemmer_script
+from okf_sphinx.surfaces.browser import write_runtime
 
 if TYPE_CHECKING:
     from .config import OkfConfig
@@ -28,7 +30,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
-ASSET_FILES = ("okf-stemmer.js", "okf-search.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
+ASSET_FILES = ("okf-stemmer.js", "okf-search-page.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
 #: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
 #: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
 THEME_BOXES = ", ".join((
@@ -80,6 +82,8 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
         if script is not None:  # the site language's algorithm, after the shared part
             tags.append(f'<script src="{assets}{script}" defer></script>')
         tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{options.output_dir}/" defer></script>')
+    if on_search_page:
+        tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
     if replace:
         theme = html.escape(theme_name)
         tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{page}" data-okf-theme="{theme}" defer></script>')
@@ -118,3 +122,4 @@ def copy_assets(site_dir: Path, language: str) -> None:
     script = stemmer_script(language)
     for name in ASSET_FILES + ((script,) if script else ()):
         shutil.copyfile(STATIC / name, dest / name)
+    write_runtime(dest)  # okf-search.js, assembled from okf_sphinx/js/

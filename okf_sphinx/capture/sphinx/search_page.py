@@ -8,9 +8,9 @@
 - ``False``: Sphinx's page is kept and ours is added beside it as ``okf-search``.
 
 The page is the theme's ``page.html`` with our markup as ``body``, so it keeps
-the theme's header, sidebar and styles in every theme.  The runtime and its CSS
-are copied to ``_static/`` by Sphinx's static-file mechanism and added to this
-page only.  The chosen page's URL (relative to the site root) is left in
+the theme's header, sidebar and styles in every theme.  The runtime (assembled
+by :mod:`okf_sphinx.surfaces.browser`), the page's script and its CSS are copied
+to ``_static/`` by Sphinx's static-file mechanism and added to this page only.  The chosen page's URL (relative to the site root) is left in
 ``app.okf_search_page`` for the manifest's ``search_page``.
 """
 
@@ -26,6 +26,7 @@ from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_gettext
 
 from okf_sphinx.core.stemmer import stemmer_script
+from okf_sphinx.surfaces.browser import write_runtime
 
 from .ui_strings import dialog_strings_attribute, setup_ui_strings
 
@@ -34,6 +35,7 @@ STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
 RUNTIME = "okf-search.js"
+PAGE_SCRIPT = "okf-search-page.js"
 STEMMER = "okf-stemmer.js"
 STYLES = "okf-search.css"
 DIALOG = "okf-dialog.js"
@@ -63,7 +65,8 @@ def _builder_inited(app: Sphinx) -> None:
     if not _enabled(app):
         return
     builder = app.builder
-    for path in static_files(app.config.language):
+    runtime = write_runtime(Path(app.doctreedir) / "okf-runtime")  # okf-search.js, assembled from okf_sphinx/js/
+    for path in [*static_files(app.config.language), runtime]:
         if str(path) not in app.config.html_static_path:
             app.config.html_static_path.append(str(path))
     name = page_name(app)
@@ -136,6 +139,8 @@ def _add_assets(app: Sphinx, search_page: bool) -> None:
         if script is not None:  # the site language's algorithm, after the shared part
             app.add_js_file(script, loading_method="defer")
         app.add_js_file(RUNTIME, loading_method="defer")
+    if search_page:
+        app.add_js_file(PAGE_SCRIPT, loading_method="defer")
     if app.config.okf_search_dialog:
         strings = app.okf_dialog_strings  # type: ignore[attr-defined]
         app.add_js_file(DIALOG, loading_method="defer", **{"data-okf-search-page": app.okf_search_page}, **strings)  # type: ignore[attr-defined]

@@ -1,0 +1,50 @@
+"""Quoted phrases of a smart query (docs/smart.md, "Quoted phrases"): the sections that hold one.
+
+The browser runtime's twin is ``okf_sphinx/js/engine/phrases.js``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .index import Index
+
+#: Quoted phrases of a query that are checked.
+MAX_PHRASES = 4
+#: Sections whose text one phrase is checked in; beyond, holding its words suffices.
+MAX_PHRASE_SECTIONS = 200
+_QUOTE = re.compile("[\"\u201c\u201d]")
+
+
+def phrases(normaliser: Any, query: str) -> list[list[str]]:
+    """The quoted phrases of a query (``"…"``, ``“…”``; quote marks pair up in order), as terms:
+    those of at least two terms, distinct, in order, at most :data:`MAX_PHRASES`."""
+    marks = [m.start() for m in _QUOTE.finditer(query)]
+    out: list[list[str]] = []
+    for a, b in zip(marks[0::2], marks[1::2]):
+        terms = normaliser.terms(query[a + 1 : b])
+        if len(terms) >= 2 and terms not in out and len(out) < MAX_PHRASES:
+            out.append(terms)
+    return out
+
+
+def holds_phrase(terms: list[str], phrase: list[str]) -> bool:
+    """Do ``terms`` hold ``phrase``'s terms consecutively, in order?"""
+    n = len(phrase)
+    return any(terms[i : i + n] == phrase for i in range(len(terms) - n + 1))
+
+
+def phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool]) -> set[int]:
+    """Sections (that ``keep`` allows) holding the phrase's words in order, checked in their
+    text: the first :data:`MAX_PHRASE_SECTIONS` by sid that hold all its words exactly;
+    later ones count as holding it."""
+    postings = [index.posting(t) for t in phrase]
+    if any(p is None for p in postings):
+        return set()
+    rest = [p.positions for p in postings[1:]]
+    both = [sid for sid in postings[0].sids if all(sid in r for r in rest) and keep(sid)]
+    found = {sid for sid in both[:MAX_PHRASE_SECTIONS]
+             if holds_phrase(index.normaliser.terms(index.section(sid)["text"]), phrase)}
+    return found | set(both[MAX_PHRASE_SECTIONS:])

@@ -1,0 +1,147 @@
+/* Mirrors okf_sphinx/core/index_format.py: the on-disk format of docs/index-format.md as a
+ * reader needs it: the okfLoad wrapper, shards, integer lists, section records, the canonical
+ * JSON whose size the 1 MiB cap counts, smart mode's keys, and BM25's one formula. */
+define('core/index_format', function (use) {
+  'use strict';
+  var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors');
+  var OkfError = errors.OkfError;
+
+  // an integer (JSON has one number type: true is never 1)
+  function isInt(v) { return typeof v === 'number' && Number.isInteger(v); }
+
+  // Compact JSON as Python's json.dumps writes it (floats as Python's repr) with the HTML-unsafe
+  // characters escaped; sortKeys (default true) orders object keys by code point.
+  var UNSAFE = /[<>&\u2028\u2029]/g;
+  function canonicalJson(value, sortKeys) {
+    sortKeys = sortKeys === undefined ? true : sortKeys;
+    if (typeof value === 'number') return Number.isInteger(value) ? String(value) : floatRepr(value);
+    if (typeof value === 'string') {
+      return JSON.stringify(value).replace(UNSAFE, function (c) { return '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });
+    }
+    if (value === null || typeof value !== 'object') return String(value);
+    if (Array.isArray(value)) return '[' + value.map(function (v) { return canonicalJson(v, sortKeys); }).join(',') + ']';
+    var keys = Object.keys(value);
+    if (sortKeys) keys.sort(S.cpCompare);
+    return '{' + keys.map(function (k) { return canonicalJson(k) + ':' + canonicalJson(value[k], sortKeys); }).join(',') + '}';
+  }
+  // Python's repr of a float (json.dumps writes floats so): the shortest digits, placed by
+  // Python's rule (exponent form below 1e-4 and from 1e16)
+  function floatRepr(v) {
+    if (v !== v) return 'NaN';
+    if (!isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
+    var m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(v.toExponential());
+    var digits = m[2] + (m[3] || ''), e = +m[4];
+    if (e >= -4 && e < 16) {
+      var s = e < 0 ? '0.' + '0'.repeat(-e - 1) + digits
+        : digits.length > e + 1 ? digits.slice(0, e + 1) + '.' + digits.slice(e + 1)
+          : digits + '0'.repeat(e + 1 - digits.length) + '.0';
+      return m[1] + s;
+    }
+    return m[1] + m[2] + (m[3] ? '.' + m[3] : '') + 'e' + (e < 0 ? '-' : '+') + (Math.abs(e) < 10 ? '0' : '') + Math.abs(e);
+  }
+
+  // The value of index file name from its bytes (okfLoad("<name>",<json>);\n exactly), never evaluated.
+  function unwrap(name, data) {
+    var text;
+    try { text = new TextDecoder('utf-8', { fatal: true }).decode(data); } catch (e) {
+      throw new OkfError('index_corrupt', 'index file ' + name + '.js is not UTF-8; rebuild the site', { file: name + '.js' });
+    }
+    var head = 'okfLoad(' + JSON.stringify(name) + ',';
+    if (text.slice(0, head.length) !== head || text.slice(-3) !== ');\n') {
+      throw new OkfError('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + errors.jsonText(name) +
+        ' (truncated or foreign); rebuild the site', { file: name + '.js' });
+    }
+    try { return JSON.parse(text.slice(head.length, -3)); } catch (e) {
+      throw new OkfError('index_corrupt', 'index file ' + name + '.js holds invalid JSON; rebuild the site', { file: name + '.js' });
+    }
+  }
+
+  function fnv1a32(term) {
+    var h = 0x811c9dc5, b = S.utf8(term);
+    for (var i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
+    return h;
+  }
+  // The posting shard of key: t/<hex> (a term's stem group) or x/<hex> (identifiers as written).
+  function shardName(key, shards, folder) { return (folder || 't') + '/' + (fnv1a32(key) % shards).toString(16); }
+  // What places a term's posting list: its stem when the build stemmed; else the term.
+  function postingKey(term, stem) { return stem ? stem(term) : term; }
+
+  // Integer lists written as text (encode_ints): null unless canonical.
+  var DIGIT = [];
+  for (var dv = 0; dv < 128; dv++) DIGIT.push(C.INT_DIGITS.indexOf(String.fromCharCode(dv)));
+  function decodeInts(text) {
+    if (typeof text !== 'string') return null;
+    var out = [], n = 0, shift = 0, mult = 1;
+    for (var i = 0; i < text.length; i++) {
+      var c = text.charCodeAt(i), d = c < 128 ? DIGIT[c] : -1;
+      if (d < 0) return null;
+      if (d < 32) {
+        if (shift && !d) return null;  // a zero last digit after others: not canonical
+        out.push(n + d * mult);
+        n = 0; shift = 0; mult = 1;
+      } else if (shift === 5 * (C.MAX_INT_DIGITS - 1)) return null;
+      else { n += (d - 32) * mult; mult *= 32; shift += 5; }
+    }
+    return shift ? null : out;
+  }
+
+  // A section's URL from its page's base and its anchor.
+  function sectionUrl(base, anchor) { return anchor ? base.split('#')[0] + '#' + anchor : base; }
+  // The first sid of each section file, from the manifest's (checked) section_files.
+  function sectionStarts(sectionFiles) {
+    var counts = decodeInts(sectionFiles) || [], out = [], at = 0;
+    counts.forEach(function (n) { out.push(at); at += n; });
+    return out;
+  }
+  // The number k of the section file s/<k> holding sid.
+  function sectionFileOf(starts, sid) { return S.bisectRight(starts, sid) - 1; }
+  // The section records a checked section file holds, in sid order.
+  function sectionRecords(chunk) {
+    var pages = chunk.pages, files = chunk.files, first = chunk.first;
+    return chunk.sections.map(function (row, i) {
+      var p = pages[row[0]], f = files[row[1]];
+      var rec = {
+        sid: first + i, concept_id: p[0], title: p[1], path: f[0], heading: row[2], level: row[3], line_start: row[4],
+        line_end: row[5], locator: (f.length === 3 ? f[2] : f[0]) + '#L' + row[4] + '-L' + row[5], content_sha256: f[1],
+        url: sectionUrl(p[3], row[6]), anchor: row[6], searchable: p[2], text: row[7], page_path: p[4]
+      };
+      if (row.length > 8) Object.keys(row[8]).forEach(function (k) { rec[k] = row[8][k]; });
+      return rec;
+    });
+  }
+
+  // One term's score in one section: BM25 with the index's k1 and b, in the fixed operation order.
+  function bm25Part(idf, f, length, avglen, k1, b) { return idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen)); }
+
+  // smart mode's keys
+  function dictKey(term) { return Array.from(term).slice(0, C.DICT_KEY_CODE_POINTS).join(''); }
+  function dictShardName(key, shards) { return 'd/' + (fnv1a32(key) % shards).toString(16); }
+  function nameShardName(key, shards) { return 'n/' + (fnv1a32(key) % shards).toString(16); }
+  function asciiLower(text) { return text.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }); }
+  // The object name a whole query may be: without ASCII white space at its ends and a trailing ().
+  function objectNameQuery(query) {
+    var q = query.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, '');
+    if (q.slice(-2) === '()') q = q.slice(0, -2);
+    return q || null;
+  }
+  function nameKey(name) { return name.slice(name.lastIndexOf('.') + 1); }
+  // Identifiers as written (SECRET_KEY, url_for, QuerySet.filter, --no-deps), lower-cased.
+  function identifiers(text) {
+    var out = [], re = /[A-Za-z0-9_.:-]+/g, m;
+    while ((m = re.exec(text)) !== null) {
+      var token = m[0], rest = token.replace(/^-+/, ''), lead = token.length - rest.length;
+      var core = token.replace(/^[.:-]+|[.:-]+$/g, '');
+      if (core.length < 2 || !/[A-Za-z]/.test(core) || !(lead || /[_.:-]/.test(core))) continue;
+      out.push(('--'.slice(0, Math.min(lead, 2)) + core).toLowerCase());
+    }
+    return out;
+  }
+
+  return {
+    isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
+    decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
+    sectionRecords: sectionRecords, bm25Part: bm25Part, dictKey: dictKey, dictShardName: dictShardName,
+    nameShardName: nameShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
+    identifiers: identifiers
+  };
+});

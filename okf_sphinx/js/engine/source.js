@@ -1,0 +1,66 @@
+/* Plays okf_sphinx/engine/source.py's part (JavaScript only, but for checkName): where index
+ * files come from. A loader is a function (name, fresh) -> the parsed JSON of _okf/<name>.js
+ * (or a Promise of it); fresh: past any HTTP cache. In the browser, one <script> per file
+ * (the okfLoad wrapper calls back while the tag runs), which works over http(s) and file://;
+ * in Node, the file is read and its exact wrapper checked (JSON.parse, never evaluated). */
+define('engine/source', function (use, root) {
+  'use strict';
+  var C = use('core/constants'), errors = use('core/errors'), fmt = use('core/index_format');
+  var OkfError = errors.OkfError;
+  var doc = root && root.document;
+
+  // name when it is an index file's name (FILE_NAME), else index_corrupt
+  function checkName(name) {
+    if (typeof name !== 'string' || !C.FILE_NAME.test(name)) {
+      throw new OkfError('index_corrupt', 'index refers to an invalid file name ' + errors.jsonText(name) + '; rebuild the site');
+    }
+    return name;
+  }
+
+  // Browser: one <script> per file; the wrapper calls okfLoad(name, value) while the tag runs.
+  function scriptLoader(base) {
+    root.okfLoad = function (name, value) {
+      var s = doc.currentScript;
+      if (s && s.okfName !== undefined) { if (name === s.okfName) s.okfValue = [value]; else s.okfBad = 1; }
+    };
+    return function (name, fresh) {
+      return new Promise(function (resolve, reject) {
+        var s = doc.createElement('script');
+        s.okfName = name;
+        s.async = true;
+        s.src = base + name + '.js' + (fresh ? '?fresh=' + Date.now() : '');
+        s.onload = function () {
+          s.remove();
+          if (s.okfValue && !s.okfBad) resolve(s.okfValue[0]);
+          else {
+            reject(new OkfError('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + errors.jsonText(name) +
+              ' (truncated or foreign); rebuild the site', { file: name + '.js' }));
+          }
+        };
+        s.onerror = function () {
+          s.remove();
+          reject(new OkfError(name === 'manifest' ? 'index_not_found' : 'index_corrupt',
+            'index file ' + name + '.js could not be loaded from ' + base + '; rebuild the site', { file: name + '.js' }));
+        };
+        doc.head.appendChild(s);
+      });
+    };
+  }
+
+  // Node: read the file, check the exact wrapper, JSON.parse the value (never eval).
+  function nodeLoader(dir) {
+    var fs = require('fs'), path = require('path');
+    var loader = function (name) {
+      var data;
+      try { data = fs.readFileSync(path.join(dir, name + '.js')); } catch (e) {
+        throw new OkfError(name === 'manifest' ? 'index_not_found' : 'index_corrupt',
+          'index file ' + name + '.js under ' + dir + ' is missing; rebuild the site', { file: name + '.js' });
+      }
+      return fmt.unwrap(name, data);
+    };
+    loader.revalidate = true;  // a local file: re-reading the manifest costs nothing
+    return loader;
+  }
+
+  return { checkName: checkName, scriptLoader: scriptLoader, nodeLoader: nodeLoader };
+});
