@@ -25,6 +25,7 @@ import bisect
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.contracts import arguments
 from okf_sphinx.core.errors import OkfError, json_text
 from okf_sphinx.core.index_format import bm25_part
 
@@ -47,8 +48,9 @@ MAX_COMPLETION_GROUPS = 3  # stem groups they come from besides the word's own (
 MIN_PREFIX = 2  # code points a last word needs before it is completed
 HITS_PER_PAGE = 3
 SUB_HIT_FLOOR = 0.7  # a page's further hits score at least this × its first hit's score (docs/smart.md)
-#: The options smart mode takes besides ``query`` and ``limit``.
-OPTIONS = ("prefix", "under", "meta", "kind", "expand")
+#: The options smart mode takes besides ``query`` and ``limit``: search_sections' arguments
+#: as its JSON schema declares them (core/contracts.py), but the three both modes take.
+OPTIONS = tuple(a for a in arguments("search_sections")[0] if a not in ("query", "limit", "mode"))
 
 
 class Scoring(NamedTuple):
