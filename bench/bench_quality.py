@@ -455,10 +455,10 @@ def metrics(ranks: list[int | None]) -> dict[str, float]:
 GROUPS = (("sections", ("link", "title")), ("objects", ("object",)), ("all", ("link", "title", "object")))
 
 
-def groups(items: list[dict[str, Any]]) -> list[tuple[str, str, list[int]]]:
-    """(group, half, the items' indexes) for every query group and half that has items."""
+def groups(items: list[dict[str, Any]], table: tuple[tuple[str, tuple[str, ...]], ...] = GROUPS) -> list[tuple[str, str, list[int]]]:
+    """(group, half, the items' indexes) for every query group (``table``: name, kinds) and half that has items."""
     out = []
-    for group, kinds in GROUPS:
+    for group, kinds in table:
         for which in ("tune", "held-out"):
             chosen = [i for i, item in enumerate(items) if item["half"] == which and item["kind"] in kinds]
             if chosen:

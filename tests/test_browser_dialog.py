@@ -593,7 +593,8 @@ def test_strings_follow_the_site_language(browser: Any, tmp_path: Path) -> None:
     page.wait_for_url(lambda u: _landing(u) == "retry")
     _land(page)
     assert page.get_by_role("button", name="Suchergebnisse ausblenden").is_visible()  # Sphinx: "Hide Search Matches"
-    assert page.get_by_role("button", name="weiter").is_visible() and page.get_by_role("button", name="zurück").is_visible()
+    # next / previous match: okf_sphinx's catalogue (Sphinx's "weiter"/"zurück" are its page links)
+    assert page.get_by_role("button", name="nächster").is_visible() and page.get_by_role("button", name="vorheriger").is_visible()
     assert "von" in page.inner_text(".okf-hl-count")
     page.close()
     # the search page: Sphinx's words for its title, button and results
@@ -635,21 +636,88 @@ def test_right_to_left_site(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
-def test_message_catalogues_are_compiled() -> None:
-    """Every shipped .mo holds exactly its .po's translations (a .po edited without recompiling fails)."""
-    import gettext
 
-    from babel.messages.pofile import read_po
+def _site_page(browser: Any, tmp_path: Path, files: dict[str, str], language: str, start: str = "index.html") -> tuple[Path, Any]:
+    """A small site built with ``language``, and a browser page on ``start`` in it."""
+    src = write_project(tmp_path / "src", files, conf=f'language = "{language}"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    page.goto((out / start).as_uri())
+    return out, page
 
-    from okf_sphinx.capture.sphinx.ui_strings import LOCALE_DIR, OWN
+CJK_FILES = {
+    "index.rst": "首页\n====\n\n.. toctree::\n\n   db\n   cache\n",
+    "db.rst": "数据库\n======\n\n本节介绍如何配置数据库连接和缓存。\n\n连接池\n------\n\n连接池的大小由 ``POOL_SIZE`` 设置。\n",
+    "cache.rst": "缓存\n====\n\n缓存可以减少数据库查询。\n",
+}
 
-    pos = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/okf_sphinx.po"))
-    assert {p.parts[-3] for p in pos} >= {"de", "ar"}
-    for po in pos:
-        with po.open("rb") as f:
-            catalog = read_po(f)
-        assert {m.id for m in catalog if m.id} == set(OWN.values()), po
-        mo = gettext.GNUTranslations(po.with_suffix(".mo").open("rb"))
-        for message in catalog:
-            if message.id and message.string:
-                assert mo.gettext(message.id) == message.string, (po, message.id)
+
+def test_chinese_site_finds_marks_and_speaks_chinese(browser: Any, tmp_path: Path) -> None:
+    """language = "zh_CN": a short word finds the page whose text runs it together, the dialog marks
+    that word (not the whole clause) in the excerpt and on the page it opens, in Chinese."""
+    from okf_sphinx import open_index
+
+    out, page = _site_page(browser, tmp_path, CJK_FILES, "zh_CN")
+    expected = open_index(out).search("数据库连接", 5, mode="smart", prefix=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _open_by_key(page, "Control+k")
+    assert page.get_attribute("#okf-dialog-q", "placeholder") == "搜索文档"
+    _type(page, "数据库连接")
+    assert page.inner_text("#okf-dialog-status") == "找到 1 个页面。"
+    shown = page.locator(".okf-dialog-page").all_inner_texts()
+    assert shown == [p["title"] for p in expected["pages"]] == ["数据库"]
+    marks = page.locator(".okf-dialog-option mark").all_inner_texts()
+    assert marks and set(marks) == {"数据库连接"}, marks
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda u: _landing(u) == "数据库连接")
+    _land(page)
+    # every place the query's pairs occur, joined where they touch: the heading 数据库, the
+    # clause's 数据库连接, 连接池 twice
+    assert page.locator("mark.okf-hl").all_inner_texts() == ["数据库", "数据库连接", "连接", "连接"]
+    assert page.get_by_role("button", name="下一个").is_visible() and page.get_by_role("button", name="隐藏搜索结果").is_visible()
+    assert re.match(r"第 \d 个，共 4 个 — 数据库连接$", page.inner_text(".okf-hl-count"))
+    assert errors == []
+    page.close()
+
+
+def test_japanese_site_marks_words_inside_runs(browser: Any, tmp_path: Path) -> None:
+    files = {"index.rst": "ホーム\n======\n\n.. toctree::\n\n   models\n",
+             "models.rst": "モデル\n======\n\nDjangoのモデルはデータベースのテーブルに対応します。\n"}
+    _out, page = _site_page(browser, tmp_path, files, "ja", "models.html")
+    _open_by_key(page, "Control+k")
+    _type(page, "データベース テーブル")
+    assert page.inner_text("#okf-dialog-status") == "1 件のページが見つかりました。"
+    assert page.locator(".okf-dialog-option mark").all_inner_texts() == ["データベース", "テーブル"]
+    page.close()
+
+
+@pytest.mark.parametrize(("language", "files", "prefix", "word", "typo", "said"), [
+    ("ru", {"index.rst": "Словари\n=======\n\nСловари OpenCorpora хранятся отдельно. Установка словарей описана ниже.\n"},
+     "словар", "словари", "словори", "Возможно, вы имели в виду"),
+    ("fr", {"index.rst": "Paramètres\n==========\n\nLes paramètres de la recherche se règlent ici.\n"},
+     "paramè", "paramètres", "paramtres", "Vouliez-vous dire"),
+])
+def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_path: Path, language: str, files: dict[str, str],
+                                                           prefix: str, word: str, typo: str, said: str) -> None:
+    """Russian and French sites: the word being typed is completed and marked, a misspelt word
+    gets the site's own spelling (in the site's language), in the dialog as in Python."""
+    from okf_sphinx import open_index
+
+    out, page = _site_page(browser, tmp_path, files, language)
+    index = open_index(out)
+    assert index.search(prefix, 5, mode="smart", prefix=True)["pages"]
+    assert index.search(typo, 5, mode="smart")["suggestions"][0]["candidates"][0] == word
+    _open_by_key(page, "Control+k")
+    _type(page, prefix)
+    marks = [m.lower() for m in page.locator(".okf-dialog-option mark").all_inner_texts()]
+    assert word in marks, marks
+    page.fill("#okf-dialog-q", "")
+    _type(page, typo)
+    assert page.locator(".okf-dialog-did").all_inner_texts()[0] == word
+    assert said in page.inner_text(".okf-dialog-suggest")
+    page.locator(".okf-dialog-did").first.click()
+    page.wait_for_function("w => document.querySelector('#okf-dialog-q').value === w", arg=word)
+    page.close()

@@ -25,7 +25,7 @@ PACKAGE = browser.PACKAGE
 JS = browser.SOURCES
 
 #: The Python modules of the query path, each with a JavaScript twin.
-TWINS = ("core.errors", "core.terms", "core.index_format", "engine.validators", "engine.index", "engine.query",
+TWINS = ("core.errors", "core.terms", "core.segment", "core.index_format", "engine.validators", "engine.index", "engine.query",
          "engine.smart", "engine.filters", "engine.spelling", "engine.phrases", "engine.expansion",
          "engine.object_names")
 
@@ -50,6 +50,7 @@ PY_ONLY: dict[str, dict[str, str]] = {
         **{n: _BUILD for n in ("STAGING_PREFIX", "K1", "B", "WEIGHTS", "wrap", "encode_ints", "idf", "file_row", "SECTION_ROW")},
         **{n: _TOOLS for n in ("snapshot_revision", "COPY_PATH", "quote_path", "locator")},
     },
+    "core.segment": {n: _BUILD for n in ("LANGUAGES", "segmenter_for", "part_freqs")},
     "engine.index": {"DEFAULT_CACHE_BYTES": "Python bounds its cache in bytes (engine/cache.py)"},
     "engine.validators": {n: _TOOLS for n in ("check_objects", "check_files", "check_pack", "check_file")},
     "engine.object_names": {n: _TOOLS for n in ("candidate", "matches", "substring", "find_object", "MAX_NAME_CHARS",

@@ -390,13 +390,13 @@ def _assert_smart_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str
         if "error" in py:
             stats["errors"] += 1
             continue
-        if py["pages"]:
+        if py.get("pages"):
             stats["partial" if py["pages"][0]["partial"] else "full"] += 1
-        if any(s["candidates"] for s in py["suggestions"]):
+        if any(s["candidates"] for s in py.get("suggestions", [])):
             stats["suggested"] += 1
-        if req.get("prefix") and py["pages"]:
+        if req.get("prefix") and py.get("pages"):
             stats["prefix_hits"] += 1
-        if py["pages"] and py["terms"][0] not in index.normaliser.terms(py["pages"][0]["hits"][0]["snippet"]):
+        if py.get("pages") and py["terms"][0] not in index.normaliser.terms(py["pages"][0]["hits"][0]["snippet"]):
             stats["stem_only"] += 1
     return stats
 
@@ -445,3 +445,102 @@ def test_both_engines_score_with_the_manifest_s_bm25_parameters(example_html: Pa
         okf_sphinx.open_index(site)
     assert run_node(site / "_okf", requests[:1]) == [err.value.envelope]
     assert "k1 and b" in err.value.message
+
+
+# -- Chinese, Japanese and Korean sites: character pairs (okf_sphinx/core/segment.py) -----------
+
+CJK_WORDS = [
+    "数据库", "连接", "配置", "缓存", "查询", "默认", "参数", "函数", "文件", "目录", "编码", "字符串", "迭代器",
+    "装饰器", "线程", "进程", "锁", "表", "模块", "日志", "网络", "地址", "服务器", "客户端", "元类", "𠀋",
+    "モデル", "データベース", "フィールド", "設定", "インストール", "リポジトリ", "の", "を", "は", "します",
+    "ファイル", "検索", "正規表現", "拡張子", "ｶﾀｶﾅ", "人々", "サーバー",
+    "데이터베이스", "설정", "파일", "검색", "를", "은",
+]
+LATIN = ["django", "sphinx", "python", "Retry", "pool_size", "Café", "ﬁle", "straße"]
+
+
+def _cjk_project(root: Path, language: str) -> Path:
+    rng = random.Random(20261201)
+    files: dict[str, str] = {}
+    toc = []
+    for p in range(16):
+        name = f"c{p:02d}"
+        toc.append(name)
+        lines = [rng.choice(CJK_WORDS) + rng.choice(CJK_WORDS) + f" {p}", "=" * 40, ""]
+        for s in range(5):
+            heading = rng.choice(CJK_WORDS) + rng.choice(["", rng.choice(LATIN)]) + rng.choice(CJK_WORDS)
+            lines += [heading, "-" * 40, ""]
+            sentences = []
+            for _ in range(rng.randint(3, 12)):
+                run = "".join(rng.choice(CJK_WORDS) if rng.random() < 0.85 else rng.choice(LATIN) for _ in range(rng.randint(1, 9)))
+                sentences.append(run + rng.choice(["。", "，", "、", " ", "! ", "（" + rng.choice(LATIN) + "）"]))
+            text = "".join(sentences).replace("_", " ")
+            for i in range(0, len(text), 60):
+                lines.append(text[i : i + 60].strip() or "x")
+            lines.append("")
+        files[f"{name}.rst"] = "\n".join(lines)
+    files["index.rst"] = "目录\n====\n\n.. toctree::\n\n" + "".join(f"   {t}\n" for t in toc)
+    return write_project(root, files, conf=f'language = "{language}"\n')
+
+
+@pytest.fixture(scope="module", params=["zh_CN", "ja"])
+def cjk_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_html(_cjk_project(tmp_path_factory.mktemp(f"cjk-{request.param}") / "src", request.param))
+
+
+def cjk_requests(site: Path, n: int, seed: int) -> list[dict[str, Any]]:
+    """Pieces of the sections' runs (1-6 code points, inside and across words), mixed scripts,
+    mistyped characters, prefixes and filters, in both modes."""
+    from okf_sphinx import open_index
+
+    rng = random.Random(seed)
+    index = open_index(site)
+    runs = [t for sid in range(index.sections) for t in index.normaliser.terms(index.section(sid)["text"])]
+    out: list[dict[str, Any]] = []
+    for _ in range(n):
+        words = []
+        for _k in range(rng.choice([1, 1, 1, 2, 2, 3])):
+            run = rng.choice(runs)
+            cps = list(run)
+            a = rng.randrange(len(cps))
+            piece = "".join(cps[a : a + rng.randint(1, 6)])
+            r = rng.random()
+            if r < 0.15:  # a mistyped character
+                cps = list(piece)
+                cps[rng.randrange(len(cps))] = rng.choice("车书水火木金土日月")
+                piece = "".join(cps)
+            elif r < 0.25:
+                piece = rng.choice(LATIN) + piece
+            elif r < 0.3:
+                piece = run  # a whole run
+            words.append(_vary(rng, piece))
+        req: dict[str, Any] = {"query": rng.choice([" ", "\u3000", "、"]).join(words), "mode": "smart" if rng.random() < 0.8 else "keyword"}
+        if req["mode"] == "smart":
+            if rng.random() < 0.4:
+                req["prefix"] = True
+            if rng.random() < 0.15:
+                req["expand"] = True
+            if rng.random() < 0.1:
+                req["under"] = rng.choice(["c01", "c1", "nowhere"])
+        if rng.random() < 0.3:
+            req["limit"] = rng.choice([1, 3, 10, 100])
+        out.append(req)
+    long = "".join(rng.choice(CJK_WORDS) for _ in range(60))[:200]
+    out += [{"query": long, "mode": "smart"}, {"query": "数据库 " * 40, "mode": "smart"},
+            {"query": "\u201c数据库 连接\u201d", "mode": "smart"}, {"query": "django", "mode": "smart", "prefix": True},
+            {"query": "djangoのモデル", "mode": "smart"}, {"query": "火车", "mode": "smart"}, {"query": "𠀋", "mode": "smart"}]
+    return out
+
+
+def test_smart_parity_cjk_site(cjk_site: Path) -> None:
+    """Python and the browser runtime split CJK words into the same pairs: same pages, scores,
+    snippets, matched and missing terms, suggestions and errors, in both modes."""
+    from okf_sphinx import open_index
+
+    index = open_index(cjk_site)
+    requests = cjk_requests(cjk_site, 700, seed=26)
+    stats = _assert_smart_parity(cjk_site, requests)
+    answers = [python_answer(index, r) for r in requests]
+    joined = sum(any(len(t) > 2 for p in a.get("pages", []) for h in p["hits"] for t in h["matched_terms"]) for a in answers)
+    assert index.manifest["smart"]["segmenter"] == "cjk-pairs-1"
+    assert stats["full"] > 150 and stats["partial"] > 100 and joined > 100, (stats, joined)

@@ -91,7 +91,11 @@ def shard_name(key: str, shards: int, folder: str = "t") -> str:
 
 def posting_key(term: str, stem: Callable[[str], str] | None) -> str:
     """What places ``term``'s posting list (format_version 3): its stem when the build
-    stemmed, so a word's forms and its stem group share one shard; else the term."""
+    stemmed, so a word's forms and its stem group share one shard; else the term.  A part
+    key (a unit of a longer CJK term, ``" 数据"``: okf_sphinx/core/segment.py) is placed by
+    its unit, beside the term that is the unit itself."""
+    if term[:1] == " ":
+        term = term[1:]
     return stem(term) if stem is not None else term
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import segment as cjk
 from .errors import OkfError, json_text
 
 MAX_QUERY_CODE_POINTS = 512
@@ -224,6 +225,11 @@ class Normaliser:
         return 0 if found is None else max(0, found - SNIPPET_LEAD)
 
     def _first_match(self, text: str, query_terms: tuple[str, ...]) -> int | None:
+        # a part key (" 数据", okf_sphinx/core/segment.py: cjk) matches a run holding CJK text that
+        # has its unit among its units
+        units = {t[1:] for t in query_terms if t[:1] == cjk.PART}
+        if units:
+            query_terms = tuple(t for t in query_terms if t[:1] != cjk.PART)
         pattern = self._ascii_pattern(query_terms)
         first = None
         if pattern is not None:
@@ -250,7 +256,8 @@ class Normaliser:
             assert run is not None
             done = run.end()
             candidate = self.terms(run.group())
-            if candidate and candidate[0] in wanted:
+            if candidate and (candidate[0] in wanted or (units and cjk.has_cjk(candidate[0]) and any(
+                    u in units for _at, u in cjk.units(candidate[0])))):
                 return start
         return first
 

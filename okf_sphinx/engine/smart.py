@@ -25,6 +25,7 @@ import bisect
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core import segment
 from okf_sphinx.core.contracts import arguments
 from okf_sphinx.core.errors import OkfError, json_text
 from okf_sphinx.core.index_format import bm25_part
@@ -75,6 +76,20 @@ def stemmer(index: Index) -> Callable[[str], str] | None:
     return index.stem
 
 
+def segmenter(index: Index) -> str | None:
+    """The build's segmenter (okf_sphinx/core/segment.py) on a Chinese, Japanese or Korean
+    site, else None; one this engine does not know is ``index_version_unsupported``."""
+    found = smart_meta(index).get("segmenter")
+    if found is not None and found != segment.SEGMENTER:
+        raise OkfError(
+            "index_version_unsupported",
+            f"this index splits CJK words with {json_text(found)}, which this okf_sphinx does not know (it has "
+            f"{json_text(segment.SEGMENTER)}): rebuild the site or use the okf_sphinx that built it",
+            found=found, supported=[segment.SEGMENTER],
+        )
+    return found
+
+
 def group(index: Index, stem: str) -> list[Any] | None:
     """The stem group ``[section idf, page idf, [terms]]`` of ``stem``, from the posting shard
     that also holds those terms' posting lists."""
@@ -110,9 +125,12 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
     sidf = pidf = 0.0
     if g is not None:
         sidf, pidf = float(g[0]), float(g[1])
+        part = segment.PART + word  # the word as a unit of longer CJK terms (a part key)
         if word in g[2]:
             out.append((word, EXACT))
-        out += [(t, STEM) for t in g[2] if t != word]
+        if part in g[2]:
+            out.append((part, EXACT))
+        out += [(t, STEM) for t in g[2] if t != word and t != part]
     if complete and len(word) >= MIN_PREFIX:
         have = {t for t, _w in out}
         extra = completions([t for t, _df in dictionary(index, fmt.dict_key(word))], word, have, stem)
@@ -311,15 +329,16 @@ def page_hits(secs: list[tuple[float, int]], names: dict[int, int]) -> list[tupl
 
 
 def page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any], ev: list[dict[str, Any]],
-         best: list[tuple[float, int]], words: list[str]) -> dict[str, Any]:
+         best: list[tuple[float, int]], said: Callable[[list[int]], list[str]]) -> dict[str, Any]:
     """One page of the answer, with its hits ``best``: each hit's snippet is cut for the
-    word forms the section holds, its ``matched_terms`` are the query words it holds."""
+    word forms the section holds, its ``matched_terms`` are the query words it holds
+    (``said``: the query text of those words, okf_sphinx/core/segment.py ``spans``)."""
     hits = []
     for score_s, sid in best:
         present = [i for i, e in enumerate(ev) if sid in e["acc"]]
         forms = [t for i in present for t, _w in found[i][0] if _holds(index, t, sid)]
         h = hit(index, sid, score_s, forms)
-        h["matched_terms"] = [words[i] for i in present]
+        h["matched_terms"] = said(present)
         hits.append(h)
     top = index.section(best[0][1])
     return {
@@ -355,10 +374,21 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     page_ok = page_filter(paths, units, wanted, metas)
     stem = stemmer(index)
     scoring = Scoring(table["lengths"], firsts, index.avglen, float(m["pavglen"]), *index.bm25)
+    # the words smart mode matches: the query's terms, or on a CJK site their units
+    # (okf_sphinx/core/segment.py); CJK units are neither completed nor spelled out
+    if segmenter(index) is None:
+        found_units = [(w, 0, word) for w, word in enumerate(words)]
+    else:
+        found_units = segment.query_units(words)
+    smart_words = [u for _w, _at, u in found_units]
+    paired = [segment.has_cjk(u) for u in smart_words]
+
+    def said(chosen: list[int]) -> list[str]:
+        return segment.spans(words, found_units, chosen)
 
     # per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
-    found = [variants(index, word, stem, prefix and i == len(words) - 1) for i, word in enumerate(words)]
-    unknown = [w for w, (forms, _s, _p) in zip(words, found) if not forms]
+    found = [variants(index, w, stem, prefix and i == len(smart_words) - 1 and not paired[i]) for i, w in enumerate(smart_words)]
+    unknown = [w for w, cjk, (forms, _s, _p) in zip(smart_words, paired, found) if not forms and not cjk]
     idents = [(i, p) for i, p in ((i, index.posting(i, "x", m["id_shards"])) for i in query_identifiers(query))
               if p is not None]
     allowed = None
@@ -370,9 +400,9 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
           for forms, sidf, pidf in found]
     iv = [evidence(index, ("x", ident), [(p, EXACT)], p.idf, p.idf, scoring, allowed) for ident, p in idents]
     # quoted phrases: the sections holding each, and the words whose section parts it adds again
-    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in words for t in ph)]
+    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in smart_words for t in ph)]
     keep = lambda sid: (allowed is None or sid in allowed) and (page_ok is None or page_ok(page_of(firsts, sid)))  # noqa: E731
-    pv = [(phrase_sections(index, ph, keep), [ev[words.index(t)] for t in ph]) for ph in quoted]
+    pv = [(phrase_sections(index, ph, keep), [ev[smart_words.index(t)] for t in ph]) for ph in quoted]
     # the objects the whole query names (they rank first)
     names = {sid: t for sid, t in named(index, query, kinds).items() if page_ok is None or page_ok(page_of(firsts, sid))}
 
@@ -384,9 +414,9 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
         best = page_hits(secs, names)
         hit_sids += [sid for _s, sid in best]
-        missing = ([w for w, e in zip(words, ev) if p not in e["page_part"]]
+        missing = (said([i for i, e in enumerate(ev) if p not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, pages.phrase_pages) if p not in pages_k])
-        shown.append(page(index, -neg, missing, not pages.full or pages.count[p] < pages.needed, found, ev, best, words))
+        shown.append(page(index, -neg, missing, not pages.full or pages.count[p] < pages.needed, found, ev, best, said))
     total = len(pages.pages)
     result = {
         "query": query,

@@ -354,6 +354,7 @@
   function render(q, result, norm, stem, eng, mine) {
     clear();
     var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !result.terms.length ? null : result.terms[result.terms.length - 1];
+    var seg = okf.module('engine/smart').segmenter(eng);  // a Chinese, Japanese or Korean site: mark the words inside runs
     var terms = { terms: result.terms.join(', '), n: result.total };
     if (!result.total) msg = tr('none', terms);
     else if (result.pages[0].partial) msg = tr(result.total === 1 ? 'partial_one' : 'partial', terms);
@@ -391,7 +392,7 @@
         var shown = readable(h.snippet), said = h.heading || '';
         // the excerpt of a section starts with its heading, already shown above it
         if (!h.snippet_offset && said && shown.slice(0, said.length) === said && shown.length > said.length) shown = shown.slice(said.length).replace(/^\s+/, '');
-        var snip = okf.highlight(norm, shown, result.terms, stem, prefix);
+        var snip = okf.highlight(norm, shown, result.terms, stem, prefix, seg);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
         if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);
@@ -535,9 +536,10 @@
     try { q = new URLSearchParams(win.location.search).get(HL); } catch (e) { return; }
     if (!q || !q.trim() || q.length > 512) return;
     var eng = okf.index(), box = container();
-    Promise.all([eng.normaliserFor(q), eng.open()]).then(function (x) {
-      var norm = x[0], stem = null, terms = norm.terms(q).slice(0, 32);
-      try { stem = eng.stem(); } catch (e) { stem = null; }  // an index without smart data: exact words
+    // the manifest first: a query that is not ASCII reads the build's tables through it
+    eng.open().then(function () { return eng.normaliserFor(q); }).then(function (norm) {
+      var stem = null, seg = null, terms = norm.terms(q).slice(0, 32);
+      try { stem = eng.stem(); seg = okf.module('engine/smart').segmenter(eng); } catch (e) { stem = null; }  // an index without smart data: exact words
       if (!terms.length) return;
       var prefix = /\s$/.test(q) ? null : terms[terms.length - 1];
       var walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT, {
@@ -550,7 +552,7 @@
       for (var t = walker.nextNode(); t; t = walker.nextNode()) if (/\S/.test(t.nodeValue)) texts.push(t);
       var marks = [];
       texts.forEach(function (t) {
-        var text = t.nodeValue, found = okf.matches(norm, text, terms, stem, prefix);
+        var text = t.nodeValue, found = okf.matches(norm, text, terms, stem, prefix, seg);
         if (!found.length) return;
         var frag = doc.createDocumentFragment(), at = 0;
         found.forEach(function (r) {

@@ -31,7 +31,8 @@
       status.textContent = text;
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
-    function highlighted(norm, text, terms, stem) { return okf.highlight(norm, text, terms, stem); }
+    var segmented = null;  // the answer's site splits CJK words (smart mode): marks inside runs
+    function highlighted(norm, text, terms, stem) { return okf.highlight(norm, text, terms, stem, undefined, segmented); }
     // one section row (keyword hits; smart hits inside their page)
     function hitItem(h, result, norm, stem, pageTitle) {
       // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
@@ -124,6 +125,7 @@
       return eng.search(q, opts).then(function (result) {
         return eng.normaliserFor(q).then(function (norm) {
           var stem = result.mode === 'smart' ? eng.stem() : null;
+          segmented = result.mode === 'smart' ? okf.module('engine/smart').segmenter(eng) : null;
           if (mine === token) render(result, norm, stem);
         });
       }, function (err) {

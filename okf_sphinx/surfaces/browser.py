@@ -42,6 +42,7 @@ SHARED: dict[str, tuple[str, ...]] = {
     "okf_sphinx.core.errors": ("EXIT_CODES",),
     "okf_sphinx.core.terms": ("MAX_QUERY_CODE_POINTS", "MAX_QUERY_TERMS", "MAX_TERM_CODE_POINTS",
                               "SNIPPET_CODE_POINTS", "SNIPPET_LEAD"),
+    "okf_sphinx.core.segment": ("SEGMENTER", "PART", "MAX_UNITS", "CJK_RANGES"),
     "okf_sphinx.core.index_format": ("FORMAT", "FORMAT_VERSION", "INT_DIGITS", "MAX_INT_DIGITS", "DICT_KEY_CODE_POINTS",
                                      "MAX_QUERY_IDENTIFIERS", "LINK_VIAS"),
     "okf_sphinx.engine.source": ("FILE_NAME",),

@@ -113,6 +113,7 @@ class Summary:
     index_dir: str = DEFAULT_OUTPUT_DIR  # the index folder, relative to the output folder
     language: str = "en"  # smart search's language
     stemmer: bool = True  # does smart search stem that language?
+    segmented: bool = False  # are its words split into units instead (Chinese, Japanese, Korean)?
     agent_files: tuple[str, ...] = ()  # llms.txt, llms-full.txt when written
 
     def report(self, host: Host) -> list[str]:
@@ -130,8 +131,9 @@ class Summary:
         return lines
 
     def stemmer_note(self) -> str | None:
-        """Why smart search matches exact words only on this site (None: it stems)."""
-        if self.stemmer:
+        """Why smart search matches exact words only on this site (None: it stems, or splits
+        CJK words into units)."""
+        if self.stemmer or self.segmented:
             return None
         return (f"no stemmer for language {self.language!r}: smart search on this site matches exact words only "
                 f"(no plural or tense forms); keyword search is unaffected. Stemmers exist for: "
@@ -193,6 +195,7 @@ def build_site(
         index_dir=_below(index_dir, outdir),
         language=smart["language"],
         stemmer=smart["stemmer"],
+        segmented="segmenter" in smart,
         agent_files=names,
     )
 

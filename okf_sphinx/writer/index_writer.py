@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from okf_sphinx import __version__
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core import segment
 from okf_sphinx.core.errors import SourceChangedError
 from okf_sphinx.core.hosts import Host
 from okf_sphinx.core.records import CapturedFile, DocRecord, Section, decode, text_encoding
@@ -220,6 +221,7 @@ class _Sections:
 def _section_rows(order: list[Placed], searchable: int, records: list[DocRecord], site: Site,
                   maps: dict[str, LineMap], file_no: dict[str, int]) -> _Sections:
     shared = _shared_anchors(records) if site.singlehtml else set()
+    segmenter = segment.segmenter_for(site.language)
     page_no = {r.docname: n for n, r in enumerate(records)}
     title_terms: dict[str, tuple[list[str], list[str]]] = {}
     out = _Sections([], [], PostingLists(), PostingLists(), [], 0)
@@ -237,6 +239,8 @@ def _section_rows(order: list[Placed], searchable: int, records: list[DocRecord]
                 title_terms[record.docname] = (terms(record.title), fmt.identifiers(record.title))
             title, title_idents = title_terms[record.docname]
             freqs, length, count = _section_stats(text, s.heading, title)
+            if segmenter:
+                freqs.update(segment.part_freqs(freqs))
             out.terms.add(sid, freqs, length)
             out.identifiers.add(sid, _identifier_freqs(text, s.heading, title_idents), length)
             out.lengths.append(length)

@@ -28,6 +28,7 @@ from itertools import accumulate
 from typing import Any
 
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core import segment
 from okf_sphinx.core.errors import BuildError
 
 from .sizing import FOLDERS, MAX_HASHED_SHARDS, Budget, large_site
@@ -184,22 +185,27 @@ def build_smart(
     budgets = budgets or {}
 
     keyed: dict[str, list[list[Any]]] = defaultdict(list)
-    for term in sorted(df, key=lambda t: (-df[t], t)):
+    words = [t for t in df if t[:1] != segment.PART]  # part keys are no words of the dictionary
+    for term in sorted(words, key=lambda t: (-df[t], t)):
         keyed[fmt.dict_key(term)].append([term, df[term]])
-    size = sum(len(t) + 12 for t in df)
+    size = sum(len(t) + 12 for t in words)
     b = budgets.get("d")
     b = b or large_site("d")
     d_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
     out.update(_shards("d", d_shards, fmt.dict_shard_name, keyed))
 
-    return out, {
+    block = {
         "language": language or "en",
         "stemmer": stem is not None,
         "stemmer_version": version,
         "pages": n_pages,
         "pavglen": pavglen,
         "dict_shards": d_shards,
-    }, groups
+    }
+    segmenter = segment.segmenter_for(language)
+    if segmenter:  # a Chinese, Japanese or Korean site: queries split CJK terms into units
+        block["segmenter"] = segmenter
+    return out, block, groups
 
 
 #: Page priors from the site's structure (chosen on the tune half of bench/bench_quality.py):

@@ -55,6 +55,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._groups: list[tuple[str, list[str]]] = []  # llms.txt: the nav's sections and their pages
         self._target: Path | None = None  # the index folder
         self._failed = False  # this build's index failed (build_site left nothing of okf's behind)
+        self._strings = ""  # data-okf-strings of the dialog's script tag (its words in the site's language)
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
@@ -69,6 +70,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         else:
             recorder.capture = self._capture
         theme.add_templates(config["theme"], self.config)
+        self._strings = theme.dialog_strings_attribute(self._named_language(config))
         return config
 
     @property
@@ -131,7 +133,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def _scripts(self, output: str, base_url: str, config: Any, on_search_page: bool) -> str:
         return theme.page_scripts(output, base_url, self.config, getattr(config["theme"], "name", None) or "",
-                                  self._language(config, quiet=True), on_search_page)
+                                  self._language(config, quiet=True), self._strings, on_search_page)
 
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:
@@ -201,16 +203,20 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def _language(self, config: Any, quiet: bool = False) -> str:
         """Smart mode's language: the ``language`` option, else the theme's (Material's
         ``theme: language:``, the mkdocs/readthedocs themes' ``theme: locale:``)."""
+        named = self._named_language(config)
+        if named is None and not quiet:
+            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
+        return named or "en"
+
+    def _named_language(self, config: Any) -> str | None:
         if self.config.language:
-            return self.config.language
+            return str(self.config.language)
         theme_config = config["theme"]
         for key in ("language", "locale"):
             value = theme_config.get(key) if hasattr(theme_config, "get") else None
             if value:
                 return str(value)
-        if not quiet:
-            log.info("the theme names no language (theme: language: or locale:); smart search stems English")
-        return "en"
+        return None
 
     def _all_records(self, target: Path) -> tuple[list[DocRecord], list[str], list[str]]:
         """This build's records, plus those of pages ``--dirty`` did not render (from the

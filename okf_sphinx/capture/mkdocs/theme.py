@@ -19,6 +19,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
 from okf_sphinx.core.stemmer import stemmer_script
 from okf_sphinx.surfaces.browser import write_runtime
 
@@ -63,11 +64,19 @@ def add_templates(theme: Any, options: OkfConfig) -> None:
     theme.static_templates.add(search_page(options))
 
 
-def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str, language: str,
+def dialog_strings_attribute(language: str | None) -> str:
+    """The ``data-okf-strings`` attribute of the dialog's script tag: its words in the site's
+    ``language`` ("" for English or a language without a catalogue)."""
+    strings = dialog_strings(language)
+    return f' data-okf-strings="{html.escape(strings_json(strings))}"' if strings else ""
+
+
+def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str, language: str, strings: str,
                  on_search_page: bool) -> str:
     """okf's scripts on a rendered page: the runtime where it searches (every page with
     the dialog, else the search page) with the stemmer of the site's ``language``, the
-    dialog, and the theme's search box and shortcuts taken over (replace_builtin: true)."""
+    dialog (its words: ``strings``, :func:`dialog_strings_attribute`), and the theme's search
+    box and shortcuts taken over (replace_builtin: true)."""
     at = output.rfind("</body>")
     if at < 0:
         return output  # not an HTML page: left alone
@@ -91,7 +100,8 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
         # the theme's box is ours where the theme's search does not run (see below)
         taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace or on_search_page else ' data-okf-slash="theme"'
         tags.append(
-            f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{page}"{taken} defer></script>'
+            f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{page}"{taken}'
+            f'{strings} defer></script>'
         )
     output = output[:at] + "".join(tags) + output[at:]
     if dialog:

@@ -11,6 +11,11 @@ define('core/constants', function () {
     MAX_TERM_CODE_POINTS: 4096,
     SNIPPET_CODE_POINTS: 512,
     SNIPPET_LEAD: 80,
+    // okf_sphinx/core/segment.py
+    SEGMENTER: "cjk-pairs-1",
+    PART: " ",
+    MAX_UNITS: 32,
+    CJK_RANGES: [[4352,4607],[11904,12255],[12293,12295],[12321,12329],[12337,12341],[12344,12348],[12353,12543],[12549,12687],[12704,12735],[12784,12799],[13312,19903],[19968,40959],[43360,43391],[44032,55295],[63744,64255],[65382,65500],[110576,110959],[131072,205743]],
     // okf_sphinx/core/index_format.py
     FORMAT: "okf-sphinx-index",
     FORMAT_VERSION: 4,

@@ -63,8 +63,12 @@ define('core/index_format', function (use) {
   }
   // The posting shard of key: t/<hex> (a term's stem group) or x/<hex> (identifiers as written).
   function shardName(key, shards, folder) { return (folder || 't') + '/' + (fnv1a32(key) % shards).toString(16); }
-  // What places a term's posting list: its stem when the build stemmed; else the term.
-  function postingKey(term, stem) { return stem ? stem(term) : term; }
+  // What places a term's posting list: its stem when the build stemmed; else the term. A part
+  // key (" 数据", core/segment.js) is placed by its unit.
+  function postingKey(term, stem) {
+    if (term.charAt(0) === C.PART) term = term.slice(1);
+    return stem ? stem(term) : term;
+  }
 
   // Integer lists written as text (encode_ints): null unless canonical.
   var DIGIT = [];

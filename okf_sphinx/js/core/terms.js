@@ -4,7 +4,7 @@
  * so a browser with another Unicode version gets exactly the build's terms. */
 define('core/terms', function (use) {
   'use strict';
-  var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors');
+  var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), segment = use('core/segment');
   var OkfError = errors.OkfError, cpAt = S.cpAt, cpLen = S.cpLen, isAscii = S.isAscii;
   var own = Object.prototype.hasOwnProperty;
 
@@ -129,11 +129,13 @@ define('core/terms', function (use) {
   // separators: may asciiSeparator() be trusted (the build's Unicode version)? null: the build's
   // tables must decide.
   Normaliser.prototype.snippetStart = function (text, queryTerms, separators) {
-    var wanted = {}, found = -1;
+    var wanted = {}, found = -1, units = {}, anyUnit = false;
     if (!queryTerms.length) return 0;
-    queryTerms.forEach(function (t) { wanted[t] = 1; });
+    // a part key (" 数据", core/segment.js) matches a run holding CJK text that has its unit
+    // among its units: CJK text, so never without the tables
+    queryTerms.forEach(function (t) { if (t.charAt(0) === C.PART) { units[t.slice(1)] = 1; anyUnit = true; } else wanted[t] = 1; });
     if (!this.t) {
-      if (!queryTerms.every(isAscii) || (!separators && !isAscii(text))) return null;
+      if (anyUnit || !queryTerms.every(isAscii) || (!separators && !isAscii(text))) return null;
       for (var i = 0, s = -1, dirty = false, prevOdd = false; i <= text.length; i += c > 0xffff ? 2 : 1) {
         var c = i < text.length ? cpAt(text, i) : 32, odd = c > 127 && !asciiSeparator(c);
         if (odd && foldsToAscii(c)) return null;
@@ -152,7 +154,10 @@ define('core/terms', function (use) {
       var self = this;
       this.wordRuns(text, function (r) {
         var t = self.terms(r[2]);
-        if (t.length && own.call(wanted, t[0])) { found = r[0]; return true; }
+        if (t.length && (own.call(wanted, t[0]) || (anyUnit && segment.hasCjk(t[0]) && segment.units(t[0]).some(function (u) { return own.call(units, u[1]); })))) {
+          found = r[0];
+          return true;
+        }
         return false;
       });
     }

@@ -5,6 +5,7 @@
 define('engine/smart', function (use) {
   'use strict';
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
+  var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
   var objectNames = use('engine/object_names'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
   var OkfError = errors.OkfError;
@@ -27,6 +28,17 @@ define('engine/smart', function (use) {
   function stemmer(index) {
     smartMeta(index);
     return index.stem();
+  }
+  // The build's segmenter (core/segment.js) on a Chinese, Japanese or Korean site, else null;
+  // one this engine does not know is index_version_unsupported.
+  function segmenter(index) {
+    var found = smartMeta(index).segmenter;
+    if (found !== undefined && found !== C.SEGMENTER) {
+      throw new OkfError('index_version_unsupported', 'this index splits CJK words with ' + errors.jsonText(found) +
+        ', which this okf_sphinx does not know (it has ' + errors.jsonText(C.SEGMENTER) + '): rebuild the site or use the okf_sphinx that built it',
+        { found: found, supported: [C.SEGMENTER] });
+    }
+    return found === undefined ? null : found;
   }
   // The stem group [section idf, page idf, [terms]] of stem, from the posting shard that also
   // holds those terms' posting lists.
@@ -56,8 +68,10 @@ define('engine/smart', function (use) {
     var g = await group(index, fmt.postingKey(word, stem)), out = [], sidf = 0.0, pidf = 0.0;
     if (g !== null) {
       sidf = g[0]; pidf = g[1];
+      var part = C.PART + word;  // the word as a unit of longer CJK terms (a part key)
       if (g[2].indexOf(word) >= 0) out.push([word, C.EXACT]);
-      g[2].forEach(function (t) { if (t !== word) out.push([t, C.STEM]); });
+      if (g[2].indexOf(part) >= 0) out.push([part, C.EXACT]);
+      g[2].forEach(function (t) { if (t !== word && t !== part) out.push([t, C.STEM]); });
     }
     if (complete && S.cpLen(word) >= C.MIN_PREFIX) {
       var have = new Set(out.map(function (x) { return x[0]; }));
@@ -235,8 +249,9 @@ define('engine/smart', function (use) {
       .map(function (r) { return [-r[1], r[2]]; });
   }
   // One page of the answer, with its hits best: each hit's snippet is cut for the word forms
-  // the section holds, its matched_terms are the query words it holds.
-  async function page(index, score, missing, partial, found, ev, best, words, present) {
+  // the section holds, its matched_terms are the query words it holds (said: the query text of
+  // those words, core/segment.js spans).
+  async function page(index, score, missing, partial, found, ev, best, said, present) {
     var hits = await Promise.all(best.map(async function (b) {
       var sid = b[1], forms = [], at = [];
       ev.forEach(function (e, i) { if (e.acc.has(sid)) at.push(i); });
@@ -245,7 +260,7 @@ define('engine/smart', function (use) {
         for (var j = 0; j < fs.length; j++) if (await holds(index, fs[j][0], sid)) forms.push(fs[j][0]);
       }
       var h = await query.hit(index, sid, b[0], forms, present);
-      h.matched_terms = at.map(function (i) { return words[i]; });
+      h.matched_terms = said(at);
       return h;
     }));
     var top = await index.section(best[0][1]);
@@ -276,10 +291,15 @@ define('engine/smart', function (use) {
     var pageOk = filters.pageFilter(paths, units, wanted, metas);
     var stem = stemmer(index), k = index.bm25;
     var scoring = new Scoring(table.lengths, firsts, index.avglen, m.pavglen, k[0], k[1]);
+    // the words smart mode matches: the query's terms, or on a CJK site their units
+    // (core/segment.js); CJK units are neither completed nor spelled out
+    var foundUnits = segmenter(index) === null ? words.map(function (w, i) { return [i, 0, w]; }) : segment.queryUnits(words);
+    var smartWords = foundUnits.map(function (x) { return x[2]; }), paired = smartWords.map(segment.hasCjk);
+    var said = function (chosen) { return segment.spans(words, foundUnits, chosen); };
 
     // per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
-    var found = await Promise.all(words.map(function (w, i) { return variants(index, w, stem, prefix && i === words.length - 1); }));
-    var unknown = words.filter(function (w, i) { return !found[i][0].length; });
+    var found = await Promise.all(smartWords.map(function (w, i) { return variants(index, w, stem, prefix && i === smartWords.length - 1 && !paired[i]); }));
+    var unknown = smartWords.filter(function (w, i) { return !found[i][0].length && !paired[i]; });
     var idents = queryIdentifiers(text);
     got = await Promise.all([
       Promise.all(found.map(function (fw) { return Promise.all(fw[0].map(function (x) { return formPosting(index, x[0]); })); })),
@@ -302,10 +322,10 @@ define('engine/smart', function (use) {
     var iv = identified.map(function (x) { return evidence(index, 'x' + x[0], [[x[1], C.EXACT]], x[1].idf, x[1].idf, scoring, allowed); });
     // quoted phrases: the sections holding each, and the words whose section parts it adds again
     var normaliser = await index.normaliserFor(text);
-    var quoted = phrasesOf.phrases(normaliser, text).filter(function (ph) { return ph.every(function (t) { return words.indexOf(t) >= 0; }); });
+    var quoted = phrasesOf.phrases(normaliser, text).filter(function (ph) { return ph.every(function (t) { return smartWords.indexOf(t) >= 0; }); });
     var keep = function (sid) { return (allowed === null || allowed.has(sid)) && (pageOk === null || pageOk(pageOf(firsts, sid))); };
     var sets = await Promise.all(quoted.map(function (ph) { return phrasesOf.phraseSections(index, ph, keep); }));
-    var pv = sets.map(function (set, n) { return [set, quoted[n].map(function (t) { return ev[words.indexOf(t)]; })]; });
+    var pv = sets.map(function (set, n) { return [set, quoted[n].map(function (t) { return ev[smartWords.indexOf(t)]; })]; });
     // the objects the whole query names (they rank first)
     var names = new Map();
     got[2].forEach(function (t, sid) { if (pageOk === null || pageOk(pageOf(firsts, sid))) names.set(sid, t); });
@@ -318,9 +338,9 @@ define('engine/smart', function (use) {
       var p = rk[3], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
       var best = pageHits(secs, names);
       best.forEach(function (b) { hitSids.push(b[1]); });
-      var missing = words.filter(function (w, i) { return !ev[i].pagePart.has(p); });
+      var missing = said(ev.map(function (e, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(p); }));
       quoted.forEach(function (ph, n) { if (!pages.phrasePages[n].has(p)) missing.push('"' + ph.join(' ') + '"'); });
-      return page(index, -rk[2], missing, !pages.full || pages.count.get(p) < pages.needed, found, ev, best, words, present);
+      return page(index, -rk[2], missing, !pages.full || pages.count.get(p) < pages.needed, found, ev, best, said, present);
     }));
     var total = pages.pages.length;
     var result = {
@@ -339,7 +359,7 @@ define('engine/smart', function (use) {
   }
 
   return {
-    Scoring: Scoring, smartMeta: smartMeta, stemmer: stemmer, group: group, completions: completions, variants: variants,
+    Scoring: Scoring, smartMeta: smartMeta, stemmer: stemmer, segmenter: segmenter, group: group, completions: completions, variants: variants,
     formPosting: formPosting, queryIdentifiers: queryIdentifiers, pageOf: pageOf, evidence: evidence,
     computeEvidence: computeEvidence, sectionScores: sectionScores, Candidates: Candidates, candidates: candidates,
     rankPages: rankPages, pageHits: pageHits, page: page, search: search
