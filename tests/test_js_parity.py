@@ -495,7 +495,7 @@ def cjk_requests(site: Path, n: int, seed: int) -> list[dict[str, Any]]:
 
     rng = random.Random(seed)
     index = open_index(site)
-    runs = [t for sid in range(index.sections) for t in index.normaliser.terms(index.section(sid)["text"])]
+    runs = [t for sid in range(index.section_count) for t in index.normaliser.terms(index.section(sid)["text"])]
     out: list[dict[str, Any]] = []
     for _ in range(n):
         words = []
