@@ -265,6 +265,10 @@ def test_an_output_dir_okf_did_not_write_is_left_untouched_and_named_as_in_mkdoc
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
     assert "is not an okf_sphinx index" in proc.stderr and "left untouched" in proc.stderr
     assert "set output_dir to a free folder name in the okf plugin's options in mkdocs.yml" in proc.stderr
+    # the build's own config file is named (ProperDocs' properdocs.yml, or one given with -f)
+    (project / "site.yml").write_text((project / "mkdocs.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    proc = mkdocs_build(project, tmp_path / "site2", config="site.yml", check=False)
+    assert "set output_dir to a free folder name in the okf plugin's options in site.yml" in proc.stderr, proc.stderr
     assert "conf.py" not in proc.stderr and "okf_search_" not in proc.stderr
     assert (out / "css" / "base.css").is_file()  # the theme's files are still there
 

@@ -10,7 +10,7 @@ a setting takes it from the :class:`Host` of the build (:data:`SPHINX`,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 #: okf's settings by their short name (the MkDocs option's name).
@@ -49,6 +49,11 @@ class Host:
         """``okf_search_limits = {'terms': N} in conf.py``: what to write, and where."""
         return f"{self.assignment(key, value)} in {self.where}"
 
+    def configured_in(self, config_file: str) -> Host:
+        """This host with its settings in ``config_file`` (MkDocs: ``mkdocs.yml``, ProperDocs'
+        ``properdocs.yml``, or the file given with ``-f``)."""
+        return replace(self, where=f"the okf plugin's options in {config_file}")
+
 
 def _python(value: Any) -> str:
     if isinstance(value, Placeholder):
@@ -85,7 +90,7 @@ SPHINX = Host(
 MKDOCS = Host(
     name="MkDocs",
     prefix="okf: ",
-    where="the okf plugin's options in mkdocs.yml",
+    where="the okf plugin's options in mkdocs.yml",  # the build's own file: Host.configured_in
     output="site_dir",
     names={key: key for key in SETTINGS},
     yaml=True,

@@ -54,15 +54,18 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._metas: dict[str, dict[str, Any]] = {}  # concept id -> its front matter (page_meta, page_prior)
         self._groups: list[tuple[str, list[str]]] = []  # llms.txt: the nav's sections and their pages
         self._target: Path | None = None  # the index folder
+        self._host = MKDOCS  # MkDocs, its settings in this build's config file
         self._failed = False  # this build's index failed (build_site left nothing of okf's behind)
         self._strings = ""  # data-okf-strings of the dialog's script tag (its words in the site's language)
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
+        config_file = config.get("config_file_path")
+        self._host = MKDOCS.configured_in(Path(config_file).name) if config_file else MKDOCS
         try:
-            self._target = index_folder(Path(config["site_dir"]), self.config.output_dir, MKDOCS)
+            self._target = index_folder(Path(config["site_dir"]), self.config.output_dir, self._host)
         except ValueError as exc:
-            raise PluginError(f"{MKDOCS.prefix}{exc}") from None
+            raise PluginError(f"{self._host.prefix}{exc}") from None
         self._capture = PageCapture(self.config)
         recorder = next((e for e in config["markdown_extensions"] if isinstance(e, Recorder)), None)
         if recorder is None:
@@ -150,7 +153,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._report(missing)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
         site = Site(
-            host=MKDOCS,
+            host=self._host,
             builder=_generator(),
             page_url=lambda docname: urls.get(docname, ""),
             anchor_ok=lambda exprs: True,
@@ -171,20 +174,20 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         except BuildError as exc:
             self._failed = True
             raise PluginError(str(exc)) from None
-        for line in summary.report(MKDOCS):
+        for line in summary.report(self._host):
             log.info(line)
         note = summary.stemmer_note()
         if note is not None:
             # a warning (--strict fails) unless the author chose the language in okf's own options
             (log.info if self.config.language else log.warning)(
                 note + ("" if self.config.language else
-                        f" (set {MKDOCS.change('language', summary.language)} to make this a note)"))
+                        f" (set {self._host.change('language', summary.language)} to make this a note)"))
 
     def on_build_error(self, error: Exception) -> None:
         """A failed build leaves no index behind (an old one would not match the new pages)."""
         self._records = {}
         if self._target is not None and not self._failed:
-            left = discard_index(self._target, MKDOCS)
+            left = discard_index(self._target, self._host)
             if left is not None:
                 log.warning(left)
 
