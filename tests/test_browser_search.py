@@ -431,7 +431,7 @@ def test_page_mode_keyword_and_bad_value(browser: Any, tmp_path: Path) -> None:
     page.close()
     bad = write_project(tmp_path / "bad", files, conf='okf_search_page_mode = "fuzzy"\n')
     proc = sphinx_build(bad, tmp_path / "bad-html", check=False)
-    assert proc.returncode != 0 and "okf_search_page_mode must be 'smart' or 'keyword'" in proc.stderr
+    assert proc.returncode != 0 and "okf_search_page_mode must be 'smart', 'keyword' or 'semantic'" in proc.stderr
 
 
 def _page_links(page: Any) -> list[str]:

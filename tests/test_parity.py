@@ -146,9 +146,9 @@ def assert_surfaces_agree(site: Path, requests: list[dict[str, Any]], cli_sample
     for req, want, got in zip(requests, expected, browser_answers(site, requests)):
         assert same(got, want) is None, ("chromium", req, same(got, want))
     # a process each: a sample, the modes' both kinds, as far as flags can say it (no --mode fuzzy)
-    sample = requests[:cli_sample] + [r for r in requests if r.get("mode") == "smart"][:10]
+    sample = requests[:cli_sample] + [r for r in requests if r.get("mode") in ("smart", "semantic")][:10]
     for req in sample:
-        if req.get("mode") not in (None, "keyword", "smart") or req.get("prefix") is False or req.get("expand", True) is not True:
+        if req.get("mode") not in (None, "keyword", "smart", "semantic") or req.get("prefix") is False or req.get("expand", True) is not True:
             continue
         got = cli_answer(site, req)
         assert got == expected[requests.index(req)], ("cli", req)

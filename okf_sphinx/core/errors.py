@@ -40,6 +40,8 @@ EXIT_CODES: dict[str, int] = {
     "item_too_large": 20,
     # `okf mcp` in an environment without the MCP SDK
     "missing_dependency": 21,
+    # mode "semantic" on an index whose site names no embedding model (docs/smart.md, "Meaning")
+    "semantic_unavailable": 22,
     # an unexpected failure inside a server: reported as an envelope, never a traceback
     "internal_error": 70,
 }

@@ -418,7 +418,9 @@ class Index:
     def search(self, query: Any, limit: Any = 20, mode: Any = "keyword", **options: Any) -> dict[str, Any]:
         """``search_sections``: in ``keyword`` mode (the default) the contract's result
         dict (docs/contract.md, "Results"); in ``smart`` mode the page-grouped answer of
-        docs/smart.md, which takes the options :data:`okf_sphinx.engine.smart.OPTIONS`."""
+        docs/smart.md, which takes the options :data:`okf_sphinx.engine.smart.OPTIONS` (on an
+        index with semantic vectors, words and meaning blended); in ``semantic`` mode pages by
+        meaning alone (:data:`okf_sphinx.engine.semantic.SEMANTIC_OPTIONS`)."""
         from . import smart
         from .query import search
 
@@ -433,5 +435,18 @@ class Index:
             if unknown:
                 raise OkfError("schema_validation", f"search does not take {json_text(unknown[0])}; smart mode takes "
                                f"{', '.join(smart.OPTIONS)}", field=unknown[0])
+            if "semantic" in self.manifest:  # words and meaning (engine/semantic.py)
+                from . import semantic
+
+                return self.consistent(semantic.blend, self, query, limit, **options)
             return self.consistent(smart.search, self, query, limit, **options)
-        raise OkfError("schema_validation", f"mode must be 'keyword' or 'smart', got {json_text(mode)}", field="mode")
+        if mode == "semantic":
+            from . import semantic
+
+            unknown = sorted(k for k in options if k not in semantic.SEMANTIC_OPTIONS)
+            if unknown:
+                raise OkfError("schema_validation", f"search does not take {json_text(unknown[0])}; semantic mode takes "
+                               f"{', '.join(semantic.SEMANTIC_OPTIONS)}", field=unknown[0])
+            return self.consistent(semantic.search, self, query, limit, **options)
+        raise OkfError("schema_validation", f"mode must be 'keyword', 'smart' or 'semantic', got {json_text(mode)}",
+                       field="mode")

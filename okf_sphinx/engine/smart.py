@@ -359,8 +359,9 @@ def _holds(index: Index, term: str, sid: int) -> bool:
 
 
 def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
-           kind: Any = None, expand: Any = False) -> dict[str, Any]:
-    """``search_sections`` in smart mode: the page-grouped answer of docs/smart.md."""
+           kind: Any = None, expand: Any = False, hit_sids_out: list[int] | None = None) -> dict[str, Any]:
+    """``search_sections`` in smart mode: the page-grouped answer of docs/smart.md;
+    ``hit_sids_out`` (the blend's, engine/semantic.py) gets the sids of its hits in answer order."""
     words, limit = prepare(index, query, limit)
     for name, value in (("prefix", prefix), ("expand", expand)):
         if not isinstance(value, bool):
@@ -427,6 +428,8 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         "truncated": total > limit,
         "pages": shown,
     }
+    if hit_sids_out is not None:
+        hit_sids_out.extend(hit_sids)
     if expand:
         result["expanded"] = expanded(index, hit_sids, lambda sid: (
             page_ok is None or page_ok(page_of(firsts, sid))) and (

@@ -391,3 +391,87 @@ def check_links(name: str, v: Any) -> dict[str, Any]:
     ):
         raise corrupt(name, "a link shard is malformed")
     return v
+
+
+# -- semantic vectors (docs/index-format.md, "Semantic vectors") -------------------------------
+
+def check_semantic(m: Any, setting: str) -> dict[str, Any]:
+    """The manifest's ``semantic`` block; an index without vectors answers
+    ``semantic_unavailable``, naming ``setting``, the config value that adds them."""
+    if m is None:
+        raise OkfError(
+            "semantic_unavailable",
+            f"this index has no semantic vectors: its site names no embedding model. Add {setting} = "
+            "\"<model folder>\" to conf.py (semantic_model in the MkDocs plugin's options) and rebuild the "
+            "site, or use mode='smart'",
+            setting=setting,
+        )
+    ints = ("dims", "max_chars", "token_shards", "clusters", "probe", "vectors")
+    if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 0 for k in ints) and m["dims"] >= 1
+            and m["token_shards"] >= 1 and m["probe"] >= 1 and isinstance(m.get("prefix"), str)
+            and isinstance(m.get("model"), str)):
+        raise corrupt("manifest", "the semantic block is missing or invalid")
+    return m
+
+
+def check_tokens(dims: int) -> Callable[[str, Any], dict[str, list[int]]]:
+    """``w/<shard>``: ``{piece: entry}``, each entry the token's integer vector once read."""
+    from okf_sphinx.core.semantic import token_entry
+
+    def check(name: str, v: Any) -> dict[str, list[int]]:
+        if not isinstance(v, dict):
+            raise corrupt(name, "a token shard is malformed")
+        out = {}
+        for piece, text in v.items():
+            vector = token_entry(text, dims)
+            if vector is None:
+                raise corrupt(name, f"the entry of piece {json_text(piece)} is malformed")
+            out[piece] = vector
+        return out
+
+    return check
+
+
+def _vectors(name: str, text: Any, count: int, dims: int) -> list[tuple[list[int], int]]:
+    """``count`` vectors written one after another, each with its squared norm."""
+    from okf_sphinx.core.semantic import decode_vector, dot
+
+    if not isinstance(text, str) or len(text) != count * dims:
+        raise corrupt(name, "the vectors are malformed")
+    out = []
+    for i in range(count):
+        v = decode_vector(text, i * dims, dims)
+        if v is None:
+            raise corrupt(name, "the vectors are malformed")
+        out.append((v, dot(v, v)))
+    return out
+
+
+def check_centroids(clusters: int, dims: int) -> Callable[[str, Any], list[tuple[list[int], int]]]:
+    """``semantic.js``: one centroid per cluster, with its squared norm."""
+    def check(name: str, v: Any) -> list[tuple[list[int], int]]:
+        if not isinstance(v, dict):
+            raise corrupt(name, "the centroid table is malformed")
+        return _vectors(name, v.get("centroids"), clusters, dims)
+
+    return check
+
+
+def check_cluster(dims: int, sections: int) -> Callable[[str, Any], list[tuple[int, list[int], int]]]:
+    """``v/<k>``: ``(sid, vector, squared norm)`` of the cluster's sections, sids ascending."""
+    def check(name: str, v: Any) -> list[tuple[int, list[int], int]]:
+        deltas = decode_ints(v.get("sids")) if isinstance(v, dict) else None
+        if not deltas:
+            raise corrupt(name, "a cluster is malformed")
+        sids = []
+        sid = -1
+        for i, d in enumerate(deltas):
+            if i and d == 0:
+                raise corrupt(name, "a cluster's sections are out of order")
+            sid = d if i == 0 else sid + d
+            if sid >= sections:
+                raise corrupt(name, "a cluster refers to a section past the searchable ones")
+            sids.append(sid)
+        return [(sid, vec, vv) for sid, (vec, vv) in zip(sids, _vectors(name, v.get("vectors"), len(sids), dims))]
+
+    return check

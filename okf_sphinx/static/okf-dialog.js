@@ -383,6 +383,8 @@
         var head = el('span', 'okf-dialog-heading');
         if (h.kind) head.appendChild(el('span', 'okf-kind', h.kind));
         head.appendChild(doc.createTextNode(h.heading || h.title || h.concept_id));
+        // a site with semantic vectors: a section found by meaning, not by the words, says so
+        if (h.matched === 'meaning') head.appendChild(el('span', 'okf-matched', 'by meaning'));
         a.appendChild(head);
         if (h.level >= 3) {
           var crumb = el('span', 'okf-dialog-crumbs');

@@ -17,8 +17,11 @@
     var status = box.querySelector('.okf-status'), list = box.querySelector('.okf-results');
     var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
     var token = 0, current = null, shown = PAGE;
-    var defaultMode = box.getAttribute('data-okf-mode') === 'keyword' ? 'keyword' : 'smart', mode = defaultMode;
-    function pageSize() { return mode === 'smart' ? SMART_PAGE : PAGE; }
+    var pageMode = box.getAttribute('data-okf-mode');
+    var defaultMode = pageMode === 'keyword' || pageMode === 'semantic' ? pageMode : 'smart', mode = defaultMode;
+    // smart and semantic answers list pages (semantic: by meaning alone, docs/smart.md "Meaning")
+    function byPages() { return mode === 'smart' || mode === 'semantic'; }
+    function pageSize() { return byPages() ? SMART_PAGE : PAGE; }
     var under = null, kinds = [], expand = false;  // smart options, from the URL (?under=guide&kind=py:function&expand=1)
 
     function el(tag, cls, text) {
@@ -44,6 +47,8 @@
       if (h.kind) li.insertBefore(el('span', 'okf-kind', h.kind), a);
       if (h.signature) li.appendChild(el('span', 'okf-signature', h.signature));
       if (!pageTitle && h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
+      // a site with semantic vectors: a section found by meaning, not by the words, says so
+      if (h.matched === 'meaning') li.appendChild(el('span', 'okf-matched', 'by meaning'));
       var snip = highlighted(norm, h.snippet, result.terms, stem);
       if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
       if (h.snippet_offset + okf.cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
@@ -82,7 +87,9 @@
       renderRelated(result.expanded || []);
       var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
       var msg;
-      if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
+      if (result.mode === 'semantic') msg = !result.total ? 'No page is near in meaning to: ' + result.terms.join(', ') + '.'
+        : result.total + (result.total === 1 ? ' page' : ' pages') + ' by meaning' + (result.truncated ? '; showing the first ' + n + '.' : '.');
+      else if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
       else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
       else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
       if (under || kinds.length) msg += ' Filters: ' + (under ? 'under ' + under : '') + (under && kinds.length ? '; ' : '') + (kinds.length ? 'kind ' + kinds.join(', ') : '') + '.';
@@ -103,7 +110,7 @@
       if (more) more.hidden = !(result.truncated && n < 100);
     }
     function render(result, norm, stem) {
-      if (result.mode === 'smart') return renderSmart(result, norm, stem);
+      if (result.mode === 'smart' || result.mode === 'semantic') return renderSmart(result, norm, stem);
       list.textContent = '';
       if (related) renderRelated([]);
       var n = result.hits.length;
@@ -119,9 +126,9 @@
       say('Searching\u2026');
       var eng = okf.index();
       var opts = { mode: mode, limit: Math.min(shown, 100), present: true };
-      if (mode === 'smart' && under) opts.under = under;
-      if (mode === 'smart' && kinds.length) opts.kind = kinds;
-      if (mode === 'smart' && expand) opts.expand = true;
+      if (byPages() && under) opts.under = under;
+      if (byPages() && kinds.length) opts.kind = kinds;
+      if (byPages() && expand) opts.expand = true;
       return eng.search(q, opts).then(function (result) {
         return eng.normaliserFor(q).then(function (norm) {
           var stem = result.mode === 'smart' ? eng.stem() : null;
@@ -141,7 +148,7 @@
     // show the same results.
     function fromUrl() {
       var p = new URLSearchParams(root.location.search), m = p.get('mode'), n = parseInt(p.get('n'), 10);
-      mode = m === 'smart' || m === 'keyword' ? m : defaultMode;
+      mode = m === 'smart' || m === 'keyword' || m === 'semantic' ? m : defaultMode;
       var k = pageSize();
       shown = n > k ? Math.min(100, Math.ceil(n / k) * k) : k;
       under = p.get('under') || null;

@@ -58,9 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
     p.add_argument("--query", "-q", required=True, help="the words to find")
     p.add_argument("--limit", "-n", type=int, default=20, help="maximum hits (smart: pages), 1-100 (default 20)")
-    p.add_argument("--mode", choices=("keyword", "smart"), default=None,
+    p.add_argument("--mode", choices=("keyword", "smart", "semantic"), default=None,
                    help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
-                   "partial answers and spelling suggestions")
+                   "partial answers and spelling suggestions (and meaning, on a site built with a semantic model); "
+                   "semantic: pages by meaning alone")
     p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
     p.add_argument("--expand", action="store_true",
                    help="smart: also list up to 5 sections the hits link to (the site's own cross-references)")
@@ -112,6 +113,18 @@ def build_parser() -> argparse.ArgumentParser:
                        "is omitted or '-'. Prints the MCP tool's JSON answer (one line).")
     _add_common(p)
     p.add_argument("file", nargs="?", default="-", help="the request's JSON file ('-' or omitted: stdin)")
+
+    p = sub.add_parser("model", help="static embedding models for semantic search (okf model distill SRC OUT)",
+                       description="Make the static embedding model a site's okf_search_semantic_model names.")
+    models = p.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    models.required = True
+    d = models.add_parser("distill", help="distil a local sentence-transformer folder into a static model",
+                          description="Distil the sentence-transformer saved in SRC (config.json, tokenizer.json, "
+                          "weights) into a model2vec folder OUT, offline. Needs torch: pip install 'okf_sphinx[distill]'.")
+    d.add_argument("src", help="the sentence-transformer folder")
+    d.add_argument("out", help="a new folder for the static model")
+    d.add_argument("--dims", type=int, default=256, help="PCA dimensions of the token vectors (default 256)")
+    d.add_argument("--json", action="store_true", help="print what was made as JSON")
 
     p = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio or streamable HTTP)",
                        description="Serve search_sections, get_section, read_lines, search_concepts, read_batch and "
@@ -233,7 +246,8 @@ def _render_smart(r: dict[str, Any]) -> str:
         out.append(f"{page['title'] or page['concept_id']}  ({page['concept_id']})  score {page['score']:.4f}"
                    + (f"  lacks: {' '.join(page['missing_terms'])}" if page["partial"] else ""))
         for h in page["hits"]:
-            out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}")
+            how = f"  [{h['matched']}]" if "matched" in h else ""
+            out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}{how}")
             out.append(_indent(h["snippet"], "      "))
     if r.get("expanded"):
         out.append("")
@@ -300,7 +314,7 @@ def render_text(index: Any, tool: str, answer: dict[str, Any]) -> str:
 
         return answer_json(answer) + "\n"
     if tool == "search_sections":
-        return _render_smart(answer) if answer.get("mode") == "smart" else _render_search(index, answer)
+        return _render_smart(answer) if answer.get("mode") in ("smart", "semantic") else _render_search(index, answer)
     if tool == "get_section":
         return _render_section(answer)
     if tool == "read_lines":
@@ -423,6 +437,17 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
             args = build_parser().parse_args(argv)
         except _UsageError as exc:
             raise OkfError("schema_validation", str(exc)) from None
+        if args.command == "model":
+            import json
+
+            from .distill import distill
+
+            made = distill(args.src, args.out, args.dims)
+            text = json.dumps(made) + "\n" if args.json else (
+                f"wrote {made['model']} ({made['dims']} dimensions, {made['vocabulary']} tokens); "
+                f"name it in conf.py: okf_search_semantic_model = {made['model']!r}\n")
+            _write(sys.stdout, text)
+            return 0
         check_timeout(args.timeout)
         if args.command == "mcp":
             try:

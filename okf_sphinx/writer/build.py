@@ -150,6 +150,7 @@ def build_site(
     source_root_setting: str | None = None,
     limits: dict[str, int],
     agent_files: AgentFiles | None = None,
+    semantic_model: Any = None,
     encoding: str = "utf-8",
     progress: Callable[[list[DocRecord]], Iterable[DocRecord]] = iter,
 ) -> Summary:
@@ -157,7 +158,8 @@ def build_site(
     (from :func:`index_folder`) and, with ``agent_files``, ``llms.txt`` / ``llms-full.txt``
     into ``outdir``, the site's root.  Captured paths are relative to ``source_dir`` (the
     documentation sources) or the folder the author's ``source_root_setting`` names, or
-    the nearest folder holding every captured file.
+    the nearest folder holding every captured file.  With ``semantic_model`` (writer/semantic_index.py's
+    ``load_model``, loaded by the host before the pages are read) the index gets semantic vectors.
 
     A :class:`BuildError` (a cap exceeded, a source changed, a folder okf did not write in
     the way) leaves no index of okf's behind, and the error names what to change."""
@@ -168,6 +170,10 @@ def build_site(
     gc.disable()
     try:
         files = build_index(records, root, site, limits, progress, encoding)
+        if semantic_model is not None:  # the vectors (writer/semantic_index.py: numpy, only with a model)
+            from .semantic_index import add_semantic  # noqa: PLC0415
+
+            add_semantic(files, semantic_model)
         written = write_index(index_dir, files, site.host)
     except BuildError as exc:
         if not isinstance(exc, NotAnIndexError):

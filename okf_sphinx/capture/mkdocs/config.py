@@ -72,3 +72,4 @@ class OkfConfig(base.Config):
     index_files = _IndexFiles(default=1.0)
     llms_txt = c.Type(bool, default=True)
     llms_summary = c.Optional(c.Type(str))
+    semantic_model = c.Optional(c.Type(str))

@@ -57,6 +57,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._host = MKDOCS  # MkDocs, its settings in this build's config file
         self._failed = False  # this build's index failed (build_site left nothing of okf's behind)
         self._strings = ""  # data-okf-strings of the dialog's script tag (its words in the site's language)
+        self._semantic: Any = None  # the static embedding model of `semantic_model`, once loaded
 
     # -- configuration -------------------------------------------------------------------
     def on_config(self, config: Any) -> Any:
@@ -66,6 +67,15 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             self._target = index_folder(Path(config["site_dir"]), self.config.output_dir, self._host)
         except ValueError as exc:
             raise PluginError(f"{self._host.prefix}{exc}") from None
+        self._semantic = None
+        if self.config.semantic_model is not None:  # the model, loaded before the pages are read
+            from okf_sphinx.writer.semantic_index import load_model  # noqa: PLC0415
+
+            try:
+                self._semantic = load_model(self.config.semantic_model, Path(config_file or ".").parent,
+                                            f"{self._host.setting('semantic_model')} ({self._host.where})")
+            except BuildError as exc:
+                raise PluginError(f"{self._host.prefix}{exc}") from None
         self._capture = PageCapture(self.config)
         recorder = next((e for e in config["markdown_extensions"] if isinstance(e, Recorder)), None)
         if recorder is None:
@@ -170,7 +180,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         try:
             summary = build_site(records, site, outdir=site_dir, index_dir=target, source_dir=docs_dir,
                                  source_root_setting=self.config.source_root, limits=self.config.limits,
-                                 agent_files=self._agent_files(config))
+                                 agent_files=self._agent_files(config), semantic_model=self._semantic)
         except BuildError as exc:
             self._failed = True
             raise PluginError(str(exc)) from None

@@ -116,6 +116,20 @@ def _check_settings(app: Sphinx) -> None:
             raise ConfigError(str(exc)) from None
 
 
+def _load_semantic_model(app: Sphinx) -> None:
+    """``okf_search_semantic_model``: the static embedding model, loaded before the pages are
+    read (a wrong name fails the build at once); nothing is imported without the setting."""
+    spec = app.config.okf_search_semantic_model
+    if spec is None or app.builder is None or app.builder.name not in HTML_BUILDERS:
+        return
+    from okf_sphinx.writer.semantic_index import load_model  # noqa: PLC0415
+
+    try:
+        app.okf_semantic_model = load_model(spec, Path(app.confdir), SPHINX.setting("semantic_model"))  # type: ignore[attr-defined]
+    except BuildError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def _discard(target: Path) -> None:
     """Clean-up after a failed build: remove our stale index, never anything else."""
     left = discard_index(target, SPHINX)
@@ -155,8 +169,9 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     try:
         summary = build_site(all_records(app.env), site, outdir=Path(app.outdir), index_dir=target,
                              source_dir=Path(app.srcdir), source_root_setting=app.config.okf_search_source_root,
-                             limits=limits, agent_files=_agent_files(app), encoding=app.config.source_encoding,
-                             progress=progress)
+                             limits=limits, agent_files=_agent_files(app),
+                             semantic_model=getattr(app, "okf_semantic_model", None),
+                             encoding=app.config.source_encoding, progress=progress)
     except BuildError as exc:
         raise ExtensionError(str(exc)) from None
     for line in summary.report(SPHINX):
@@ -176,10 +191,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_objects", True, "env", types=[bool])
     app.add_config_value("okf_search_index_files", 1.0, "", types=[int, float])
+    app.add_config_value("okf_search_semantic_model", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
     app.connect("builder-inited", _check_settings)
+    app.connect("builder-inited", _load_semantic_model)
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)

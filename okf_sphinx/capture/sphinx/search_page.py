@@ -60,8 +60,8 @@ def _config_inited(app: Sphinx, config: Any) -> None:
 
 
 def _builder_inited(app: Sphinx) -> None:
-    if app.config.okf_search_page_mode not in ("smart", "keyword"):
-        raise ConfigError(f"okf_search_page_mode must be 'smart' or 'keyword', got {app.config.okf_search_page_mode!r}")
+    if app.config.okf_search_page_mode not in ("smart", "keyword", "semantic"):
+        raise ConfigError(f"okf_search_page_mode must be 'smart', 'keyword' or 'semantic', got {app.config.okf_search_page_mode!r}")
     if not _enabled(app):
         return
     builder = app.builder

@@ -4,7 +4,7 @@ define('core/constants', function () {
   'use strict';
   return {
     // okf_sphinx/core/errors.py
-    EXIT_CODES: {"schema_validation": 2, "resource_limit": 3, "index_not_found": 4, "index_corrupt": 5, "index_version_unsupported": 6, "cancelled": 7, "not_found": 8, "missing_path": 9, "path_outside_root": 10, "path_too_long": 11, "invalid_line_range": 12, "range_out_of_bounds": 13, "ambiguous_section": 14, "section_not_found": 15, "page_too_large": 16, "source_unavailable": 17, "missing_items": 18, "too_many_items": 19, "item_too_large": 20, "missing_dependency": 21, "internal_error": 70},
+    EXIT_CODES: {"schema_validation": 2, "resource_limit": 3, "index_not_found": 4, "index_corrupt": 5, "index_version_unsupported": 6, "cancelled": 7, "not_found": 8, "missing_path": 9, "path_outside_root": 10, "path_too_long": 11, "invalid_line_range": 12, "range_out_of_bounds": 13, "ambiguous_section": 14, "section_not_found": 15, "page_too_large": 16, "source_unavailable": 17, "missing_items": 18, "too_many_items": 19, "item_too_large": 20, "missing_dependency": 21, "semantic_unavailable": 22, "internal_error": 70},
     // okf_sphinx/core/terms.py
     MAX_QUERY_CODE_POINTS: 512,
     MAX_QUERY_TERMS: 32,
@@ -25,7 +25,7 @@ define('core/constants', function () {
     MAX_QUERY_IDENTIFIERS: 8,
     LINK_VIAS: ["ref","doc","toctree","object"],
     // okf_sphinx/engine/source.py
-    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnl]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
+    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py
     OBJECT_FIELDS: {"kind": "string", "name": "string", "signature": "string", "generated": true, "continued": true},
     // okf_sphinx/engine/index.py
@@ -57,6 +57,18 @@ define('core/constants', function () {
     TAIL_NAME: 2,
     TAIL_NAME_ANY_CASE: 3,
     UNNAMED: 4,
+    // okf_sphinx/core/semantic.py
+    HEX: "0123456789abcdef",
+    KEY_CODE_POINTS: 4,
+    // okf_sphinx/engine/semantic.py
+    SEMANTIC_OPTIONS: ["under","meta","kind","expand"],
+    FUSION_K: 5,
+    WORDS: 1,
+    MEANING: 0,
+    MEANING_LONG: 0.5,
+    MEANING_PARTIAL: 0.5,
+    LONG_QUERY: 4,
+    SEMANTIC_SETTING: "okf_search_semantic_model",
     // okf_sphinx/surfaces/browser.py: the separators of an ASCII query without unicode.js
     ASCII_SEPARATORS: "a0.9,2.6,3.0,2.2,3.0,4.0,18.0,20.0,1cb.3,d.d,6.6,2.0,2.10,76.0,9.0,6.1,2.0,6f.0,8c.0,d8.5,2a.1,3.2,2f.0,2.0,3.0,3.0,2d.1,c.f,c.4,4b.3,67.0,9.1,b.0,14.1,2.d,2.0,e7.3,5.1,31.e,20.0,2a.0,8.1,51.0,82.1,b.0,82.1,7.1,2.0,79.0,7a.1,7f.0,83.7,7d.0,8.0,5.0,cb.0,2a.0,7b.0,4b.0,10.0,b.1,a6.16,3.5,15.0,2.0,2.0,2.3,48.0,39.7,2.5,2.c,70.5,4f.1,5c.0,265.8,28.9,67.0,26d.1,12.0,1b.1,4f.2,48.1,9e.2,2.3,25.a,4.0,132.0,4.1,99.21,1f.1,81.6,2.5,ad.10,a.a,7e.3,3c.4,3f.1,41.7,c.0,2ea.0,2.2,c.2,e.2,e.2,e.1,2.64,2.9,b.4,c.4,12.20,40.1,2.3,2.1,b.0,2.2,6.5,2.0,2.0,2.0,5.0,c.1,5.4,6.3,2.0,3b.1,5.296,1a.a,52.19,1b.19,17.275,1f.3df,3.1f,2.68,e6.5,f.3,2.1,71.0,90.2e,2.2d,23.19,2.58,d.d5,1b.b,5.4,4.18,10.0,6.1,6.2,cdd1.9,17.22,2.12,2.3,94.0,2.e,b.6,1b.5,1b.a,7b.6,2.6,b.4,f003.2b,5.63,d.e,3.e,2.e,2.24,18.a0,39.1c,e.2b,5.8,8.1,f.5,9b.3d7,6.f,4.c,4.73,d.58,8.b,5.0,10.b,5.37,9.9,7.27,9.1d,3.1,4f.153,d.d,3.4,4.4,4.6,a.1c,4.a,6.5,b.9,7.7,9.6",
     ASCII_SEPARATORS_UNICODE: new RegExp("^1[4-7]\\..*$")

@@ -232,9 +232,22 @@ define('engine/index', function (use, root) {
         return Promise.reject(new OkfError('schema_validation', 'search does not take ' + errors.jsonText(unknown[0]) +
           '; smart mode takes ' + C.OPTIONS.join(', '), { field: unknown[0] }));
       }
-      return this.consistent(function () { return use('engine/smart').search(self, query, limit, options, present); });
+      return this.consistent(function () {
+        return self.open().then(function (m) {
+          if (m.semantic !== undefined) return use('engine/semantic').blend(self, query, limit, options, present);  // words and meaning
+          return use('engine/smart').search(self, query, limit, options, present);
+        });
+      });
     }
-    return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword' or 'smart', got " + errors.jsonText(mode), { field: 'mode' }));
+    if (mode === 'semantic') {
+      var other = names.filter(function (n) { return C.SEMANTIC_OPTIONS.indexOf(n) < 0; });
+      if (other.length) {
+        return Promise.reject(new OkfError('schema_validation', 'search does not take ' + errors.jsonText(other[0]) +
+          '; semantic mode takes ' + C.SEMANTIC_OPTIONS.join(', '), { field: other[0] }));
+      }
+      return this.consistent(function () { return use('engine/semantic').search(self, query, limit, options, present); });
+    }
+    return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword', 'smart' or 'semantic', got " + errors.jsonText(mode), { field: 'mode' }));
   };
 
   return { Posting: Posting, Index: Index };

@@ -276,7 +276,8 @@ define('engine/smart', function (use) {
   function kindOf(section) { return own.call(section, 'kind') ? section.kind : 'section'; }
 
   // search_sections in smart mode: the page-grouped answer of docs/smart.md.
-  async function search(index, text, limit, options, present) {
+  // hitSidsOut (the blend's, engine/semantic.js) gets the sids of the answer's hits in order.
+  async function search(index, text, limit, options, present, hitSidsOut) {
     var prefix = own.call(options, 'prefix') ? options.prefix : false, expand = own.call(options, 'expand') ? options.expand : false;
     var q = await query.prepare(index, text, limit), words = q[0];
     limit = q[1];
@@ -347,6 +348,7 @@ define('engine/smart', function (use) {
       query: text, mode: 'smart', terms: words, snapshot_revision: index.snapshotRevision,
       total: total, truncated: total > limit, pages: shown
     };
+    if (hitSidsOut) hitSids.forEach(function (sid) { hitSidsOut.push(sid); });
     if (expand) {
       result.expanded = await expansion.expanded(index, hitSids, function (sid) {
         if (pageOk !== null && !pageOk(pageOf(firsts, sid))) return false;

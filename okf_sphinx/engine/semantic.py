@@ -1,0 +1,249 @@
+"""Semantic mode, and smart mode's blend of words and meaning (docs/smart.md, "Meaning").
+
+A query's words (the index's own terms) are split into the model's word pieces
+(``w/<shard>``); their integer vectors add up to the query's vector.  Its
+nearest centroids (``semantic.js``) name the clusters (``v/<k>``) whose
+sections are scored, by :func:`okf_sphinx.core.semantic.cosine`.  Pages rank by
+their best section.  In smart mode, an index with vectors fuses the words'
+page ranking with this one (:func:`blend`).  Every step is integer arithmetic
+or a fixed order of IEEE operations that the browser runtime's twin
+(``okf_sphinx/js/engine/semantic.js``) repeats exactly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from okf_sphinx.core import semantic as sem
+from okf_sphinx.core.errors import OkfError, json_text
+from okf_sphinx.core.terms import validate_limit
+
+from . import smart
+from .expansion import expanded
+from .filters import check_filters, page_filter
+from .query import check_size, hit, prepare
+from .validators import (check_centroids, check_cluster, check_meta, check_page_table, check_paths, check_semantic,
+                         check_tokens)
+
+if TYPE_CHECKING:
+    from .index import Index
+
+#: The options semantic mode takes besides ``query`` and ``limit``.
+SEMANTIC_OPTIONS = ("under", "meta", "kind", "expand")
+#: The blend: a page's fused score is WORDS / (FUSION_K + its rank by words) + w / (FUSION_K +
+#: its rank by meaning), ranks from 1, each ranking cut at the answer's limit; w, the meaning's
+#: weight, is MEANING_PARTIAL when no page holds every word, else MEANING_LONG for a query of
+#: LONG_QUERY words or more (a question, an error message), else MEANING (chosen on the tune
+#: half: docs/benchmarks.md, "Meaning").
+FUSION_K = 5.0
+WORDS = 1.0
+MEANING = 0.0
+MEANING_LONG = 0.5
+MEANING_PARTIAL = 0.5
+LONG_QUERY = 4
+#: The config value that gives a site semantic vectors (named by ``semantic_unavailable``).
+SEMANTIC_SETTING = "okf_search_semantic_model"
+
+
+def semantic_meta(index: Index) -> dict[str, Any]:
+    """The manifest's ``semantic`` block (``semantic_unavailable`` without one)."""
+    return check_semantic(index.manifest.get("semantic"), SEMANTIC_SETTING)
+
+
+def query_vector(index: Index, words: list[str]) -> tuple[list[int], list[str]]:
+    """The query's integer vector (the sum of its words' pieces) and the words the model knows."""
+    m = semantic_meta(index)
+    dims, prefix, shards = m["dims"], m["prefix"], m["token_shards"]
+    check = check_tokens(dims)
+
+    def lookup(piece: str) -> list[int] | None:
+        return index.load(sem.token_shard(piece, prefix, shards), check).get(piece)
+
+    total = [0] * dims
+    known = []
+    for word in words:
+        vectors = sem.word_pieces(word, lookup, prefix, m["max_chars"])
+        if vectors is None:
+            continue
+        known.append(word)
+        for v in vectors:
+            sem.add_into(total, v)
+    return total, known
+
+
+def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None) -> list[tuple[float, int]]:
+    """``(score, sid)`` of the sections in the clusters nearest to ``q`` that pass ``keep``,
+    best first (score descending, then sid ascending)."""
+    m = semantic_meta(index)
+    qq = sem.dot(q, q)
+    if qq == 0 or m["clusters"] == 0:
+        return []
+    cents = index.load("semantic", check_centroids(m["clusters"], m["dims"]))
+    near = sorted((-sem.cosine(sem.dot(q, c), qq, cc), k) for k, (c, cc) in enumerate(cents) if cc)
+    check = check_cluster(m["dims"], index.section_count)
+    out = []
+    for _neg, k in near[: m["probe"]]:
+        for sid, v, vv in index.load(f"v/{k:x}", check):
+            if keep is None or keep(sid):
+                out.append((-sem.cosine(sem.dot(q, v), qq, vv), sid))
+    out.sort()
+    return [(-neg, sid) for neg, sid in out]
+
+
+def _filters(index: Index, under: Any, meta: Any, kind: Any) -> Callable[[int], bool] | None:
+    """The section filter of ``under``, ``meta`` and ``kind`` (None: no filter)."""
+    units, wanted, kinds = check_filters(under, meta, kind)
+    if units is None and wanted is None and kinds is None:
+        return None
+    table = index.load("smart", check_page_table(index.section_count))
+    metas = index.load("meta", check_meta) if wanted is not None else {}
+    paths = index.load("paths", check_paths(len(table["rows"]))) if units is not None else []
+    page_ok = page_filter(paths, units, wanted, metas)
+
+    def keep(sid: int) -> bool:
+        if page_ok is not None and not page_ok(smart.page_of(table["firsts"], sid)):
+            return False
+        return kinds is None or index.section(sid).get("kind", "section") in kinds
+
+    return keep
+
+
+def by_page(index: Index, sections: list[tuple[float, int]]) -> list[tuple[int, list[tuple[float, int]]]]:
+    """Pages in the order of their best section: ``(page, [(score, sid) …])``, each page's
+    sections best first."""
+    firsts = index.load("smart", check_page_table(index.section_count))["firsts"]
+    order: list[int] = []
+    groups: dict[int, list[tuple[float, int]]] = {}
+    for score, sid in sections:
+        page = smart.page_of(firsts, sid)
+        if page not in groups:
+            order.append(page)
+            groups[page] = []
+        groups[page].append((score, sid))
+    return [(page, groups[page]) for page in order]
+
+
+def meaning_hits(index: Index, secs: list[tuple[float, int]], words: list[str]) -> list[dict[str, Any]]:
+    """A page's hits by meaning: its best section, and the next ones (up to
+    :data:`smart.HITS_PER_PAGE`) that score at least :data:`smart.SUB_HIT_FLOOR` × the best."""
+    floor = smart.SUB_HIT_FLOOR * secs[0][0]
+    out = []
+    for j, (score, sid) in enumerate(secs[: smart.HITS_PER_PAGE]):
+        if j and score < floor:
+            break
+        h = hit(index, sid, score, words)
+        h["matched_terms"] = []
+        h["matched"] = "meaning"
+        out.append(h)
+    return out
+
+
+def search(index: Index, query: Any, limit: Any = 20, under: Any = None, meta: Any = None, kind: Any = None,
+           expand: Any = False) -> dict[str, Any]:
+    """``mode="semantic"``: pages ranked by their best section's meaning alone."""
+    words, limit = prepare(index, query, limit)
+    if not isinstance(expand, bool):
+        raise OkfError("schema_validation", f"expand must be true or false, got {json_text(expand)}", field="expand")
+    keep = _filters(index, under, meta, kind)
+    q, _known = query_vector(index, words)
+    pages = by_page(index, ranked(index, q, keep))
+    shown = []
+    hit_sids: list[int] = []
+    for _page, secs in pages[:limit]:
+        hits = meaning_hits(index, secs, words)
+        hit_sids += [sid for _s, sid in secs[: len(hits)]]
+        shown.append(page_record_for(index, secs[0][1], secs[0][0], hits))
+    result = {"query": query, "mode": "semantic", "terms": words, "snapshot_revision": index.snapshot_revision,
+              "total": len(pages), "truncated": len(pages) > limit, "pages": shown}
+    if expand:
+        result["expanded"] = expanded(index, hit_sids, keep or (lambda sid: True))
+    result["suggestions"] = []
+    return check_size(result)
+
+
+def page_record_for(index: Index, sid: int, score: float, hits: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer's record of the page whose best section is ``sid``."""
+    top = index.section(sid)
+    return {"concept_id": top["concept_id"], "title": top["title"], "path": top["page_path"],
+            "url": top["url"].split("#", 1)[0], "score": score, "partial": False, "missing_terms": [], "hits": hits}
+
+
+def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
+          kind: Any = None, expand: Any = False) -> dict[str, Any]:
+    """Smart mode on an index with vectors: the words' pages (smart mode's ranking) and the
+    meaning's pages fused by weighted reciprocal ranks, each ranking cut at ``limit``.  A
+    page both rankings hold keeps its words' hits, each marked ``both`` when it is also one
+    of the page's hits by meaning, else ``words``; its best section by meaning joins them
+    when it is not one (in place of the last when the page already shows
+    :data:`smart.HITS_PER_PAGE`).  A page only meaning found shows its hits by meaning."""
+    words_sids: list[int] = []
+    words_answer = smart.search(index, query, limit, prefix, under, meta, kind, False, words_sids)
+    limit = validate_limit(limit)  # smart.search checked it
+    words = words_answer["terms"]
+    keep = _filters(index, under, meta, kind)
+    q, _known = query_vector(index, words)
+    meaning_all = by_page(index, ranked(index, q, keep))
+    meaning = meaning_all[:limit]
+    weight = (MEANING_PARTIAL if all(p["partial"] for p in words_answer["pages"])
+              else MEANING_LONG if len(words) >= LONG_QUERY else MEANING)
+    fused: dict[str, list[Any]] = {}  # concept_id -> [score, words rank, page record or None, meaning sections, sids]
+    at = 0
+    for r, page in enumerate(words_answer["pages"], 1):
+        fused[page["concept_id"]] = [WORDS / (FUSION_K + r), r, page, None, words_sids[at : at + len(page["hits"])]]
+        at += len(page["hits"])
+    for r, (_page, secs) in enumerate(meaning, 1):
+        cid = index.section(secs[0][1])["concept_id"]
+        entry = fused.setdefault(cid, [0.0, len(words_answer["pages"]) + r, None, None, []])
+        entry[0] = entry[0] + weight / (FUSION_K + r)
+        entry[3] = secs
+    order = sorted(fused.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))[:limit]
+    shown = []
+    hit_sids: list[int] = []
+    for _cid, (score, _r, record, secs, page_sids) in order:
+        if record is None:
+            hits = meaning_hits(index, secs, words)
+            sids = [sid for _s, sid in secs[: len(hits)]]
+            record = page_record_for(index, secs[0][1], score, hits)
+        else:
+            record = dict(record)
+            hits, sids = _words_hits(index, record["hits"], page_sids, secs, words, weight)
+            record["hits"] = hits
+            record["score"] = score
+        hit_sids += sids
+        shown.append(record)
+    total = max(words_answer["total"], len(meaning_all))
+    result = {**{k: words_answer[k] for k in ("query", "mode", "terms", "snapshot_revision")},
+              "total": total, "truncated": total > limit or words_answer["truncated"], "pages": shown}
+    if expand:
+        result["expanded"] = expanded(index, hit_sids, keep or (lambda sid: True))
+    result["suggestions"] = words_answer["suggestions"]
+    return check_size(result)
+
+
+def _words_hits(index: Index, hits: list[dict[str, Any]], sids: list[int], secs: list[tuple[float, int]] | None,
+                words: list[str], weight: float) -> tuple[list[dict[str, Any]], list[int]]:
+    """A words page's hits (``sids`` theirs) and its best sections by meaning, fused as pages
+    are: ``WORDS / (FUSION_K + rank among the words' hits) + weight / (FUSION_K + rank among
+    the page's sections by meaning)`` (ranks from 1; the meaning's first
+    :data:`smart.HITS_PER_PAGE`), best first, ties in the words' order; at most
+    :data:`smart.HITS_PER_PAGE`, each marked ``words``, ``meaning`` or ``both``; and their sids."""
+    by_meaning = {sid: (r, score) for r, (score, sid) in enumerate((secs or [])[: smart.HITS_PER_PAGE], 1)}
+    entries = []
+    for r, (h, sid) in enumerate(zip(hits, sids), 1):
+        fused = WORDS / (FUSION_K + r)
+        if sid in by_meaning:
+            fused = fused + weight / (FUSION_K + by_meaning[sid][0])
+        entries.append((-fused, r, sid, {**h, "matched": "both" if sid in by_meaning else "words"}))
+    for sid, (r, score) in by_meaning.items():
+        if sid not in sids and (r == 1 or weight > 0):
+            entries.append((-(weight / (FUSION_K + r)), len(hits) + r, sid, score))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    kept = entries[: smart.HITS_PER_PAGE]
+    out = []
+    for _key, _r, sid, h in kept:
+        if not isinstance(h, dict):  # a section only meaning found: made once it is shown
+            h = hit(index, sid, h, words)
+            h["matched_terms"] = []
+            h["matched"] = "meaning"
+        out.append(h)
+    return out, [e[2] for e in kept]
