@@ -1,6 +1,6 @@
 """The one error type every query surface raises, carrying the contract's envelope.
 
-Codes come from SEARCH_CONTRACT.md section 7 and AGENT_TOOLS.md.  The CLI maps
+Codes are those of docs/contract.md ("Errors") and docs/agents.md ("Errors").  The CLI maps
 each code to its own exit status, the MCP server returns the envelope as an
 error result, and the browser runtime shows ``message``.  Messages quote the
 values of a request as JSON (:func:`json_text`), the same bytes in every engine.
@@ -13,6 +13,8 @@ import json
 import math
 from typing import Any
 
+from .hosts import Host, Placeholder
+
 #: Every error code a surface may produce, with the CLI exit status for it.
 EXIT_CODES: dict[str, int] = {
     "schema_validation": 2,
@@ -21,7 +23,7 @@ EXIT_CODES: dict[str, int] = {
     "index_corrupt": 5,
     "index_version_unsupported": 6,
     "cancelled": 7,
-    # reading tools (AGENT_TOOLS.md)
+    # reading tools (docs/agents.md, "Errors")
     "not_found": 8,
     "missing_path": 9,
     "path_outside_root": 10,
@@ -134,37 +136,38 @@ def _ecma_number(x: float) -> str:
 
 
 class BuildError(Exception):
-    """The index cannot be written; the message says what to change."""
+    """The index cannot be written; the message says what to change, in the terms of the
+    :class:`~okf_sphinx.core.hosts.Host` that runs the build."""
 
 
 class SourceChangedError(BuildError):
-    """A captured file's bytes are not those Sphinx read earlier in this build."""
+    """A captured file's bytes are not those the host read earlier in this build."""
 
-    def __init__(self, path: str, why: str) -> None:
-        super().__init__(f"okf_sphinx: {path} {why}; run the build again. No search index was written")
+    def __init__(self, path: str, why: str, host: Host) -> None:
+        super().__init__(f"{host.prefix}{path} {why}; run the build again. No search index was written")
 
 
 class NotAnIndexError(BuildError):
-    """The index folder's place holds something this extension did not write."""
+    """The index folder's place holds something okf did not write."""
 
-    def __init__(self, target: object) -> None:
+    def __init__(self, target: object, host: Host) -> None:
         super().__init__(
-            f"okf_sphinx: {target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
-            "left untouched; set okf_search_output_dir to a free folder name in conf.py, or remove it "
+            f"{host.prefix}{target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
+            f"left untouched; set {host.setting('output_dir')} to a free folder name in {host.where}, or remove it "
             "yourself. No search index was written"
         )
 
 
 class BuildLimitError(BuildError):
-    """A build-time corpus cap was exceeded (raised inside the Sphinx build)."""
+    """A build-time corpus cap was exceeded."""
 
-    def __init__(self, limit: str, value: int, maximum: int) -> None:
+    def __init__(self, limit: str, value: int, maximum: int, host: Host) -> None:
         self.limit = limit
         self.value = value
         self.maximum = maximum
         super().__init__(
-            f"okf_sphinx: limit {limit!r} exceeded: {value} > {maximum}; raise it with "
-            f"okf_search_limits = {{{limit!r}: N}} in conf.py (or fix the input); "
+            f"{host.prefix}limit {limit!r} exceeded: {value} > {maximum}; raise it with "
+            f"{host.change('limits', {limit: Placeholder('N')})} (or fix the input); "
             "no search index was written"
         )
 
@@ -172,15 +175,16 @@ class BuildLimitError(BuildError):
 class PathLimitError(BuildError):
     """A captured file's path (relative to the source root) is over a fixed format limit."""
 
-    def __init__(self, path: str, unit: str, value: int, maximum: int) -> None:
+    def __init__(self, path: str, unit: str, value: int, maximum: int, host: Host) -> None:
         self.path = path
         self.unit = unit
         self.value = value
         self.maximum = maximum
         shown = path if len(path) <= 200 else path[:100] + "…" + path[-100:]
+        setting = host.setting("limits")
         super().__init__(
-            f"okf_sphinx: the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
-            f"the index format allows at most {maximum} (a fixed limit, not an okf_search_limits key): "
+            f"{host.prefix}the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
+            f"the index format allows at most {maximum} (a fixed limit, not {'an' if setting[0] in 'aeiou' else 'a'} {setting} key): "
             "move or rename the file so that its path is shorter; "
             "no search index was written"
         )

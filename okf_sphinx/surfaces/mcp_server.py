@@ -13,18 +13,17 @@ reaches the client.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
 import sys
 import threading
-from importlib import resources
 from typing import Any
 
 from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_json
 from okf_sphinx.agent.dispatch import TOOL_ARGUMENTS
 from okf_sphinx.agent.sites import Opened, Sites, name_sites, open_site
+from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import OkfError
 
 log = logging.getLogger("okf_sphinx.mcp")
@@ -115,13 +114,6 @@ TITLES = {
     "read_batch": "Read several sections or ranges at once",
     "list_sites": "List the documentation sites",
 }
-
-
-@functools.cache
-def contract(tool: str, kind: str) -> dict[str, Any]:
-    """The JSON schema ``contracts/<tool>.<kind>.json`` shipped in the package."""
-    text = resources.files("okf_sphinx").joinpath("contracts", f"{tool}.{kind}.json").read_text(encoding="utf-8")
-    return json.loads(text)
 
 
 #: Tools whose every answer fits in MAX_ANSWER_BYTES of UTF-8 JSON.  They tell clients that
