@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.writer.index_writer import write_index
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.writer.disk import write_index
 
 
 def read_index(folder: Path) -> dict:
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     t1 = time.process_time()
     block = add_semantic(files, model)
     t2 = time.process_time()
-    write_index(args.out / "_okf", files)
+    write_index(args.out / "_okf", files, SPHINX)
     print(f"model loaded in {t1 - t0:.2f} s CPU, vectors added in {t2 - t1:.2f} s CPU: {block}", file=sys.stderr)
     return 0
 

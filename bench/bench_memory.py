@@ -72,7 +72,7 @@ def make_queries(okf: Path, n: int, seed: int = 14) -> list[str]:
 def with_index_revision(okf: Path, work: Path) -> Path:
     """``okf`` itself if its manifest has ``index_revision``, else a copy that has it."""
     from okf_sphinx.core.index_format import unwrap, wrap
-    from okf_sphinx.writer.index_writer import index_revision
+    from okf_sphinx.writer.disk import index_revision
 
     manifest = unwrap("manifest", (okf / "manifest.js").read_bytes())
     if "index_revision" in manifest:

@@ -92,11 +92,16 @@ def driver(argv: list[str]) -> int:
                 if hasattr(original, attr):
                     setattr(timed, attr, getattr(original, attr))
             setattr(cls, name, timed)
-        # the parts of those handlers (functions the plugin module calls by these names)
+        # the parts of those handlers (functions the plugin's modules call by these names)
+        from okf_sphinx.capture.mkdocs import page as mkdocs_page
+        from okf_sphinx.writer import build as writer_build
+
+        homes = [mkdocs_page, writer_build]
         for name in PARTS:
-            original = getattr(mkdocs_plugin, name, None)
-            if original is None:
+            home = next((m for m in homes if getattr(m, name, None) is not None), None)
+            if home is None:
                 continue
+            original = getattr(home, name)
 
             def part(*args: Any, __original: Any = original, __name: str = name, **kwargs: Any) -> Any:
                 start = time.process_time()
@@ -105,7 +110,7 @@ def driver(argv: list[str]) -> int:
                 finally:
                     parts[__name] = parts.get(__name, 0.0) + time.process_time() - start
 
-            setattr(mkdocs_plugin, name, part)
+            setattr(home, name, part)
     from mkdocs.__main__ import cli
 
     try:

@@ -220,7 +220,7 @@ def index_size(site: Path) -> dict[str, int]:
     index = okf_sphinx.open_index(site)
     files = index.files()
     return {
-        "sections": index.sections,
+        "sections": index.section_count,
         "captured_files": len(files),
         "captured_py_files": sum(1 for f in files if f["path"].endswith(".py")),
         "index_bytes": sum(p.stat().st_size for p in (site / "_okf").rglob("*.js")),

@@ -376,7 +376,7 @@ def shown_sections(anchors: dict[tuple[str, str], tuple[str, str]],
 def section_anchors(index: Any) -> dict[tuple[str, str], tuple[str, str]]:
     """(locator, heading) -> (page, anchor) of every searchable section."""
     anchors: dict[tuple[str, str], tuple[str, str]] = {}
-    for sid in range(index.sections):
+    for sid in range(index.section_count):
         rec = index.section(sid)
         anchors.setdefault((rec["locator"], rec["heading"]), (rec["concept_id"], rec["anchor"]))
     return anchors

@@ -94,9 +94,13 @@ def reindex(html: Path, doctrees: Path, out: Path) -> dict[str, Any]:
     """The okf index of a finished build, rebuilt from its doctrees into ``out/_okf``."""
     from sphinx.util.docutils import LoggingReporter
 
-    from okf_sphinx.capture.sections import CapturedFile, split_document
-    from okf_sphinx.capture.sphinx.collector import excluded, page_title
-    from okf_sphinx.writer.index_writer import Site, build_index, resolve_limits, source_root, write_index
+    from okf_sphinx.capture.sphinx.collector import page_title
+    from okf_sphinx.capture.sphinx.sections import split_document
+    from okf_sphinx.core.hosts import SPHINX
+    from okf_sphinx.core.records import CapturedFile, excluded
+    from okf_sphinx.writer.disk import write_index
+    from okf_sphinx.writer.index_writer import Site, build_index, source_root
+    from okf_sphinx.writer.limits import resolve_limits
     from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
     env = pickle.loads((doctrees / "environment.pickle").read_bytes())
@@ -109,13 +113,13 @@ def reindex(html: Path, doctrees: Path, out: Path) -> dict[str, Any]:
         records.append(split_document(docname, page_title(env, doctree, docname), not excluded(docname, []), doctree,
                                       [CapturedFile.read(main)], Path(env.srcdir)))
     weights = check_weights(DEFAULT_WEIGHTS)
-    site = Site(builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
                 language=env.config.language or "en",
                 page_prior=lambda d: page_prior(d, weights, env.metadata.get(d, {})),
                 page_meta=lambda d: page_meta(env.metadata.get(d, {})))
-    files = build_index(records, source_root(records, Path(env.srcdir), None), site, resolve_limits("default"))
+    files = build_index(records, source_root(records, Path(env.srcdir), None), site, resolve_limits("default", SPHINX))
     out.mkdir(parents=True, exist_ok=True)
-    write_index(out / "_okf", files)
+    write_index(out / "_okf", files, SPHINX)
     return files["manifest"]
 
 

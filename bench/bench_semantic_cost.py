@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=HERE / "results" / "semantic-cost")
     ap.add_argument("--queries", default=None, help="a bench/semantic_sets file whose questions are asked too")
     args = ap.parse_args(argv)
-    from okf_sphinx.writer.index_writer import write_index
+    from okf_sphinx.core.hosts import SPHINX
+    from okf_sphinx.writer.disk import write_index
     from okf_sphinx.writer.semantic_index import add_semantic, load_model
 
     src = args.site / "_okf" if (args.site / "_okf" / "manifest.js").is_file() else args.site
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     block = add_semantic(files, model)
     t2 = time.process_time()
     out = args.work / "site"
-    write_index(out / "_okf", files)
+    write_index(out / "_okf", files, SPHINX)
     report: dict[str, Any] = {"semantic": block, "model_cpu_s": round(t1 - t0, 2), "vectors_cpu_s": round(t2 - t1, 2)}
     before, after = folder_sizes(src), folder_sizes(out / "_okf")
     report["index"] = {"without": before["all"], "with": after["all"],

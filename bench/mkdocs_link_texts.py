@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from okf_sphinx.capture.mkdocs.links import page_folder, page_link, url_key
-from okf_sphinx.capture.mkdocs.plugin import concept_id
+from okf_sphinx.capture.mkdocs.page import concept_id
 
 _ANCHOR = re.compile(r'<a\s[^>]*?href="([^"]*)"[^>]*>(.*?)</a>', re.S)
 _TAG = re.compile(r"<[^>]*>")

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["okf_sphinx/core/index_format.py", "okf_sphinx/engine/query.py", "okf_sphinx/core/terms.py", "okf_sphinx/agent/answers.py", "okf_sphinx/agent/files.py", "okf_sphinx/agent/pages.py", "okf_sphinx/agent/headings.py", "okf_sphinx/agent/read_lines.py", "okf_sphinx/agent/search_concepts.py", "okf_sphinx/agent/get_section.py", "okf_sphinx/agent/dispatch.py",
+MODULES = ["okf_sphinx/core/index_format.py", "okf_sphinx/engine/query.py", "okf_sphinx/core/terms.py", "okf_sphinx/agent/answers.py", "okf_sphinx/agent/files.py", "okf_sphinx/agent/pages.py", "okf_sphinx/agent/headings.py", "okf_sphinx/agent/read_lines.py", "okf_sphinx/agent/search_concepts.py", "okf_sphinx/agent/get_section.py", "okf_sphinx/agent/dispatch.py", "okf_sphinx/core/locators.py",
            "okf_sphinx/core/lines.py"]
 #: build-free tests only (see the module docstring)
 TESTS = [

@@ -16,9 +16,13 @@ import shutil
 import time
 from pathlib import Path
 
-from okf_sphinx.capture.sections import CapturedFile, split_document
-from okf_sphinx.capture.sphinx.collector import excluded, page_title
-from okf_sphinx.writer.index_writer import Site, build_index, resolve_limits, source_root, write_index
+from okf_sphinx.capture.sphinx.collector import page_title
+from okf_sphinx.capture.sphinx.sections import split_document
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.core.records import CapturedFile, excluded
+from okf_sphinx.writer.disk import write_index
+from okf_sphinx.writer.index_writer import Site, build_index, source_root
+from okf_sphinx.writer.limits import resolve_limits
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 
@@ -58,7 +62,7 @@ def main() -> None:
 
     weights = check_weights(DEFAULT_WEIGHTS)
     extra = {"source_copy": copy} if "source_copy" in getattr(Site, "__dataclass_fields__", {}) else {}
-    site = Site(builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
                 language=env.config.language or "en",
                 page_prior=lambda d: page_prior(d, weights, env.metadata.get(d, {})),
                 page_meta=lambda d: page_meta(env.metadata.get(d, {})), file_scale=args.budget_scale, **extra)
@@ -70,8 +74,8 @@ def main() -> None:
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
     t1 = time.time()
-    files = build_index(records, source_root(records, args.srcdir, None), site, resolve_limits("default"))
-    written = write_index(args.out / "_okf", files)
+    files = build_index(records, source_root(records, args.srcdir, None), site, resolve_limits("default", SPHINX))
+    written = write_index(args.out / "_okf", files, SPHINX)
     print(len(records), "pages", files["manifest"]["sections"], "sections", written, "bytes",
           len(files), "files", "index", round(time.time() - t1, 1), "s", "total", round(time.time() - t0, 1), "s")
     if args.trace_memory:

@@ -27,7 +27,7 @@ from okf_sphinx.agent.answers import answer_json, answer_size
 from okf_sphinx.agent.batch import BATCH_BYTE_BUDGET, DEADLINE_SECONDS, MAX_BATCH_ITEMS
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.core.errors import EXIT_CODES
-from okf_sphinx.surfaces.mcp_server import contract
+from okf_sphinx.core.contracts import contract
 
 CONTRACTS = Path(__file__).resolve().parent.parent / "okf_sphinx" / "contracts"
 

@@ -298,7 +298,7 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     # smart mode: the page table, one stem-group shard per word, the forms' postings, the sections shown
     assert okf - shards - groups - {"manifest", "smart", name_shard} == {n for n in okf if n.startswith("s/")}
     starts = fmt.section_starts(index.manifest["section_files"])
-    sids = {index.section(sid)["locator"]: sid for sid in range(index.sections)}
+    sids = {index.section(sid)["locator"]: sid for sid in range(index.section_count)}
     def locators(v: object) -> list[str]:  # every hit shown, at any depth (pages hold their sections' hits)
         if isinstance(v, dict):
             return ([v["locator"]] if "locator" in v else []) + [x for w in v.values() for x in locators(w)]
@@ -402,7 +402,7 @@ def test_object_hits_show_kind_badge_and_signature(browser: Any, site: tuple[str
     )
     # the page answers in smart mode: each page's best sections, in rank order
     hits = [h for pg in index.search("CacheStore.put", 10, mode="smart")["pages"] for h in pg["hits"]]
-    records = {(s["path"], s["line_start"]): s for s in (index.section(i) for i in range(index.sections))}
+    records = {(s["path"], s["line_start"]): s for s in (index.section(i) for i in range(index.section_count))}
     assert [x["heading"] for x in shown] == [h["heading"] for h in hits]
     for x, h in zip(shown, hits):
         record = records[(h["path"], h["line_start"])]

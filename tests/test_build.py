@@ -132,7 +132,7 @@ def test_a_source_edited_during_the_build_fails_it_without_an_index(tmp_path: Pa
     src = write_project(tmp_path / "src", {"index.rst": "T\n=\n\n.. toctree::\n\n   a\n", "a.rst": "A\n=\n\nfirst\n"}, conf=conf)
     proc = sphinx_build(src, tmp_path / "out", check=False)
     assert proc.returncode != 0
-    assert "a.rst changed after the build read it" in proc.stderr and "run the build again" in proc.stderr
+    assert "a.rst changed after Sphinx read it" in proc.stderr and "run the build again" in proc.stderr
     assert not (tmp_path / "out" / "_okf").exists()
 
 

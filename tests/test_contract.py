@@ -77,7 +77,7 @@ def test_non_latin_queries_match_the_i18n_page(index: okf_sphinx.Index, query: s
 def test_and_semantics_every_term_somewhere(index: okf_sphinx.Index) -> None:
     both = index.search("retry cache", limit=100)
     for hit in both["hits"]:
-        s = index.section(next(i for i in range(index.sections) if index.section(i)["locator"] == hit["locator"]))
+        s = index.section(next(i for i in range(index.section_count) if index.section(i)["locator"] == hit["locator"]))
         text = " ".join([s["text"], s["heading"], s["title"]])
         words = set(okf_sphinx.core.terms.terms(text))
         assert {"retry", "cache"} <= words

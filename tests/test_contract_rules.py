@@ -3,7 +3,7 @@
 The index here is written by the real index writer from hand-made records (no
 Sphinx run), so these tests are fast: they are the test selection of the
 mutation run (bench/mutation.py), and each assertion pins one rule of
-SEARCH_CONTRACT.md / AGENT_TOOLS.md with values worked out by hand.
+docs/contract.md / docs/agents.md with values worked out by hand.
 """
 
 from __future__ import annotations
@@ -20,11 +20,14 @@ import pytest
 import okf_sphinx
 from conftest import same_build
 from okf_sphinx import OkfError
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, Section
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.core.records import CapturedFile, DocRecord, Section
 from okf_sphinx.core.terms import native, terms, validate_limit
 from okf_sphinx.engine import query as q
-from okf_sphinx.writer.index_writer import DEFAULT_LIMITS, Site, build_index, write_index
+from okf_sphinx.writer.disk import write_index
+from okf_sphinx.writer.index_writer import Site, build_index
+from okf_sphinx.writer.limits import DEFAULT_LIMITS
 
 CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
 
@@ -298,9 +301,9 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> okf_sphinx.Index:
         _section(r.path, "Same", 2, 21, 25, 0), _section(r.path, "code and em", 2, 26, 30, 0),
         _section(r.path, "Deep", 3, 31, 34, 5)]))
     records.append(DocRecord("tiny", "", False, [t], [_section(t.path, "", 0, 1, 2)]))
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     files = build_index(records, PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS))
-    write_index(root / "out" / "_okf", files)
+    write_index(root / "out" / "_okf", files, SPHINX)
     return okf_sphinx.open_index(root / "out")
 
 
@@ -397,7 +400,7 @@ def test_identifier_rule() -> None:
 
 
 def test_normalise_path_rules() -> None:
-    from okf_sphinx.agent.files import normalise_path
+    from okf_sphinx.core.locators import normalise_path
 
     assert normalise_path("a/./b/../c.md") == "a/c.md"
     assert normalise_path("a//b") == "a/b"
@@ -416,17 +419,17 @@ def test_normalise_path_rules() -> None:
 
 
 def test_locator_parsing_rules(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.agent.pages import _parse_locator
+    from okf_sphinx.core.locators import parse_locator
 
-    assert _parse_locator("alpha.rst#L6-L9") == ("alpha.rst", 6, 9)
-    assert _parse_locator("alpha.rst#L6") == ("alpha.rst", 6, 6)
-    assert _parse_locator("a%20b%C3%A9.rst#L1-L2") == ("a bé.rst", 1, 2)
-    assert code_of(lambda: _parse_locator("alpha.rst#L0-L2")) == "invalid_line_range"
-    assert code_of(lambda: _parse_locator("alpha.rst#L3-L2")) == "invalid_line_range"
-    assert code_of(lambda: _parse_locator("alpha.rst#L" + "9" * 17)) == "invalid_line_range"
-    assert _parse_locator("alpha.rst#L" + "9" * 16) == ("alpha.rst", 10**16 - 1, 10**16 - 1)
-    assert code_of(lambda: _parse_locator("alpha.rst")) == "schema_validation"
-    assert code_of(lambda: _parse_locator("a%FF.rst#L1")) == "schema_validation"
+    assert parse_locator("alpha.rst#L6-L9") == ("alpha.rst", 6, 9)
+    assert parse_locator("alpha.rst#L6") == ("alpha.rst", 6, 6)
+    assert parse_locator("a%20b%C3%A9.rst#L1-L2") == ("a bé.rst", 1, 2)
+    assert code_of(lambda: parse_locator("alpha.rst#L0-L2")) == "invalid_line_range"
+    assert code_of(lambda: parse_locator("alpha.rst#L3-L2")) == "invalid_line_range"
+    assert code_of(lambda: parse_locator("alpha.rst#L" + "9" * 17)) == "invalid_line_range"
+    assert parse_locator("alpha.rst#L" + "9" * 16) == ("alpha.rst", 10**16 - 1, 10**16 - 1)
+    assert code_of(lambda: parse_locator("alpha.rst")) == "schema_validation"
+    assert code_of(lambda: parse_locator("a%FF.rst#L1")) == "schema_validation"
     assert index.get_section(locator="alpha.rst#L6-L9")["heading"] == "Beta part"
     assert index.get_section(locator="alpha.rst#L1-L9")["heading"] == "Alpha"  # its subtree's range
     assert code_of(lambda: index.get_section(locator="alpha.rst#L1-L8")) == "section_not_found"
@@ -594,7 +597,7 @@ def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.
     site = tmp_path / "site"
     shutil.copytree(Path(index.source.location), site / "_okf")
     sid = index.search("policy")["hits"][0]
-    n = next(i for i in range(index.sections) if index.section(i)["locator"] == sid["locator"])
+    n = next(i for i in range(index.section_count) if index.section(i)["locator"] == sid["locator"])
     starts = fmt.section_starts(index.manifest["section_files"])
     k = fmt.section_file_of(starts, n)
     chunk = fmt.unwrap(f"s/{k}", (site / "_okf" / "s" / f"{k}.js").read_bytes())
@@ -652,7 +655,7 @@ def test_an_engine_with_older_unicode_refuses_a_code_point_only_the_build_knows(
 
 
 def test_shorten_keeps_messages_readable() -> None:
-    from okf_sphinx.agent.answers import _shorten
+    from okf_sphinx.core.locators import _shorten
 
     assert _shorten("x" * 200) == "x" * 200
     assert _shorten("a" * 150 + "b" * 51) == "a" * 100 + "…" + "a" * 49 + "b" * 51
@@ -690,9 +693,9 @@ def test_search_defaults_to_twenty_hits(tmp_path: Path) -> None:
     (src / "many.rst").write_text(text, encoding="utf-8")
     f = CapturedFile.read((src / "many.rst").resolve())[0]
     sections = [_section(f.path, f"S{i:02d}", 1, 5 * i + 1, 5 * i + 5) for i in range(25)]
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     write_index(tmp_path / "out" / "_okf", build_index([DocRecord("many", "Many", True, [f], sections)],
-                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)), SPHINX)
     index = okf_sphinx.open_index(tmp_path / "out")
     r = index.search("zebu")
     assert r["total"] == 25 and len(r["hits"]) == 20 and r["truncated"] is True
@@ -746,7 +749,7 @@ def test_outline_budget_and_unknown_concepts(index: okf_sphinx.Index, monkeypatc
 
 
 def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index) -> None:
-    from okf_sphinx.agent.files import normalise_path
+    from okf_sphinx.core.locators import normalise_path
 
     rl, gs = index.read_lines, index.get_section
     assert details(lambda: rl("x" * 4097, [1, 1])) == ("path_too_long", {"field": "path", "limit": 4096, "actual": 4097})
@@ -838,7 +841,7 @@ API = "API\n===\n\n.. py:function:: f(x)\n\n   Does f.\n\nMore about the API.\n"
 
 @pytest.fixture(scope="module")
 def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from okf_sphinx.capture.sections import ObjectInfo
+    from okf_sphinx.core.records import ObjectInfo
 
     src = tmp_path_factory.mktemp("api") / "src"
     src.mkdir()
@@ -886,9 +889,9 @@ def api_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f = CapturedFile.read((src / f"page{i:02d}.rst").resolve())[0]
         records.append(DocRecord(f"page{i:02d}", f"P{i}", True, [f], [_section(f.path, f"P{i}", 1, 1, 1)]))
     records.sort(key=lambda r: r.docname)  # the collector's order: concept ids sorted
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     write_index(src.parent / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
-                                                         dict(DEFAULT_LIMITS)))
+                                                         dict(DEFAULT_LIMITS)), SPHINX)
     return src.parent / "out"
 
 
@@ -1070,9 +1073,9 @@ def test_corrupt_parent_links_neither_hang_nor_crash_the_reading_tools(tmp_path:
     # A and B name each other as parent (a cycle); C names a parent past the page's last section
     sections = [Section(f.path, "A", 1, 1, 3, "a", (), 1), Section(f.path, "B", 2, 4, 6, "b", (), 0),
                 Section(f.path, "C", 3, 7, 8, "c", (), 3)]
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True, search_page="search.html")
     write_index(tmp_path / "out" / "_okf", build_index([DocRecord("loop", "A", True, [f], sections)],
-                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)))
+                                                        PurePosixPath(src.resolve().as_posix()), site, dict(DEFAULT_LIMITS)), SPHINX)
     index = okf_sphinx.open_index(tmp_path / "out")
     b = index.get_section(locator="loop.rst#L4-L6")
     assert b["heading"] == "B" and sorted(b["breadcrumb"]) == ["A", "B"]  # each section once, then the walk stops
@@ -1249,9 +1252,10 @@ def test_path_suggestions_look_at_a_bounded_set_of_paths(tmp_path: Path, monkeyp
         path.write_bytes(b"x\n")
         f = CapturedFile.read(path.resolve())[0]
         records.append(DocRecord(f"p{i:05d}", "", True, [f], [_section(f.path, "", 0, 1, 1)]))
-    site = Site("html", lambda d: f"{d}.html", lambda exprs: True, "search.html")
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True,
+                search_page="search.html")
     write_index(tmp_path / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
-                                                        dict(DEFAULT_LIMITS)))
+                                                        dict(DEFAULT_LIMITS)), SPHINX)
     index = okf_sphinx.open_index(tmp_path / "out")
     compared: list[str] = []
     real = difflib.SequenceMatcher.set_seq1

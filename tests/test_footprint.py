@@ -12,7 +12,8 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.writer import index_writer, smart_index
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.writer import index_writer, packing, sizing, smart_index
 
 from conftest import sphinx_build, write_project
 
@@ -103,7 +104,7 @@ def test_a_copy_whose_bytes_differ_is_not_used(tmp_path: Path) -> None:
     """The index refers to a copy only when its bytes are exactly the captured ones."""
     copy = tmp_path / "_sources" / "a.rst.txt"
     copy.parent.mkdir()
-    site = index_writer.Site("html", lambda d: d, lambda e: True, "search.html",
+    site = index_writer.Site(host=SPHINX, builder="html", page_url=lambda d: d, anchor_ok=lambda e: True, search_page="search.html",
                              source_copy=lambda path: ("../_sources/a.rst.txt", copy))
     for data, expected in ((b"A\n", "../_sources/a.rst.txt"), (b"A\r\n", None), (b"", None)):
         copy.write_bytes(data)
@@ -128,58 +129,53 @@ def test_copies_keep_builds_byte_identical_when_relocated(built: Path, tmp_path:
 def test_file_budgets_bound_the_number_of_files() -> None:
     """A large site gets larger files rather than more of them (the writer's large-site
     budgets); below them, the page budget makes files larger only up to a largest size."""
-    def postings(files: int, cap: int) -> index_writer.Budget:
-        return index_writer.Budget(files, cap, index_writer.SHARD_MAX_BYTES, index_writer.SHARD_TARGET_BYTES)
+    def postings(files: int, cap: int) -> sizing.Budget:
+        return sizing.Budget(files, cap, sizing.FOLDERS["t"].largest, sizing.FOLDERS["t"].smallest)
 
-    def built(n: int) -> index_writer.PostingLists:
-        lists = index_writer.PostingLists()
+    def built(n: int) -> packing.PostingLists:
+        lists = packing.PostingLists()
         for i in range(n):
             lists.add(i, {f"w{i % 50}": 1, "common": 2, f"u{i}": 1}, 40000)  # 4 digits a length
         return lists
 
     stats = built(2000)
-    out: dict[str, object] = {}
-    shards = index_writer._write_postings(out, stats, 2000, "t", budget=postings(2, 8))  # a large-site cap of 8
+    out, shards = packing.posting_shards(stats, 2000, "t", budget=postings(2, 8))  # a large-site cap of 8
     names = [k for k in out if k.startswith("t/")]
     assert shards <= 8 and len(names) <= 10, (shards, len(names))
     assert any("-" in k for k in names)  # the biggest lists have files of their own
     # a page budget of 2 files, but no shard over SHARD_MAX_BYTES: more files than the budget
-    out = {}
-    shards = index_writer._write_postings(out, stats, 2000, "t", budget=postings(2, index_writer.POSTING_FILES))
+    out, shards = packing.posting_shards(stats, 2000, "t", budget=postings(2, sizing.FOLDERS["t"].cap))
     total = sum(len(fmt.canonical_json(v)) for k, v in out.items() if "-" not in k)
-    assert shards > 2 and total / shards <= index_writer.SHARD_MAX_BYTES * 1.25, (shards, total)
+    assert shards > 2 and total / shards <= sizing.FOLDERS["t"].largest * 1.25, (shards, total)
     # a page budget that does bind: fewer, larger shards than the smallest size would make
-    assert index_writer._write_postings({}, built(300), 300, "t", budget=postings(2, index_writer.POSTING_FILES)) < (
-        index_writer._write_postings({}, built(300), 300, "t"))
-    sections = [(0, 0, ["h", 1, i + 1, i + 1, "", "x" * 120]) for i in range(400)]
+    assert packing.posting_shards(built(300), 300, "t", budget=postings(2, sizing.FOLDERS["t"].cap))[1] < (
+        packing.posting_shards(built(300), 300, "t")[1])
+    sections = [packing.SectionRow(0, 0, ["h", 1, i + 1, i + 1, "", "x" * 120]) for i in range(400)]
 
     page = ["a", "A", True, "a.html", "a.rst"]
-    out = {}
     entries = [{"path": "a", "sha256": "0" * 64}]
-    # without a budget that binds, each file holds about SECTION_FILE_BYTES (~60 KB here)
-    assert len(index_writer._pack_sections({}, sections, [page], entries)) > 10
-    def sized(files: int, cap: int) -> index_writer.Budget:
-        return index_writer.Budget(files, cap, index_writer.SECTION_FILE_MAX_BYTES, index_writer.SECTION_FILE_BYTES)
+    # without a budget that binds, each file holds about the smallest size of s/ (~60 KB here)
+    assert len(packing.pack_sections(sections, [page], entries)[1]) > 10
+    def sized(files: int, cap: int) -> sizing.Budget:
+        return sizing.Budget(files, cap, sizing.FOLDERS["s"].largest, sizing.FOLDERS["s"].smallest)
 
-    # a page budget of one file: files grow only to SECTION_FILE_MAX_BYTES
-    assert 10 < len(index_writer._pack_sections({}, sections, [page], entries, sized(1, index_writer.SECTION_FILES))) < len(
-        index_writer._pack_sections({}, sections, [page], entries))
+    # a page budget of one file: files grow only to the largest size of s/
+    assert 10 < len(packing.pack_sections(sections, [page], entries, sized(1, sizing.FOLDERS["s"].cap))[1]) < len(
+        packing.pack_sections(sections, [page], entries)[1])
     # a large-site budget of 4 wins over the largest size
-    starts = index_writer._pack_sections(out, sections, [page], entries, sized(1, 4))
+    _files, starts = packing.pack_sections(sections, [page], entries, sized(1, 4))
     assert 3 <= len(starts) <= 5 and starts[0] == 0
     # hashed shards (d/ n/): a power of two, at most the budget
     assert smart_index._shard_count(10**6, 2048, budget=8) == 8
     assert smart_index._shard_count(10**6, 2048, budget=12) == 8
     assert smart_index._shard_count(10**6, 2048, budget=1) == 1
-    assert smart_index._shard_count(10**6, 2048) == smart_index.MAX_SHARDS
+    assert smart_index._shard_count(10**6, 2048) == sizing.MAX_HASHED_SHARDS
     # links: about `budget` shards
     outgoing = [[(i + 1, "doc")] for i in range(2000)]
-    assert len(smart_index.build_links({}, outgoing, budget=3)) <= 4 < 10 <= len(smart_index.build_links({}, outgoing))
+    assert len(smart_index.build_links(outgoing, budget=3)[1]) <= 4 < 10 <= len(smart_index.build_links(outgoing)[1])
 
 
-LARGE_SITE = {"s": index_writer.SECTION_FILES, "t": index_writer.POSTING_FILES,
-              "d": smart_index.DICT_FILES, "n": smart_index.MAX_SHARDS, "x": index_writer.ID_POSTING_FILES,
-              "p": index_writer.PAGE_FILES}
+LARGE_SITE = {k: f.cap for k, f in sizing.FOLDERS.items() if k != "l"}
 
 
 def test_file_budgets_follow_the_number_of_pages() -> None:
@@ -187,22 +183,22 @@ def test_file_budgets_follow_the_number_of_pages() -> None:
     811 pages on, every folder has its large-site budget."""
     previous = 0
     for pages in (0, 1, 3, 10, 27, 30, 100, 109, 300, 500):
-        budgets = {k: b.files for k, b in index_writer.file_budgets(pages).items()}
+        budgets = {k: b.files for k, b in sizing.file_budgets(pages).items()}
         total = sum(budgets.values())
         assert all(b >= 1 for b in budgets.values()) and set(budgets) == {*LARGE_SITE, "l"}
         # at least one file per folder; the shares add up to 1.03 files per FILES_PER_PAGE
-        assert total <= len(budgets) + index_writer.FILES_PER_PAGE * pages * 1.04, (pages, budgets)
+        assert total <= len(budgets) + sizing.FILES_PER_PAGE * pages * 1.04, (pages, budgets)
         assert total >= previous  # more pages never means fewer files
         assert all(budgets[k] <= cap for k, cap in LARGE_SITE.items())
         previous = total
-    assert index_writer.file_budgets(30)["s"].files == 45 and index_writer.file_budgets(100)["t"].files == 93
+    assert sizing.file_budgets(30)["s"].files == 45 and sizing.file_budgets(100)["t"].files == 93
     for pages in (811, 5000):
-        assert {k: index_writer.file_budgets(pages)[k].files for k in LARGE_SITE} == LARGE_SITE, pages
-    assert index_writer.file_budgets(810)["s"].files < index_writer.SECTION_FILES
+        assert {k: sizing.file_budgets(pages)[k].files for k in LARGE_SITE} == LARGE_SITE, pages
+    assert sizing.file_budgets(810)["s"].files < sizing.FOLDERS["s"].cap
     # okf_search_index_files scales every count (page budget and large-site cap) and divides the sizes
     for scale in (0.25, 2.0, 4.0):
         for pages in (30, 5000):
-            one, scaled = index_writer.file_budgets(pages), index_writer.file_budgets(pages, scale)
+            one, scaled = sizing.file_budgets(pages), sizing.file_budgets(pages, scale)
             for k in one:
                 assert scaled[k].cap == max(1, int(one[k].cap * scale)) and scaled[k].smallest == int(one[k].smallest / scale)
                 assert abs(scaled[k].files - one[k].files * scale) <= max(1, scale), (k, pages, scale)
@@ -219,7 +215,7 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
     sphinx_build(src, tmp_path / "html")
     okf = tmp_path / "html" / "_okf"
     index = okf_sphinx.open_index(tmp_path / "html")
-    sized = index_writer.file_budgets(index.manifest["concepts"])
+    sized = sizing.file_budgets(index.manifest["concepts"])
     budgets = {k: b.files for k, b in sized.items()}
     largest = {k: b.largest for k, b in sized.items() if b.largest}
     counts: dict[str, int] = {}
@@ -318,7 +314,7 @@ def test_section_files_are_cut_at_page_boundaries() -> None:
             page_of.append(page)
             costs.append(rng.randint(40, 900))
     target = 4096
-    starts = index_writer._page_aligned_starts(costs, page_of, target)
+    starts = packing.page_aligned_starts(costs, page_of, target)
     aim, size = 0, target
     for cost in costs:
         if size + cost > target and (size or not aim):

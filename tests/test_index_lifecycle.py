@@ -25,7 +25,8 @@ from okf_sphinx.core.terms import terms
 from okf_sphinx.engine.cache import ByteLRU
 from okf_sphinx.engine.index import Index
 from okf_sphinx.engine.source import DiskSource
-from okf_sphinx.writer import index_writer
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.writer import disk
 
 
 @pytest.fixture(scope="module")
@@ -105,7 +106,7 @@ def test_mcp_cache_mb_option(site):
 def test_manifest_carries_the_index_revision_of_the_other_files(site):
     okf = site / "_okf"
     manifest = unwrap("manifest", (okf / "manifest.js").read_bytes())
-    assert manifest["index_revision"] == index_writer.index_revision(okf)
+    assert manifest["index_revision"] == disk.index_revision(okf)
     assert open_index(site).index_revision == manifest["index_revision"]
 
 
@@ -145,17 +146,17 @@ def _watch_manifest(okf: Path, stop: threading.Event, misses: list[str], raw: bo
 @pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
 def test_readers_never_see_the_index_missing_while_it_is_replaced(site, tmp_path, monkeypatch, exchange):
     if not exchange:
-        monkeypatch.setattr(index_writer, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(disk, "_exchange", lambda a, b: False)
     files = _files(site / "_okf")
     target = tmp_path / "html" / "_okf"
-    index_writer.write_index(target, dict(files))
+    disk.write_index(target, dict(files), SPHINX)
     stop = threading.Event()
     misses: list[str] = []
     watcher = threading.Thread(target=_watch_manifest, args=(target, stop, misses, exchange))
     watcher.start()
     try:
         for _ in range(8):
-            index_writer.write_index(target, dict(files))
+            disk.write_index(target, dict(files), SPHINX)
     finally:
         stop.set()
         watcher.join()
@@ -189,13 +190,13 @@ def test_a_long_lived_reader_follows_a_rebuild_without_mixing_builds(tmp_path, r
     if rebuild == "smaller":
         b = _smaller_build(tmp_path)
     target = tmp_path / "site" / "_okf"
-    index_writer.write_index(target, dict(a))
+    disk.write_index(target, dict(a), SPHINX)
     reader = open_index(target)
     # caches A's posting, not yet the section file its hits are in (a search would cache that too,
     # and a request answered from the cache alone is A's whole answer: stale, never mixed)
     first = reader.consistent(reader.posting, "walrus")
     assert first is not None and first.df == 6
-    index_writer.write_index(target, dict(b))
+    disk.write_index(target, dict(b), SPHINX)
     fresh = open_index(target)
     # the old posting's section ids would now name other sections of B
     assert answer_json(call_tool(reader, "search_sections", {"query": "walrus", "limit": 20})) == \
@@ -224,7 +225,7 @@ def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader
     if loader == "browser-like":
         b = _smaller_build(tmp_path)
     target = tmp_path / "site" / "_okf"
-    index_writer.write_index(target, dict(a))
+    disk.write_index(target, dict(a), SPHINX)
     make = "okf.nodeLoader(dir)" if loader == "node" else "((base) => (name, fresh) => base(name))(okf.nodeLoader(dir))"
     script = f"""
 const okf = require({json.dumps(str(RUNTIME))});
@@ -246,7 +247,7 @@ rl.on('line', async () => {{
         proc.stdin.write("go\n")
         proc.stdin.flush()
         first = json.loads(proc.stdout.readline())
-        index_writer.write_index(target, dict(b))
+        disk.write_index(target, dict(b), SPHINX)
         proc.stdin.write("go\n")
         proc.stdin.flush()
         second = json.loads(proc.stdout.readline())

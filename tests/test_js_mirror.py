@@ -44,7 +44,7 @@ _TOOLS = "the reading tools' files and lookups (agent/), which the browser does 
 #: Public Python names with no JavaScript twin, and why.
 PY_ONLY: dict[str, dict[str, str]] = {
     "core.errors": {**{n: _BUILD for n in ("BuildError", "SourceChangedError", "NotAnIndexError", "BuildLimitError",
-                                           "PathLimitError", "setting")},
+                                           "PathLimitError")},
                     "shown": "long values in build and command-line messages (a weight, --timeout)"},
     "core.terms": {n: "build side: the build's own tables, which the browser gets as unicode.js"
                    for n in ("unicode_tables", "compute_unicode_tables", "native", "terms")},

@@ -280,7 +280,7 @@ def _section_words(site: Path, rng: random.Random) -> list[str]:
     from okf_sphinx import open_index
 
     index = open_index(site)
-    return index.normaliser.terms(index.section(rng.randrange(index.sections))["text"])[:400]
+    return index.normaliser.terms(index.section(rng.randrange(index.section_count))["text"])[:400]
 
 
 def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[str, Any]]:
@@ -495,7 +495,7 @@ def cjk_requests(site: Path, n: int, seed: int) -> list[dict[str, Any]]:
 
     rng = random.Random(seed)
     index = open_index(site)
-    runs = [t for sid in range(index.sections) for t in index.normaliser.terms(index.section(sid)["text"])]
+    runs = [t for sid in range(index.section_count) for t in index.normaliser.terms(index.section(sid)["text"])]
     out: list[dict[str, Any]] = []
     for _ in range(n):
         words = []

@@ -233,7 +233,7 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
 
     site = tmp_path / "site"
     shutil.copytree(example_html, site, ignore=shutil.ignore_patterns(".doctrees"))
-    n = okf_sphinx.open_index(site).sections
+    n = okf_sphinx.open_index(site).section_count
     folder = site / "_okf" / "t"
     path = max((f for f in folder.glob("*.js") if "-" not in f.stem),
                key=lambda f: len(fmt.unwrap(f"t/{f.stem}", f.read_bytes())["terms"]))
@@ -286,7 +286,8 @@ def test_rank_pages_stops_at_the_same_page_in_both_engines() -> None:
 
     rng = random.Random(11)
     pages, sids_per_page = 60, 3
-    rows = [[p * sids_per_page, sids_per_page, rng.randint(10, 400), rng.choice([0.5, 1.0, 1.5])] for p in range(pages)]
+    firsts = [p * sids_per_page for p in range(pages)]
+    priors = [rng.choice([0.5, 1.0, 1.5]) for _ in range(pages)]
     ev = []
     for _word in range(2):
         sec = {sid: rng.uniform(0.1, 9) for sid in rng.sample(range(pages * sids_per_page), 120)}
@@ -297,16 +298,16 @@ def test_rank_pages_stops_at_the_same_page_in_both_engines() -> None:
                    "page_part": {p: rng.uniform(0.1, 5) for p in by_page},
                    "page_best": {p: max(sec[s] for s in ss) for p, ss in by_page.items()}})
     names = {3 * sids_per_page: smart.UNNAMED - 1}
-    found = smart.candidates(ev, [], names, [r[0] for r in rows], None)
+    found = smart.candidates(ev, [], names, firsts, None)
     for limit in (1, 3, 10, 60):
-        ranked, scored = smart.rank_pages(ev, [], [], found, rows, limit)
+        ranked, scored = smart.rank_pages(ev, [], [], found, priors, limit)
         want = {"ranked": [list(r) for r in ranked], "scored": sorted(scored)}
         code = f"""(() => {{
-  const smart = okf.module('engine/smart'), data = {json.dumps({"ev": ev, "rows": rows, "names": names})};
+  const smart = okf.module('engine/smart'), data = {json.dumps({"ev": ev, "firsts": firsts, "priors": priors, "names": names})};
   const m = (o) => new Map(Object.entries(o).map(([k, v]) => [+k, v]));
   const ev = data.ev.map((e) => ({{ acc: m(e.acc), sec: m(e.sec), byPage: m(e.by_page), pagePart: m(e.page_part), pageBest: m(e.page_best) }}));
-  const found = smart.candidates(ev, [], m(data.names), data.rows.map((r) => r[0]), null);
-  const got = smart.rankPages(ev, [], [], found, data.rows, {limit});
+  const found = smart.candidates(ev, [], m(data.names), data.firsts, null);
+  const got = smart.rankPages(ev, [], [], found, data.priors, {limit});
   return {{ ranked: got[0], scored: Array.from(got[1].keys()).sort((a, b) => a - b) }};
 }})()"""
         assert _node_eval(code) == want, limit

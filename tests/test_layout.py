@@ -123,26 +123,29 @@ def test_importing_every_subpackage_imports_no_host() -> None:
     assert r.stdout.strip() == "[]"
 
 
+def _imports_of(name: str, path: Path) -> set[str]:
+    """Every module that module ``name`` imports, anywhere in it (a function's imports, type hints'
+    too): what it names."""
+    tree = ast.parse(path.read_bytes(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+            found.add(".".join(base + ([node.module] if node.module else [])))
+            found.update(".".join(base + ([node.module] if node.module else []) + [a.name]) for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
 def _package_imports() -> dict[str, set[str]]:
-    """Per module, every module it imports (at run time or for type hints): what it names."""
-    modules = _modules()
-    out: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        tree = ast.parse(path.read_bytes(), str(path))
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        found: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
-                found.add(".".join(base + ([node.module] if node.module else [])))
-                found.update(".".join(base + ([node.module] if node.module else []) + [a.name]) for a in node.names)
-            elif isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-        out[name] = found
-    return out
+    """Per module of the package, :func:`_imports_of`."""
+    return {name: _imports_of(name, path) for name, path in _modules().items()}
 
 
-HOSTS = ("sphinx", "docutils", "mkdocs", "properdocs", "markdown", "pymdownx", "mkdocstrings", "myst_parser")
+HOSTS = ("sphinx", "docutils", "mkdocs", "properdocs", "markdown", "pymdownx", "mkdocstrings", "myst_parser", "material")
+HOST_FREE = ("okf_sphinx.core", "okf_sphinx.writer")
 
 
 def _names(imports: set[str], prefixes: tuple[str, ...]) -> set[str]:
@@ -163,21 +166,37 @@ def test_core_imports_no_host_and_nothing_above_it() -> None:
     assert {m: v for m, v in bad.items() if v} == {}
 
 
-@pytest.mark.xfail(strict=True, reason="the records still live in capture/sections.py, which imports docutils and "
-                                       "Sphinx (issue 21, point 2, branch shape-hosts): remove this mark once it lands")
-def test_writer_imports_no_host() -> None:
-    # directly, or through what it imports: an MkDocs build loads no Sphinx
-    writers = sorted(m for m in _modules() if m.startswith("okf_sphinx.writer"))
-    code = ("import sys\n" + "".join(f"import {m}\n" for m in writers)
-            + f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HOSTS)!r}))")
+@pytest.mark.parametrize("package", HOST_FREE)
+def test_writer_and_core_import_no_host(package: str) -> None:
+    # records, index format and writer are the same for every host: a third caller (a command that
+    # indexes a built site) must be able to run them without Sphinx, docutils or MkDocs installed;
+    # no import of a host anywhere in a module (a function's too), and none loaded through what it imports
+    modules = {name: path for name, path in _modules().items() if name == package or name.startswith(package + ".")}
+    assert len(modules) > 5
+    imports = _package_imports()
+    assert {name: sorted(_names(imports[name], HOSTS)) for name in modules if _names(imports[name], HOSTS)} == {}
+    code = "import sys\n" + "".join(f"import {m}\n" for m in sorted(modules)) + (
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({sorted(HOSTS)!r})))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
 
 
-def test_the_package_rules_see_an_import() -> None:
-    # the three rules above are only as good as this: they find engine → agent and core → sphinx imports
+def test_the_writer_never_imports_capture() -> None:
+    # records come in through writer/build.py's entry point, whoever captured them
+    modules = _modules()
+    found = {name: sorted(m for m in _runtime_imports(name, path, modules) if m.startswith("okf_sphinx.capture"))
+             for name, path in modules.items() if name.startswith("okf_sphinx.writer")}
+    assert len(found) > 5 and {name: f for name, f in found.items() if f} == {}
+
+
+def test_the_package_rules_see_an_import(tmp_path: Path) -> None:
+    # the rules above are only as good as this: they find engine → agent and core → sphinx imports,
+    # and a host imported inside a function
     imports = _package_imports()
     assert "okf_sphinx.agent.get_section" in imports["okf_sphinx.surfaces.api"]
     assert _names({"sphinx.application", "okf_sphinx.core.terms"}, HOSTS) == {"sphinx.application"}
     assert "okf_sphinx.engine.validators" in imports["okf_sphinx.engine.index"]
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from sphinx import addnodes\n    import docutils.nodes\n", encoding="utf-8")
+    assert _names(_imports_of("m", module), HOSTS) == {"sphinx", "sphinx.addnodes", "docutils.nodes"}

@@ -65,7 +65,7 @@ def test_expand_adds_linked_sections_beside_the_unchanged_answer(links_html: Pat
     assert {k: v for k, v in answer.items() if k != "expanded"} == plain  # total and pages unchanged
     table = link_table(links_html)
     hits = _hit_locators(answer)
-    heading_of = {index.section(sid)["locator"]: index.section(sid)["heading"] for sid in range(index.sections)}
+    heading_of = {index.section(sid)["locator"]: index.section(sid)["heading"] for sid in range(index.section_count)}
     assert len(answer["expanded"]) <= MAX_EXPANDED
     # the order: hits in answer order, each one's links in document order
     assert [hits.index(e["from"]) for e in answer["expanded"]] == sorted(hits.index(e["from"]) for e in answer["expanded"])

@@ -1,13 +1,17 @@
-"""llms.txt / llms-full.txt written by real Sphinx builds."""
+"""llms.txt / llms-full.txt written by real Sphinx and MkDocs builds."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import sphinx_build, write_project
+from mkdocs_sites import build_env, built_example, copy_example, mkdocs_build, write_mkdocs_project
 
 from okf_sphinx import open_index
 
@@ -102,3 +106,117 @@ def test_config_summary_baseurl_and_off_switch(tmp_path):
     single = (_build(tmp_path, "single", builder="singlehtml") / "llms.txt").read_text(encoding="utf-8")
     assert "- [Deep page](index.html#deep-page)" in single  # one page: each link has its anchor
     assert "(orphan" not in single and "[Orphan]" not in single  # not rendered on the single page
+
+
+# -- MkDocs sites get the same agent files -------------------------------------------------------
+
+
+def _okf(*args: str) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "okf_sphinx", *args], capture_output=True, timeout=120, env=build_env())
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _reads_back(site: Path) -> None:
+    """Every locator of llms.txt and llms-full.txt reads back through the okf command: a page's
+    lines with its file's SHA-256, a section's lines byte for byte with the section's own."""
+    short = (site / "llms.txt").read_text(encoding="utf-8")
+    full = (site / "llms-full.txt").read_bytes()
+    index = open_index(site)
+    pages = {m[0].decode(): (m[1].decode(), m[2].decode()) for m in re.findall(
+        rb"^<!-- okf:page concept=(\S+) source=(\S+) sha256=([0-9a-f]{64}) url=\S* -->$", full, re.M)}
+    assert set(pages) == {c[0] for c in index.concepts()}
+    source_sha = dict(pages.values())
+    links = re.findall(r"^- \[.*?\]\(.*?\): (\S+)$", short, re.M)
+    assert links
+    for locator in links:  # `okf lines` of each page's locator, with the file's SHA-256 of llms-full.txt
+        path, start, end = re.fullmatch(r"(.*)#L(\d+)-L(\d+)", locator).groups()
+        answer = _okf("lines", str(site), path, start, end, "--json")
+        assert answer["locator"] == locator and answer["content_sha256"] == source_sha[path]
+    sections = [(m.group(1).decode(), m.group(2).decode(), full[m.end(): m.end() + int(m.group(3))]) for m in re.finditer(
+        rb"^<!-- okf:section locator=(\S+) sha256=([0-9a-f]{64}) bytes=(\d+) -->\n", full, re.M)]
+    assert len(sections) == sum(len(index.page(c[2])["sections"]) for c in index.concepts())
+    requests = []
+    for locator, sha, body in sections:
+        assert hashlib.sha256(body).hexdigest() == sha
+        path, start, end = re.fullmatch(r"(.*)#L(\d+)-L(\d+)", locator).groups()
+        requests.append({"tool": "read_lines", "arguments": {"path": path, "lines": [int(start), int(end)]}})
+    answers = []
+    for k in range(0, len(requests), 20):  # `okf batch`: the read_lines tool, 20 reads a call
+        batch = site.parent / f"batch-{k}.json"
+        batch.write_text(json.dumps({"items": requests[k: k + 20]}), encoding="utf-8")
+        answer = _okf("batch", str(site), str(batch))
+        assert "unread" not in answer
+        answers += answer["items"]
+    for (locator, sha, body), answer in zip(sections, answers, strict=True):
+        assert answer["locator"] == locator and body == _range_text(answer), locator
+
+
+def _range_text(answer: dict) -> bytes:
+    """A read_lines answer's lines as the contract's range text: without a byte-order mark
+    (it belongs to no line; read_lines gives the bytes) and without the line break that ends
+    the last line (read_lines leaves out the LF but keeps a CR before it, and at the end of
+    the file keeps the file's final break too)."""
+    lines = answer["content"].encode("utf-8")
+    if answer["range"]["start"] == 1 and lines.startswith("\ufeff".encode()):
+        lines = lines[3:]
+    at_end = answer["range"]["end"] == answer["range"]["total_lines"]
+    if at_end and not lines.endswith(b"\n"):
+        return lines  # the file's last line has no break
+    lines = lines[:-1] if at_end else lines
+    return lines[:-1] if lines.endswith(b"\r") else lines
+
+
+@pytest.fixture(scope="module")
+def mkdocs_example(tmp_path_factory) -> Path:
+    return built_example(tmp_path_factory.mktemp("llms-mkdocs"))
+
+
+def test_a_mkdocs_site_gets_llms_txt_whose_every_locator_reads_back(mkdocs_example: Path, tmp_path: Path) -> None:
+    short = (mkdocs_example / "llms.txt").read_text(encoding="utf-8")
+    assert short.startswith("# okf MkDocs example\n\n## Docs\n\n- [")  # no site_description: no summary line
+    assert "- [Retry policy](retry/): docs/retry.md#L1-L" in short  # the nav's pages, in its order
+    assert "okf:section locator=docs/line-endings.md#L" in (mkdocs_example / "llms-full.txt").read_text(encoding="utf-8")
+    _reads_back(mkdocs_example)
+    # deterministic: another copy of the sources, elsewhere, and a --dirty build of it give the same bytes
+    project = copy_example(tmp_path / "elsewhere")
+    mkdocs_build(project, tmp_path / "site")
+    mkdocs_build(project, tmp_path / "site", "--dirty")
+    for name in ("llms.txt", "llms-full.txt"):
+        assert (tmp_path / "site" / name).read_bytes() == (mkdocs_example / name).read_bytes(), name
+    assert not list((tmp_path / "site").glob(".llms*"))  # no temporary file left behind
+
+
+NAV_SITE = {
+    "index.md": "# Home\n\nWelcome.\n",
+    "about.md": "# About\n\nWho.\n",
+    "guide/start.md": "# Start here\n\nFirst steps.\n\n## Then\n\nMore.\n",
+    "guide/deep/inner.md": "# Inner\n\nDeep.\n",
+    "extra.md": "# Extra\n\nIn no nav.\n",
+}
+NAV = ("nav:\n  - index.md\n  - Guide:\n    - guide/start.md\n    - Deeper:\n      - guide/deep/inner.md\n"
+       "  - about.md\n  - Elsewhere: https://example.org/\nnot_in_nav: extra.md\n")
+
+
+def test_a_mkdocs_nav_groups_llms_txt_and_the_options_apply(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", NAV_SITE, "site_description: \"A  site\\nthat helps.\"\n" + NAV)
+    mkdocs_build(project, tmp_path / "site")
+    short = (tmp_path / "site" / "llms.txt").read_text(encoding="utf-8")
+    assert short == (
+        "# test\n\n> A site that helps.\n\n"
+        "## Docs\n\n- [About](about/): about.md#L1-L3\n\n"
+        "## Guide\n\n- [Start here](guide/start/): guide/start.md#L1-L7\n- [Inner](guide/deep/inner/): guide/deep/inner.md#L1-L3\n\n"
+        "## Optional\n\n- [Extra](extra/): extra.md#L1-L3\n"
+    )
+    full = (tmp_path / "site" / "llms-full.txt").read_text(encoding="utf-8")
+    assert full.index("## Home") < full.index("## About") < full.index("## Start here") < full.index("## Extra")
+    _reads_back(tmp_path / "site")
+    config = "site_url: https://docs.example.org/w/\n" + NAV + (
+        "plugins:\n  - search\n  - okf:\n      llms_summary: Our  own\n")
+    mkdocs_build(write_mkdocs_project(tmp_path / "q", NAV_SITE, config), tmp_path / "site2")
+    short = (tmp_path / "site2" / "llms.txt").read_text(encoding="utf-8")
+    assert "> Our own\n" in short and "- [About](https://docs.example.org/w/about/): about.md#L1-L3" in short
+    off = write_mkdocs_project(tmp_path / "r", NAV_SITE, "plugins:\n  - search\n  - okf:\n      llms_txt: false\n")
+    mkdocs_build(off, tmp_path / "site3")
+    assert not (tmp_path / "site3" / "llms.txt").exists() and not (tmp_path / "site3" / "llms-full.txt").exists()
+    assert (tmp_path / "site3" / "_okf" / "manifest.js").is_file()

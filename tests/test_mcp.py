@@ -26,7 +26,7 @@ from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.core.errors import EXIT_CODES
 from okf_sphinx.core.index_format import section_file_of, section_starts
-from okf_sphinx.surfaces.mcp_server import contract
+from okf_sphinx.core.contracts import contract
 
 TOOLS = ("search_sections", "get_section", "read_lines", "search_concepts", "read_batch", "list_sites")
 CONTRACTS = Path(__file__).resolve().parent.parent / "okf_sphinx" / "contracts"
@@ -266,7 +266,7 @@ def _locator_of(site: Path, sid: int) -> str:
 
 
 def test_every_contract_code_has_a_test():
-    """The codes of SEARCH_CONTRACT.md §7 and AGENT_TOOLS.md, and where each is produced
+    """The codes of docs/contract.md ("Errors") and docs/agents.md ("Errors"), and where each is produced
     through the server (cancelled and source_unavailable: tests/test_http.py)."""
     produced = {c for _, _, c in TOOL_ERRORS} | {"index_not_found", "index_corrupt", "index_version_unsupported"}
     produced |= {"source_unavailable", "cancelled"}  # test_http.py: URL server down / hanging, cancelled request
@@ -283,7 +283,7 @@ def test_every_contract_code_has_a_test():
 
 def _random_hits(index, count: int, seed: int = 7) -> list[dict[str, Any]]:
     rng = random.Random(seed)
-    words = sorted({t for sid in range(index.sections) for t in index.normaliser.terms(index.section(sid)["text"])})
+    words = sorted({t for sid in range(index.section_count) for t in index.normaliser.terms(index.section(sid)["text"])})
     hits: dict[str, dict[str, Any]] = {}
     tries = 0
     while len(hits) < count and tries < 5000:

@@ -251,7 +251,48 @@ def test_failed_limit_leaves_no_index_and_names_the_limit(tmp_path: Path) -> Non
     proc = mkdocs_build(project, out, check=False)
     assert proc.returncode != 0
     assert "sections" in proc.stderr and "Traceback" not in proc.stderr
+    # the setting as a MkDocs author writes it, never Sphinx's advice
+    assert "raise it with limits: {sections: N} in the okf plugin's options in mkdocs.yml" in proc.stderr, proc.stderr
+    assert "conf.py" not in proc.stderr and "okf_search_" not in proc.stderr
     assert not (out / "_okf").exists()
+
+
+def test_an_output_dir_okf_did_not_write_is_left_untouched_and_named_as_in_mkdocs_yml(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\nyak\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: css\n")  # the theme's own folder
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "is not an okf_sphinx index" in proc.stderr and "left untouched" in proc.stderr
+    assert "set output_dir to a free folder name in the okf plugin's options in mkdocs.yml" in proc.stderr
+    # the build's own config file is named (ProperDocs' properdocs.yml, or one given with -f)
+    (project / "site.yml").write_text((project / "mkdocs.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    proc = mkdocs_build(project, tmp_path / "site2", config="site.yml", check=False)
+    assert "set output_dir to a free folder name in the okf plugin's options in site.yml" in proc.stderr, proc.stderr
+    assert "conf.py" not in proc.stderr and "okf_search_" not in proc.stderr
+    assert (out / "css" / "base.css").is_file()  # the theme's files are still there
+
+
+def test_the_summary_names_mkdocs_settings(tmp_path: Path) -> None:
+    """One summary for both hosts (writer/build.py), settings named as mkdocs.yml spells them."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n\nyak\n", "a.md": "# Alpha\n\nyak\n"},
+                                   "plugins:\n  - search\n  - okf:\n      exclude: [index]\n")
+    proc = mkdocs_build(project, tmp_path / "site")
+    assert re.search(r"indexed 1 sections of 1 pages \(\d+ distinct terms, 2 captured files; smart search language "
+                     r"'en'\); wrote \d+ bytes to _okf/ and llms.txt, llms-full.txt", proc.stderr), proc.stderr
+    assert ("1 pages excluded from search by exclude (index); set exclude: [] in the okf plugin's options in "
+            "mkdocs.yml to include them") in proc.stderr
+    assert "okf_search_" not in proc.stderr and "conf.py" not in proc.stderr
+
+
+def test_output_dir_follows_the_sphinx_rule(tmp_path: Path) -> None:
+    """One rule for both hosts: '.' parts are dropped, the folder is named as written."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n", "a.md": "# Alpha\n\nalpha text\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: ./data/./idx/\n")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert okf_sphinx.open_index(out / "data" / "idx").search("alpha")["total"] == 1
+    assert 'data-okf-index="./data/idx/"' in (out / "search.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -341,7 +382,7 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
-    from okf_sphinx.capture.mkdocs.plugin import ASSET_FILES, THEME_BOXES
+    from okf_sphinx.capture.mkdocs.theme import ASSET_FILES, THEME_BOXES
 
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
     scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
@@ -383,7 +424,7 @@ def test_pyproject_registers_the_plugin_for_both_hosts() -> None:
 
 
 def test_every_plugin_option_is_documented() -> None:
-    from okf_sphinx.capture.mkdocs.plugin import OkfConfig
+    from okf_sphinx.capture.mkdocs.config import OkfConfig
 
     options = {name for name, _ in OkfConfig._schema}
     assert {"exclude", "limits", "output_dir", "source_root", "replace_builtin", "title"} <= options
@@ -548,14 +589,14 @@ def test_mkdocstrings_and_macros_keep_exact_lines(tmp_path: Path) -> None:
 
 _BUILD_WITH = """
 import sys
-from okf_sphinx.capture.mkdocs import plugin as mkdocs_plugin
-original = mkdocs_plugin.headings_from_tree
+from okf_sphinx.capture.mkdocs import page as mkdocs_page
+original = mkdocs_page.headings_from_tree
 taken = []
 def patched(*args, **kwargs):
     found = None if sys.argv[1] == "shadow-only" else original(*args, **kwargs)
     taken.append(found is not None)
     return found
-mkdocs_plugin.headings_from_tree = patched
+mkdocs_page.headings_from_tree = patched
 from mkdocs.__main__ import cli
 try:
     cli.main(args=["build", "-q", "-d", sys.argv[2]], prog_name="mkdocs", standalone_mode=False)

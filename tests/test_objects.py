@@ -302,7 +302,7 @@ def test_mcp_and_cli_answer_object_requests_with_the_same_bytes(example_html: Pa
     from jsonschema import Draft202012Validator
     from test_mcp import run, session_for, structured, validate
 
-    from okf_sphinx.surfaces.mcp_server import contract
+    from okf_sphinx.core.contracts import contract
 
     requests = [
         ("get_section", {"object": "CacheStore.put"}, ["object", "CacheStore.put"]),

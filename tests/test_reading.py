@@ -1,4 +1,4 @@
-"""get_section, read_lines and search_concepts over a real Sphinx build (AGENT_TOOLS.md)."""
+"""get_section, read_lines and search_concepts over a real Sphinx build (docs/agents.md, "Tool contracts")."""
 
 from __future__ import annotations
 

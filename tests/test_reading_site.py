@@ -220,4 +220,4 @@ def test_site_builds_with_expected_files(tmp_path_factory):
     index = open_index(site)
     paths = {f["path"] for f in index.files()}
     assert {"guide.rst", "_includes/shared.rst", "crlf.rst", "bom.md", "notes.md", "wide.rst"} <= paths
-    assert index.sections > 200
+    assert index.section_count > 200

@@ -18,6 +18,7 @@ import pytest
 import okf_sphinx
 from conftest import EXAMPLE, same_build, sphinx_build, write_project
 from okf_sphinx import OkfError
+from okf_sphinx.core.hosts import SPHINX
 from okf_sphinx.core.index_format import shard_name, unwrap
 
 
@@ -113,20 +114,20 @@ def test_a_failed_build_cleans_up_only_its_own_index(tmp_path: Path) -> None:
 
 def test_remove_index_removes_only_what_okf_wrote(tmp_path: Path) -> None:
     from okf_sphinx.core.errors import NotAnIndexError
-    from okf_sphinx.writer.index_writer import remove_index, write_index
+    from okf_sphinx.writer.disk import remove_index, write_index
 
     ours = tmp_path / "ours"
-    write_index(ours, {"manifest": {"format": "okf-sphinx-index"}})
-    remove_index(ours)
+    write_index(ours, {"manifest": {"format": "okf-sphinx-index"}}, SPHINX)
+    remove_index(ours, SPHINX)
     assert not ours.exists()
     (tmp_path / "empty").mkdir()
-    remove_index(tmp_path / "empty")
+    remove_index(tmp_path / "empty", SPHINX)
     assert not (tmp_path / "empty").exists()
-    remove_index(tmp_path / "absent")  # nothing to do
+    remove_index(tmp_path / "absent", SPHINX)  # nothing to do
     victim = tmp_path / "victim"
-    write_index(victim, {"manifest": {"format": "okf-sphinx-index"}})
+    write_index(victim, {"manifest": {"format": "okf-sphinx-index"}}, SPHINX)
     os.symlink(victim, tmp_path / "link")
-    remove_index(tmp_path / "link")  # the link goes, what it points at stays
+    remove_index(tmp_path / "link", SPHINX)  # the link goes, what it points at stays
     assert not (tmp_path / "link").is_symlink() and (victim / "manifest.js").exists()
     foreign = tmp_path / "foreign"
     foreign.mkdir()
@@ -134,7 +135,7 @@ def test_remove_index_removes_only_what_okf_wrote(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
     for path in (foreign, tmp_path / "file"):
         with pytest.raises(NotAnIndexError):
-            remove_index(path)
+            remove_index(path, SPHINX)
     assert (foreign / "manifest.js").exists() and (tmp_path / "file").exists()
 
 
@@ -392,13 +393,13 @@ def test_too_deep_path_names_components_and_the_real_numbers(tmp_path: Path) -> 
 
 def test_too_long_path_names_bytes_and_the_real_numbers() -> None:
     from okf_sphinx.core.errors import PathLimitError
-    from okf_sphinx.writer.index_writer import _check_path
+    from okf_sphinx.writer.limits import check_path
 
     rel = "/".join(["é" * 100] * 21)  # 20 separators + 21 * 200 bytes = 4220 bytes, 21 components
     with pytest.raises(PathLimitError) as err:
-        _check_path(rel)
+        check_path(rel, SPHINX)
     assert "has 4220 bytes in UTF-8" in str(err.value) and "at most 4096" in str(err.value)
-    _check_path("/".join(["é" * 100] * 20))  # 4019 bytes: fine
+    check_path("/".join(["é" * 100] * 20), SPHINX)  # 4019 bytes: fine
 
 
 # -- 8. tests that kill the surviving mutations ------------------------------------------
@@ -432,7 +433,7 @@ def test_snapshot_revision_escapes_html_unsafe_characters_as_the_contract_says(o
     for path in sorted(["a$&+,:;=@b.rst", "index.rst", "x<y>&z\u2028w.rst"]):
         data = (src / path).read_bytes()
         entries.append({"path": path, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()})
-    # SEARCH_CONTRACT.md, written out independently of okf_sphinx.core.index_format
+    # snapshot_revision (the SHA-256 of the sorted file list as canonical JSON), written out independently of okf_sphinx.core.index_format
     payload = json.dumps(entries, separators=(",", ":"), ensure_ascii=False)
     for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         payload = payload.replace(ch, esc)
@@ -519,7 +520,7 @@ def test_search_concepts_matches_composed_and_decomposed_forms(tmp_path: Path) -
 
 
 def test_exclude_patterns_match_the_whole_docname() -> None:
-    from okf_sphinx.capture.sphinx.collector import excluded
+    from okf_sphinx.core.records import excluded
 
     seed = ["index", "*/index", "log", "*/log"]
     assert excluded("api/log", seed) and excluded("a/b/log", seed) and excluded("a/b/index", seed)

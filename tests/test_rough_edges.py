@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_size
-from okf_sphinx.surfaces.mcp_server import contract
+from okf_sphinx.core.contracts import contract
 
 FIXTURES = """\
 How-to: fixtures

@@ -33,7 +33,7 @@ class NaiveBM25:
 
     def __init__(self, index: okf_sphinx.Index) -> None:
         self.sections = []
-        for sid in range(index.sections):
+        for sid in range(index.section_count):
             s = index.section(sid)
             body, head, title = naive_terms(s["text"]), naive_terms(s["heading"]), naive_terms(s["title"])
             f: Counter[str] = Counter()

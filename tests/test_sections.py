@@ -133,16 +133,16 @@ def test_dirhtml_and_singlehtml_urls(example_dirhtml: Path, example_singlehtml: 
     hit_d = d.search("retry policy")["hits"][0]
     hit_s = s.search("retry policy")["hits"][0]
     assert hit_d == hit_s  # the contract answer does not depend on the builder
-    urls_d = {d.section(i)["url"] for i in range(d.sections)}
-    urls_s = {s.section(i)["url"] for i in range(s.sections)}
+    urls_d = {d.section(i)["url"] for i in range(d.section_count)}
+    urls_s = {s.section(i)["url"] for i in range(s.section_count)}
     assert "retry/#retry-policy" in urls_d
     assert all(u.startswith("index.html#") for u in urls_s - {""})
     # an id two documents share is ambiguous on the single page: those link to the document
-    retry = [s.section(i) for i in range(s.sections) if s.section(i)["heading"] == "Retry policy"]
+    retry = [s.section(i) for i in range(s.section_count) if s.section(i)["heading"] == "Retry policy"]
     assert len(retry) >= 2 and all(r["url"] != "index.html#retry-policy" for r in retry)
     assert len({r["url"] for r in retry}) == len(retry)  # each lands on its own document
     # singlehtml renders only documents reachable from the root toctree: an orphan has no URL
-    orphans = [s.section(i) for i in range(s.sections) if s.section(i)["concept_id"] == "orphan_notes"]
+    orphans = [s.section(i) for i in range(s.section_count) if s.section(i)["concept_id"] == "orphan_notes"]
     assert orphans and all(o["url"] == "" for o in orphans)
 
 

@@ -341,14 +341,15 @@ def test_clusters_route_queries_and_every_score_is_the_formula(sites: dict[str, 
 
     from okf_sphinx.engine import semantic as engine
     from okf_sphinx.writer import semantic_index as writer
-    from okf_sphinx.writer.index_writer import write_index
+    from okf_sphinx.core.hosts import SPHINX
+    from okf_sphinx.writer.disk import write_index
 
     monkeypatch.setattr(writer, "CLUSTER_VECTORS", 2)
     monkeypatch.setattr(writer, "PROBE", 2)
     files = add_vectors.read_index(sites["plain"] / "_okf")
     block = writer.add_semantic(files, writer.load_model(str(tiny_model), tmp_path, "m"))
     assert block["clusters"] > 2
-    write_index(tmp_path / "site" / "_okf", files)
+    write_index(tmp_path / "site" / "_okf", files, SPHINX)
     index = open_index(tmp_path / "site")
     m = index.manifest["semantic"]
     cents = [sem.decode_vector(files["semantic"]["centroids"], k * m["dims"], m["dims"]) for k in range(m["clusters"])]
@@ -430,7 +431,8 @@ def test_node_agrees_with_many_clusters(sites: dict[str, Path], tmp_path: Path, 
     from okf_js import python_answer, run_node, same
 
     from okf_sphinx.writer import semantic_index as writer
-    from okf_sphinx.writer.index_writer import write_index
+    from okf_sphinx.core.hosts import SPHINX
+    from okf_sphinx.writer.disk import write_index
 
     monkeypatch.setattr(writer, "CLUSTER_VECTORS", 2)
     monkeypatch.setattr(writer, "PROBE", 2)
@@ -438,7 +440,7 @@ def test_node_agrees_with_many_clusters(sites: dict[str, Path], tmp_path: Path, 
     writer.add_semantic(files, writer.load_model(str(tiny_model), tmp_path, "m"))
     site = tmp_path / "site"
     shutil.copytree(sites["plain"], site, ignore=shutil.ignore_patterns("_okf"))
-    write_index(site / "_okf", files)
+    write_index(site / "_okf", files, SPHINX)
     index = open_index(site)
     assert index.manifest["semantic"]["clusters"] > 2
     requests = surface_requests(11, 300)

@@ -14,8 +14,8 @@ from jsonschema import Draft202012Validator
 import okf_sphinx
 from conftest import build_html, page_priors, same_build, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import json_text
-from okf_sphinx.surfaces.mcp_server import contract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -172,7 +172,7 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     paths = fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes())
     assert paths == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
     counts = fmt.decode_ints(table["counts"])
-    assert sum(counts) == index.sections and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
+    assert sum(counts) == index.section_count and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
     # a stem group holds every form of the stem; a dictionary group every term of its first two letters
     from okf_sphinx.engine import smart as engine
     from okf_sphinx.engine.spelling import dictionary
@@ -284,7 +284,7 @@ def test_quoted_phrases(index: okf_sphinx.Index) -> None:
 
 
 def _object_rows(index: okf_sphinx.Index) -> list[list]:
-    return [r for r in index.objects() if r[4] < index.sections]
+    return [r for r in index.objects() if r[4] < index.section_count]
 
 
 def test_object_names_rank_their_object_first(example_html: Path) -> None:

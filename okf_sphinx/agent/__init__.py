@@ -1,3 +1,3 @@
-"""The agent tools (AGENT_TOOLS.md), one per module, with what they share; ``read_batch`` and
+"""The agent tools (docs/agents.md, "Tool contracts"), one per module, with what they share; ``read_batch`` and
 many sites behind one server.
 """

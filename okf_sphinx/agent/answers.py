@@ -1,4 +1,4 @@
-"""What every agent tool's answer shares (AGENT_TOOLS.md): the one JSON wire
+"""What every agent tool's answer shares (docs/agents.md, "Tool contracts"): the one JSON wire
 form (:func:`answer_json`), the byte budget every answer is measured against
 (:data:`MAX_ANSWER_BYTES`: an answer is paged or refused with its size, never
 silently cut), the argument checks and the cap on listed candidates.
@@ -14,17 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from okf_sphinx.core.errors import OkfError
-from okf_sphinx.core.index_format import canonical_json, is_int as _is_int
+from okf_sphinx.core.index_format import canonical_json, is_int
 from okf_sphinx.core.terms import valid_unicode
 
 
 MAX_ANSWER_BYTES = 256_000
 MAX_LIST = 50
-
-
-def _shorten(text: str, keep: int = 200) -> str:
-    """``text`` for an error message: long values cut in the middle."""
-    return text if len(text) <= keep else text[: keep // 2] + "…" + text[-keep // 2 :]
 
 
 def answer_json(answer: dict[str, Any]) -> str:
@@ -38,7 +33,7 @@ def answer_size(answer: dict[str, Any]) -> int:
     return len(answer_json(answer).encode("utf-8"))
 
 
-def _most_that_fit(build: Callable[[int, str], dict[str, Any]], most: int) -> int:
+def most_that_fit(build: Callable[[int, str], dict[str, Any]], most: int) -> int:
     """The largest ``n`` in ``0 … most`` whose ``build(n, "byte_budget")`` answer fits in
     MAX_ANSWER_BYTES (0 when only ``n = 0``, or none, fits): answers grow with ``n``."""
     lo, hi = 0, most
@@ -54,7 +49,7 @@ def _most_that_fit(build: Callable[[int, str], dict[str, Any]], most: int) -> in
 # -- argument checks ---------------------------------------------------------------
 
 
-def _opt_str(name: str, value: Any) -> str | None:
+def optional_str(name: str, value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
@@ -64,16 +59,16 @@ def _opt_str(name: str, value: Any) -> str | None:
     return value
 
 
-def _int_arg(name: str, value: Any, default: int, lo: int, hi: int) -> int:
+def int_argument(name: str, value: Any, default: int, lo: int, hi: int) -> int:
     """An integer paging argument: non-integers are rejected, out-of-range values clamped."""
     if value is None:
         return default
-    if not _is_int(value):
+    if not is_int(value):
         raise OkfError("schema_validation", f"{name} must be an integer, got {value!r}", field=name)
     return min(max(value, lo), hi)
 
 
-def _limited(items: list[Any], name: str) -> dict[str, Any]:
+def limited(items: list[Any], name: str) -> dict[str, Any]:
     out: dict[str, Any] = {name: items[:MAX_LIST]}
     if len(items) > MAX_LIST:
         out[f"{name}_truncated"] = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from okf_sphinx.core.contracts import arguments
 from okf_sphinx.core.errors import OkfError
 
 from .get_section import get_section
@@ -18,12 +19,9 @@ if TYPE_CHECKING:
 
 # -- one dispatch for every surface ------------------------------------------------------------
 
-#: Tool name → (arguments it takes, arguments it requires).
+#: Tool name → (arguments it takes, arguments it requires), as its input schema declares them.
 TOOL_ARGUMENTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "search_sections": (("query", "limit", "mode", "prefix", "under", "meta", "kind", "expand"), ("query",)),
-    "get_section": (("locator", "concept_id", "heading", "include_subsections", "max_chars", "offset", "limit", "object"), ()),
-    "read_lines": (("path", "lines"), ("lines",)),
-    "search_concepts": (("query", "limit"), ("query",)),
+    tool: arguments(tool) for tool in ("search_sections", "get_section", "read_lines", "search_concepts")
 }
 
 

@@ -1,85 +1,21 @@
-"""Captured files by path, for the reading tools: a path normalised and checked
-as the contract says (``path_outside_root``, ``path_too_long``), its number in
-``files.js``, its text and its line map (cached with the index's files).  Every
-answer comes from the captured bytes the index names (a verified copy in the
-site, or an ``f/<k>`` pack), never from the live source tree.
+"""Captured files by path, for the reading tools: a path's number in ``files.js``
+(the path normalised first by :func:`okf_sphinx.core.locators.normalise_path`), its
+text and its line map (cached with the index's files).  Every answer comes from the
+captured bytes the index names (a verified copy in the site, or an ``f/<k>`` pack),
+never from the live source tree.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from okf_sphinx.core.errors import OkfError
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.terms import valid_unicode
 from okf_sphinx.engine.cache import footprint
 
 if TYPE_CHECKING:
     from okf_sphinx.engine.index import Index
-
-
-MAX_PATH_CHARS = 4096
-MAX_PATH_BYTES = 4096
-MAX_PATH_COMPONENTS = 64
-
-
-def normalise_path(path: Any, field: str = "path") -> str:
-    """A captured-file path as the index spells it, or the contract's path error.
-
-    ``path_too_long`` is decided before any other work; then the path is
-    anchored to the source root, normalised (``.`` and ``..`` resolved as whole
-    path units), and refused as ``path_outside_root`` if it escapes.
-    """
-    if isinstance(path, str) and len(path) > MAX_PATH_CHARS:
-        raise OkfError(
-            "path_too_long", f"{field} is {len(path)} characters long; the limit is {MAX_PATH_CHARS}",
-            field=field, limit=MAX_PATH_CHARS, actual=len(path),
-        )
-    if path is None:
-        raise OkfError("missing_path", f"{field} is missing: give a captured file's path relative to the source root", field=field)
-    if not isinstance(path, str):
-        raise OkfError("schema_validation", f"{field} must be a string, got {type(path).__name__}", field=field)
-    if not valid_unicode(path):
-        raise OkfError("schema_validation", f"{field} is not valid Unicode (it holds a lone surrogate)", field=field)
-    if "\x00" in path:
-        raise OkfError("schema_validation", f"{field} holds a NUL character", field=field)
-    if not path.strip():
-        raise OkfError("missing_path", f"{field} is empty: give a captured file's path relative to the source root", field=field)
-    nbytes = len(path.encode("utf-8"))
-    if nbytes > MAX_PATH_BYTES:
-        raise OkfError(
-            "path_too_long", f"{field} is {nbytes} bytes long in UTF-8; the limit is {MAX_PATH_BYTES}",
-            field=field, limit=MAX_PATH_BYTES, actual=nbytes,
-        )
-    if path.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", path) or path.startswith("\\\\"):
-        raise OkfError(
-            "path_outside_root",
-            f"{field} {path!r} is absolute; give it relative to the documentation source root (as hits show it)",
-            field=field,
-        )
-    parts: list[str] = []
-    raw_parts = path.split("/")
-    if len(raw_parts) > MAX_PATH_COMPONENTS:
-        raise OkfError(
-            "path_too_long", f"{field} has {len(raw_parts)} components; the limit is {MAX_PATH_COMPONENTS}",
-            field=field, limit=MAX_PATH_COMPONENTS, actual=len(raw_parts),
-        )
-    for part in raw_parts:
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
-                raise OkfError(
-                    "path_outside_root", f"{field} {path!r} escapes the documentation source root", field=field,
-                )
-            parts.pop()
-            continue
-        parts.append(part)
-    if not parts:
-        raise OkfError("missing_path", f"{field} {path!r} names the source root itself, not a file", field=field)
-    return "/".join(parts)
 
 
 # -- derived tables, cached (and bounded) with the index's files ---------------------------
@@ -127,7 +63,7 @@ def suggest_paths(index: Index, path: str) -> list[str]:
     return difflib.get_close_matches(path, pool, n=10, cutoff=0.6)
 
 
-def _file_number(index: Index, path: str, field: str = "path") -> int:
+def file_number(index: Index, path: str, field: str = "path") -> int:
     numbers = _file_numbers(index)
     n = numbers.get(path)
     if n is None:
@@ -147,7 +83,7 @@ def _file_text(index: Index, n: int) -> str:
     return index.file_text(n)
 
 
-def _linemap(index: Index, n: int) -> LineMap:
+def line_map(index: Index, n: int) -> LineMap:
     # the text, the line starts, and the parsers' line starts it may derive
     return index.memo(("linemap", n), lambda: LineMap(_file_text(index, n)),
                       lambda lm: footprint(lm.text) + 3 * (56 + 40 * len(lm.starts)))

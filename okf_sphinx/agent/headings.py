@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from okf_sphinx.core.errors import OkfError
 
-from .answers import MAX_LIST, _limited
-from .pages import _ref
+from .answers import MAX_LIST, limited
+from .pages import section_ref
 
 if TYPE_CHECKING:
     from okf_sphinx.engine.index import Index
@@ -93,7 +93,7 @@ def _compute_heading_keys(page: dict[str, Any]) -> list[set[str]]:
     return keys
 
 
-def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: str) -> int:
+def match_heading(index: Index, page: dict[str, Any], page_no: int, heading: str) -> int:
     keys = _heading_keys(index, page, page_no)
     wanted = {norm_heading(heading), norm_heading(strip_markup(heading))}
     wanted.discard("")
@@ -115,13 +115,13 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
     if len(matches) == 1:
         return matches[0]
     if matches:
-        cands = [_ref(page, i) for i in matches]
+        cands = [section_ref(page, i) for i in matches]
         raise OkfError(
             "ambiguous_section",
             f"{len(matches)} sections of {page['concept_id']!r} match heading {heading!r}"
             + (" by identifier" if how == "identifier" else "")
             + "; ask again with one of the candidates' locators",
-            concept_id=page["concept_id"], heading=heading, **_limited(cands, "candidates"),
+            concept_id=page["concept_id"], heading=heading, **limited(cands, "candidates"),
         )
     # not found: headings holding every asked word first (document order), then close
     # headings, else the page's identifiers
@@ -139,10 +139,10 @@ def _match_heading(index: Index, page: dict[str, Any], page_no: int, heading: st
                     close.append(i)
     if not close:
         close = [i for i, k in enumerate(keys) if any(_IDENT_HEAD.match(x) for x in k)]
-    suggestions = [_ref(page, i) for i in close]
+    suggestions = [section_ref(page, i) for i in close]
     raise OkfError(
         "section_not_found",
         f"no section of {page['concept_id']!r} has the heading {heading!r}"
         + ("; see suggestions" if suggestions else "; call get_section with only concept_id for the page's headings"),
-        concept_id=page["concept_id"], heading=heading, **_limited(suggestions, "suggestions"),
+        concept_id=page["concept_id"], heading=heading, **limited(suggestions, "suggestions"),
     )

@@ -8,37 +8,40 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import re
-from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from okf_sphinx.core.errors import OkfError
 from okf_sphinx.core.index_format import locator as make_locator
-
-from .answers import _shorten
-from .files import MAX_PATH_BYTES, MAX_PATH_CHARS, normalise_path
 
 if TYPE_CHECKING:
     from okf_sphinx.engine.index import Index
 
 
-MAX_LINE_DIGITS = 16  # 2**53 has 16 digits: a longer line number names no line (and int() refuses 4300+)
-
-
 # -- pages and sections ---------------------------------------------------------------------
 
 
-def _concept_ids(index: Index) -> list[str]:
+def concept_ids(index: Index) -> list[str]:
     """The sorted concept ids (``concepts.js`` order), built once per index build."""
     return index.memo("concept_ids", lambda: [e[0] for e in index.concepts()])
 
 
-def _concept(index: Index, concept_id: str) -> list[Any]:
+class Concept(NamedTuple):
+    """One row of ``concepts.js``: a page by its concept id."""
+
+    concept_id: str
+    title: str
+    page: int  # its number: index.page(page) is its outline
+    searchable: bool
+    paths: list[str]  # the captured files holding its sections
+
+
+def concept(index: Index, concept_id: str) -> Concept:
+    """The page ``concept_id``, or ``not_found`` with the closest ids."""
     concepts = index.concepts()
-    ids = _concept_ids(index)
+    ids = concept_ids(index)
     i = bisect.bisect_left(ids, concept_id)
     if i < len(ids) and ids[i] == concept_id:
-        return concepts[i]
+        return Concept(*concepts[i])
     close = difflib.get_close_matches(concept_id, ids, n=10, cutoff=0.6)
     raise OkfError(
         "not_found",
@@ -48,12 +51,12 @@ def _concept(index: Index, concept_id: str) -> list[Any]:
     )
 
 
-def _ref(page: dict[str, Any], i: int) -> dict[str, str]:
+def section_ref(page: dict[str, Any], i: int) -> dict[str, str]:
     s = page["sections"][i]
     return {"heading": s["heading"], "locator": make_locator(s["path"], s["line_start"], s["line_end"])}
 
 
-def _ancestors(page: dict[str, Any], i: int) -> list[int]:
+def ancestors(page: dict[str, Any], i: int) -> list[int]:
     out = []
     seen = set()
     p = page["sections"][i].get("parent")
@@ -64,13 +67,13 @@ def _ancestors(page: dict[str, Any], i: int) -> list[int]:
     return out[::-1]
 
 
-def _subtree_end(page: dict[str, Any], i: int) -> int:
+def subtree_end(page: dict[str, Any], i: int) -> int:
     """Last line of section ``i`` and its descendants in the section's own file."""
     secs = page["sections"]
     own = secs[i]
     end = own["line_end"]
     for j in range(i + 1, len(secs)):
-        if i not in _ancestors(page, j):
+        if i not in ancestors(page, j):
             break
         if secs[j]["path"] == own["path"]:
             end = max(end, secs[j]["line_end"])
@@ -90,7 +93,7 @@ def _path_pages(index: Index) -> dict[str, list[int]]:
     return index.memo("path_pages", compute)
 
 
-def _sections_at(index: Index, path: str, line_start: int) -> list[tuple[dict[str, Any], int]]:
+def sections_at(index: Index, path: str, line_start: int) -> list[tuple[dict[str, Any], int]]:
     """Every (page, position) whose section of ``path`` starts at ``line_start``, in
     concept-id order: more than one when pages include the same file."""
     concepts = index.concepts()
@@ -102,42 +105,7 @@ def _sections_at(index: Index, path: str, line_start: int) -> list[tuple[dict[st
     return out
 
 
-_LOCATOR = re.compile(r"^(?P<path>.*)#L(?P<start>[0-9]+)(?:-L(?P<end>[0-9]+))?$", re.S)
-
-
-def _parse_locator(locator: str) -> tuple[str, int, int]:
-    if len(locator) > 3 * MAX_PATH_BYTES + 64:
-        raise OkfError("path_too_long", f"locator is {len(locator)} characters long; its path is over the limit",
-                       field="locator", limit=MAX_PATH_CHARS)
-    m = _LOCATOR.match(locator)
-    if not m:
-        raise OkfError(
-            "schema_validation",
-            f"locator {locator!r} is not of the form path#L<start>-L<end> (as search hits give it)",
-            field="locator",
-        )
-    raw = m.group("path")
-    try:
-        raw = unquote(raw, errors="strict")
-    except UnicodeDecodeError:
-        raise OkfError("schema_validation", f"locator {locator!r} holds percent-escapes that are not UTF-8",
-                       field="locator") from None
-    path = normalise_path(raw, "locator")
-    digits = (m.group("start"), m.group("end") or m.group("start"))
-    if any(len(d.lstrip("0")) > MAX_LINE_DIGITS for d in digits):
-        raise OkfError(
-            "invalid_line_range",
-            f"locator {_shorten(locator)!r} has a line number over {MAX_LINE_DIGITS} digits; "
-            "no captured file has that many lines (locators come from search hits)",
-            field="locator",
-        )
-    start, end = (int(d) for d in digits)
-    if start < 1 or end < start:
-        raise OkfError("invalid_line_range", f"locator {locator!r} has an invalid line range", field="locator")
-    return path, start, end
-
-
-def _overlapping(index: Index, path: str, start: int, end: int) -> list[dict[str, str]]:
+def overlapping(index: Index, path: str, start: int, end: int) -> list[dict[str, str]]:
     """Sections of ``path`` overlapping lines ``start``-``end`` (for a wrong locator)."""
     out = []
     concepts = index.concepts()
@@ -145,5 +113,5 @@ def _overlapping(index: Index, path: str, start: int, end: int) -> list[dict[str
         page = index.page(concepts[ci][2])
         for i, s in enumerate(page["sections"]):
             if s["path"] == path and s["line_start"] <= end and s["line_end"] >= start:
-                out.append(_ref(page, i))
+                out.append(section_ref(page, i))
     return out

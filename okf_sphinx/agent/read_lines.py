@@ -1,15 +1,16 @@
 """The ``read_lines`` tool: lines ``[start, end]`` of a captured file, byte for
-byte, with the file's SHA-256 (AGENT_TOOLS.md)."""
+byte, with the file's SHA-256 (docs/agents.md, "read_lines")."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from okf_sphinx.core.errors import OkfError
-from okf_sphinx.core.index_format import is_int as _is_int, locator as make_locator
+from okf_sphinx.core.index_format import is_int, locator as make_locator
+from okf_sphinx.core.locators import normalise_path
 
 from .answers import MAX_ANSWER_BYTES, answer_size
-from .files import _file_number, _linemap, normalise_path
+from .files import file_number, line_map
 
 if TYPE_CHECKING:
     from okf_sphinx.engine.index import Index
@@ -22,7 +23,7 @@ def _check_lines(lines: Any) -> tuple[int, int]:
     if not isinstance(lines, (list, tuple)) or len(lines) != 2:
         raise OkfError("invalid_line_range", f"lines must be a pair [start, end] of integers, got {lines!r}", field="lines")
     start, end = lines
-    if not _is_int(start) or not _is_int(end):
+    if not is_int(start) or not is_int(end):
         raise OkfError(
             "invalid_line_range", f"lines must be two integers (booleans and floats are not line numbers), got {list(lines)!r}",
             field="lines",
@@ -45,9 +46,9 @@ def read_lines(index: Index, path: Any, lines: Any) -> dict[str, Any]:
     """
     rel = normalise_path(path)
     start, end = _check_lines(lines)
-    n = _file_number(index, rel)
+    n = file_number(index, rel)
     entry = index.files()[n]
-    lm = _linemap(index, n)
+    lm = line_map(index, n)
     text, starts, total = lm.text, lm.starts, lm.total_lines
     if start > total:
         raise OkfError(

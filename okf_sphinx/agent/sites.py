@@ -236,7 +236,7 @@ class Sites:
     def _search_each(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``search_sections`` on every site, side by side (never merged: scores of
         different indexes are not comparable).  Bad arguments are refused once."""
-        return self.side_by_side(arguments, at_once([lambda n=name: self.search_one(n, arguments) for n in self.names]))
+        return self.side_by_side(arguments, at_once([lambda n=n: self.search_one(n, arguments) for n in self.names]))
 
     def search_one(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Site ``name``'s ``search_sections`` answer, or its error envelope (one part of a

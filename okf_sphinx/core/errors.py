@@ -1,6 +1,6 @@
 """The one error type every query surface raises, carrying the contract's envelope.
 
-Codes come from SEARCH_CONTRACT.md section 7 and AGENT_TOOLS.md.  The CLI maps
+Codes are those of docs/contract.md ("Errors") and docs/agents.md ("Errors").  The CLI maps
 each code to its own exit status, the MCP server returns the envelope as an
 error result, and the browser runtime shows ``message``.  Messages quote the
 values of a request as JSON (:func:`json_text`), the same bytes in every engine.
@@ -13,6 +13,8 @@ import json
 import math
 from typing import Any
 
+from .hosts import Host, Placeholder
+
 #: Every error code a surface may produce, with the CLI exit status for it.
 EXIT_CODES: dict[str, int] = {
     "schema_validation": 2,
@@ -21,7 +23,7 @@ EXIT_CODES: dict[str, int] = {
     "index_corrupt": 5,
     "index_version_unsupported": 6,
     "cancelled": 7,
-    # reading tools (AGENT_TOOLS.md)
+    # reading tools (docs/agents.md, "Errors")
     "not_found": 8,
     "missing_path": 9,
     "path_outside_root": 10,
@@ -149,70 +151,54 @@ def shown(value: Any) -> str:
     return f"{text[:40]}… ({len(text)} characters)"
 
 
-def setting(sphinx: str, plugin: str, config_file: str | None) -> str:
-    """Where an author changes a setting, in the words of the generator that builds:
-    ``<sphinx> in conf.py`` (Sphinx), or ``<plugin> in the okf plugin's options in
-    <config_file>`` (MkDocs' ``mkdocs.yml``, ProperDocs' ``properdocs.yml``)."""
-    return f"{sphinx} in conf.py" if config_file is None else f"{plugin} in the okf plugin's options in {config_file}"
-
-
 class BuildError(Exception):
-    """The index cannot be written; the message says what to change.  ``str()`` names
-    Sphinx's settings; :meth:`text` the MkDocs plugin's options, when given its config file."""
-
-    def text(self, config_file: str | None = None) -> str:
-        """The message, naming each setting as the author's generator spells it (see :func:`setting`)."""
-        return str(self)
+    """The index cannot be written; the message says what to change, in the terms of the
+    :class:`~okf_sphinx.core.hosts.Host` that runs the build."""
 
 
 class SourceChangedError(BuildError):
-    """A captured file's bytes are not those the generator read earlier in this build."""
+    """A captured file's bytes are not those the host read earlier in this build."""
 
-    def __init__(self, path: str, why: str) -> None:
-        super().__init__(f"okf_sphinx: {path} {why}; run the build again. No search index was written")
+    def __init__(self, path: str, why: str, host: Host) -> None:
+        super().__init__(f"{host.prefix}{path} {why}; run the build again. No search index was written")
 
 
 class NotAnIndexError(BuildError):
-    """The index folder's place holds something this extension did not write."""
+    """The index folder's place holds something okf did not write."""
 
-    def __init__(self, target: object) -> None:
-        self.target = target
-        super().__init__(self.text())
-
-    def text(self, config_file: str | None = None) -> str:
-        return (
-            f"okf_sphinx: {self.target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
-            f"left untouched; set {setting('okf_search_output_dir', 'output_dir', config_file)} to a free folder "
-            "name, or remove it yourself. No search index was written"
+    def __init__(self, target: object, host: Host) -> None:
+        super().__init__(
+            f"{host.prefix}{target} exists and is not an okf_sphinx index (no okf manifest.js), so it was "
+            f"left untouched; set {host.setting('output_dir')} to a free folder name in {host.where}, or remove it "
+            "yourself. No search index was written"
         )
 
 
 class BuildLimitError(BuildError):
-    """A build-time corpus cap was exceeded (raised inside the build)."""
+    """A build-time corpus cap was exceeded."""
 
-    def __init__(self, limit: str, value: int, maximum: int) -> None:
+    def __init__(self, limit: str, value: int, maximum: int, host: Host) -> None:
         self.limit = limit
         self.value = value
         self.maximum = maximum
-        super().__init__(self.text())
-
-    def text(self, config_file: str | None = None) -> str:
-        where = setting(f"okf_search_limits = {{{self.limit!r}: N}}", f"limits: {{{self.limit}: N}}", config_file)
-        return (f"okf_sphinx: limit {self.limit!r} exceeded: {self.value} > {self.maximum}; raise it with {where} "
-                "(or fix the input); no search index was written")
+        super().__init__(
+            f"{host.prefix}limit {limit!r} exceeded: {value} > {maximum}; raise it with "
+            f"{host.change('limits', {limit: Placeholder('N')})} (or fix the input); "
+            "no search index was written"
+        )
 
 
 class PathLimitError(BuildError):
     """A captured file's path (relative to the source root) is over a fixed format limit."""
 
-    def __init__(self, path: str, unit: str, value: int, maximum: int) -> None:
+    def __init__(self, path: str, unit: str, value: int, maximum: int, host: Host) -> None:
         self.path = path
         self.unit = unit
         self.value = value
         self.maximum = maximum
         shown = path if len(path) <= 200 else path[:100] + "…" + path[-100:]
         super().__init__(
-            f"okf_sphinx: the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
+            f"{host.prefix}the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
             f"the index format allows at most {maximum} (a fixed limit, which no setting raises): "
             "move or rename the file so that its path is shorter; "
             "no search index was written"

@@ -1,4 +1,4 @@
-"""Term extraction, query validation and the snippet rule (SEARCH_CONTRACT.md §2, §3, §5).
+"""Term extraction, query validation and the snippet rule (docs/contract.md: "Terms", "Queries", "Results").
 
 ``terms(text)`` is ``NFC(casefold(text))`` split into maximal runs of code
 points whose general category is a letter, number or mark.  The build uses the

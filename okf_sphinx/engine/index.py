@@ -165,10 +165,8 @@ class Index:
     @property
     def section_count(self) -> int:
         """How many sections are searchable (sids ``0 … N-1``, the BM25 collection): a count,
-        not a list — :meth:`concepts` is the list of pages.  ``sections`` is the old name."""
+        not a list — :meth:`concepts` is the list of pages."""
         return self._view().manifest["sections"]
-
-    sections = section_count
 
     @property
     def sections_all(self) -> int:
@@ -457,7 +455,7 @@ class Index:
 
     def search(self, query: Any, limit: Any = 20, mode: Any = "keyword", **options: Any) -> dict[str, Any]:
         """``search_sections``: in ``keyword`` mode (the default) the contract's result
-        dict (SEARCH_CONTRACT.md §5); in ``smart`` mode the page-grouped answer of
+        dict (docs/contract.md, "Results"); in ``smart`` mode the page-grouped answer of
         docs/smart.md, which takes the options :data:`okf_sphinx.engine.smart.OPTIONS` (on an
         index with semantic vectors, words and meaning blended); in ``semantic`` mode pages by
         meaning alone (:data:`okf_sphinx.engine.semantic.SEMANTIC_OPTIONS`)."""

@@ -1,4 +1,4 @@
-"""Keyword search: search_sections over a loaded index (SEARCH_CONTRACT.md §3–§5).
+"""Keyword search: search_sections over a loaded index (docs/contract.md, "Queries" to "Results").
 
 AND over the query's terms, BM25 with the build's idf floats, the manifest's ``k1``
 and ``b`` and the fixed operation order of :func:`okf_sphinx.core.index_format.bm25_part`,

@@ -97,7 +97,7 @@ def _filters(index: Index, under: Any, meta: Any, kind: Any) -> Callable[[int], 
         return None
     table = index.load("smart", check_page_table(index.section_count))
     metas = index.load("meta", check_meta) if wanted is not None else {}
-    paths = index.load("paths", check_paths(len(table["rows"]))) if units is not None else []
+    paths = index.load("paths", check_paths(len(table["firsts"]))) if units is not None else []
     page_ok = page_filter(paths, units, wanted, metas)
 
     def keep(sid: int) -> bool:

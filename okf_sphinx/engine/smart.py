@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
+from okf_sphinx.core.contracts import arguments
 from okf_sphinx.core.errors import OkfError, json_text
 from okf_sphinx.core.index_format import bm25_part
 
@@ -48,14 +49,15 @@ MAX_COMPLETION_GROUPS = 3  # stem groups they come from besides the word's own (
 MIN_PREFIX = 2  # code points a last word needs before it is completed
 HITS_PER_PAGE = 3
 SUB_HIT_FLOOR = 0.7  # a page's further hits score at least this × its first hit's score (docs/smart.md)
-#: The options smart mode takes besides ``query`` and ``limit``.
-OPTIONS = ("prefix", "under", "meta", "kind", "expand")
+#: The options smart mode takes besides ``query`` and ``limit``: search_sections' arguments
+#: as its JSON schema declares them (core/contracts.py), but the three both modes take.
+OPTIONS = tuple(a for a in arguments("search_sections")[0] if a not in ("query", "limit", "mode"))
 
 
 class Scoring(NamedTuple):
     """What every BM25 part of one answer reads: the page table and the index's statistics."""
 
-    rows: list[list[Any]]  # per page: [first sid, sections, length, prior]
+    lengths: list[int]  # per page: its weighted length
     firsts: list[int]  # per page: its first sid
     avglen: float
     pavglen: float
@@ -184,7 +186,7 @@ def compute_evidence(postings: list[tuple[Posting, float]], sidf: float, pidf: f
     """One word's (or identifier's) evidence from its weighted postings: weighted frequency
     (``acc``) and BM25 part (``sec``) per section, its sections per page (``by_page``), its
     page-level BM25 part (``page_part``) and best section part (``page_best``) per page."""
-    rows, firsts, avglen, pavglen, k1, b = scoring
+    lengths, firsts, avglen, pavglen, k1, b = scoring
     acc: dict[int, float] = {}
     length: dict[int, int] = {}
     for p, weight in postings:
@@ -200,7 +202,7 @@ def compute_evidence(postings: list[tuple[Posting, float]], sidf: float, pidf: f
         by_page.setdefault(page, []).append(sid)
         ptf[page] = ptf.get(page, 0.0) + acc[sid]
     return {"acc": acc, "sec": sec, "by_page": by_page,
-            "page_part": {page: bm25_part(pidf, tf, rows[page][2], pavglen, k1, b) for page, tf in ptf.items()},
+            "page_part": {page: bm25_part(pidf, tf, lengths[page], pavglen, k1, b) for page, tf in ptf.items()},
             # 0.0 + part is the part itself: a one-word query's section score
             "page_best": {page: max(sec[sid] for sid in sids) for page, sids in by_page.items()}}
 
@@ -271,7 +273,7 @@ def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], f
 
 
 def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], found: Candidates,
-               rows: list[list[Any]], limit: int) -> tuple[list[tuple[int, int, float, int]], dict[int, list[tuple[float, int]]]]:
+               priors: list[float], limit: int) -> tuple[list[tuple[int, int, float, int]], dict[int, list[tuple[float, int]]]]:
     """The best ``limit`` candidate pages as ``(tier, -count, -score, page)``, best first, and
     the section scores computed on the way (by page).
 
@@ -297,7 +299,7 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
             if page in found.phrase_pages[k]:
                 for e in pw:
                     top += e["page_best"][page]
-        bounds.append((found.tier.get(page, UNNAMED), -found.count[page], -((part + top) * rows[page][3]), page, part))
+        bounds.append((found.tier.get(page, UNNAMED), -found.count[page], -((part + top) * priors[page]), page, part))
     bounds.sort()
     ranked: list[tuple[int, int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
@@ -309,7 +311,7 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
         else:
             scored[page] = secs = section_scores(ev, iv, pv, page, found.named_by_page.get(page, ()))
             best = max(x for x, _sid in secs)
-        ranked.append((page_tier, neg_count, -((part + best) * rows[page][3]), page))
+        ranked.append((page_tier, neg_count, -((part + best) * priors[page]), page))
         if len(ranked) >= limit:
             ranked.sort()
             del ranked[limit:]
@@ -367,12 +369,12 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     units, wanted, kinds = check_filters(under, meta, kind)
     m = smart_meta(index)
     table = index.load("smart", check_page_table(index.section_count))
-    rows, firsts = table["rows"], table["firsts"]
+    firsts, priors = table["firsts"], table["priors"]
     metas = index.load("meta", check_meta) if wanted is not None else {}
-    paths = index.load("paths", check_paths(len(rows))) if units is not None else []
+    paths = index.load("paths", check_paths(len(firsts))) if units is not None else []
     page_ok = page_filter(paths, units, wanted, metas)
     stem = stemmer(index)
-    scoring = Scoring(rows, firsts, index.avglen, float(m["pavglen"]), *index.bm25)
+    scoring = Scoring(table["lengths"], firsts, index.avglen, float(m["pavglen"]), *index.bm25)
     # the words smart mode matches: the query's terms, or on a CJK site their units
     # (okf_sphinx/core/segment.py); CJK units are neither completed nor spelled out
     if segmenter(index) is None:
@@ -406,7 +408,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     names = {sid: t for sid, t in named(index, query, kinds).items() if page_ok is None or page_ok(page_of(firsts, sid))}
 
     pages = candidates(ev, pv, names, firsts, page_ok)
-    ranked, scored = rank_pages(ev, iv, pv, pages, rows, limit)
+    ranked, scored = rank_pages(ev, iv, pv, pages, priors, limit)
     shown = []
     hit_sids: list[int] = []
     for _t, _m, neg, p in ranked[:limit]:

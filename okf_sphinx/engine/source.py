@@ -113,7 +113,7 @@ class DiskSource:
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def swapping(self) -> bool:
-        """Is the index between two steps of a swap (see index_writer.write_index), or kept
+        """Is the index between two steps of a swap (see writer/disk.py write_index), or kept
         out of MkDocs' clean: a ``.okf-*`` folder beside it?"""
         return _staging_beside(self.index_dir)
 

@@ -326,8 +326,8 @@ def check_file(name: str, entry: dict[str, Any], f: Any) -> tuple[bytes, str]:
 
 def check_page_table(sections: int) -> Callable[[str, Any], dict[str, Any]]:
     """The check of ``smart.js``, the page table: integer lists ``counts`` (each > 0, adding
-    up to ``sections``) and ``lengths``, and ``priors`` (each > 0), one per page; rows
-    ``[first sid, sections, length, prior]`` come back, with their ``firsts``."""
+    up to ``sections``) and ``lengths``, and ``priors`` (each > 0), one per page; the columns
+    the engine reads come back by name: each page's ``firsts`` (first sid), ``lengths`` and ``priors``."""
     def check(name: str, v: Any) -> dict[str, Any]:
         counts = decode_ints(v.get("counts")) if isinstance(v, dict) else None
         lengths = decode_ints(v.get("lengths")) if isinstance(v, dict) else None
@@ -336,14 +336,14 @@ def check_page_table(sections: int) -> Callable[[str, Any], dict[str, Any]]:
                 len(counts) == len(lengths) == len(priors)) or not all(c > 0 for c in counts) or not all(
                 is_finite(p) and p > 0 for p in priors):
             raise corrupt(name, "the page table is malformed")
-        rows = []
+        firsts = []
         at = 0
-        for row in zip(counts, lengths, priors):
-            rows.append([at, *row])
-            at += row[0]
+        for count in counts:
+            firsts.append(at)
+            at += count
         if at != sections:
             raise corrupt(name, "the page table does not cover the sections in order")
-        return {"rows": rows, "firsts": [r[0] for r in rows]}
+        return {"firsts": firsts, "lengths": lengths, "priors": priors}
 
     return check
 

@@ -17,7 +17,7 @@ from okf_sphinx.engine.source import open_source
 
 
 class Index(engine.Index):
-    """An okf_sphinx index, on disk or at a URL, with the four reading tools (AGENT_TOOLS.md)
+    """An okf_sphinx index, on disk or at a URL, with the four reading tools (docs/agents.md, "Tool contracts")
     besides :meth:`~okf_sphinx.engine.index.Index.search`."""
 
     def get_section(self, **request: Any) -> dict[str, Any]:

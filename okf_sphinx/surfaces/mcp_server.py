@@ -21,7 +21,6 @@ import logging
 import os
 import sys
 import threading
-from importlib import resources
 from typing import Any
 
 from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_json
@@ -36,6 +35,7 @@ from okf_sphinx.agent.sites import (
     open_site,
     split_named,
 )
+from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import OkfError
 from okf_sphinx.engine.source import is_url, open_source
 
@@ -127,13 +127,6 @@ TITLES = {
     "read_batch": "Read several sections or ranges at once",
     "list_sites": "List the documentation sites",
 }
-
-
-@functools.cache
-def contract(tool: str, kind: str) -> dict[str, Any]:
-    """The JSON schema ``contracts/<tool>.<kind>.json`` shipped in the package."""
-    text = resources.files("okf_sphinx").joinpath("contracts", f"{tool}.{kind}.json").read_text(encoding="utf-8")
-    return json.loads(text)
 
 
 #: Tools whose every answer fits in MAX_ANSWER_BYTES of UTF-8 JSON.  They tell clients that

@@ -14,14 +14,13 @@ so an agent can cite the locator and verify what it read.
 
 Both are rendered from the index files the build just computed (pure: the same
 index gives the same bytes, serial or parallel) and written atomically.  The
-only Sphinx-facing function is :func:`groups_from_env`.
+groups and the summary come from the host (capture/sphinx/llms.py: the root
+document's toctrees; capture/mkdocs/nav.py: the nav).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -29,57 +28,12 @@ from urllib.parse import quote, urljoin
 
 from okf_sphinx.core import index_format as fmt
 
+from .disk import write_atomic
+
 LLMS_TXT = "llms.txt"
 LLMS_FULL_TXT = "llms-full.txt"
 DEFAULT_GROUP = "Docs"
 OTHER_GROUP = "Optional"
-
-
-def groups_from_env(app: Any) -> list[tuple[str, list[str]]]:
-    """``(caption, docnames)`` per toctree of the root document, in document order;
-    each toctree's entries are followed by their own descendants (depth first).
-    Toctrees without a caption share one group; a page appears once, first."""
-    from sphinx import addnodes
-
-    env = app.env
-    root = app.config.root_doc
-    try:
-        doctree = env.get_doctree(root)
-    except Exception:  # noqa: BLE001 - no root document: every page goes to the last group
-        return []
-    seen = {root}
-    groups: dict[str, list[str]] = {}
-
-    def walk(docname: str, into: list[str]) -> None:
-        if docname in seen or docname not in env.all_docs:
-            return
-        seen.add(docname)
-        into.append(docname)
-        for child in env.toctree_includes.get(docname, []):
-            walk(child, into)
-
-    for node in doctree.findall(addnodes.toctree):
-        caption = " ".join(str(node.get("caption") or "").split()) or DEFAULT_GROUP
-        into = groups.setdefault(caption, [])
-        for _title, ref in node.get("entries", []):
-            if ref and ref != "self":
-                walk(ref, into)
-    return [(caption, docs) for caption, docs in groups.items() if docs]
-
-
-def summary_from_env(app: Any) -> str:
-    """The root document's first paragraph, as one line of plain text (or "")."""
-    from docutils import nodes
-
-    try:
-        doctree = app.env.get_doctree(app.config.root_doc)
-    except Exception:  # noqa: BLE001
-        return ""
-    for para in doctree.findall(nodes.paragraph):
-        text = " ".join(para.astext().split())
-        if text:
-            return text
-    return ""
 
 
 def _link_text(text: str) -> str:
@@ -177,32 +131,6 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
     return "\n".join(short).rstrip("\n") + "\n", "\n".join(full).rstrip("\n") + "\n"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8", "surrogatepass"))
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write(outdir: Path, texts: Iterable[tuple[str, str]]) -> None:
     for name, text in texts:
         write_atomic(outdir / name, text)
-
-
-def on_index_written(app: Any, files: dict[str, Any]) -> None:
-    """Write both files into the output root (called by the extension after the index)."""
-    if not app.config.okf_llms_txt:
-        return
-    summary = app.config.okf_llms_summary
-    if summary is None:
-        summary = summary_from_env(app)
-    baseurl = str(getattr(app.config, "html_baseurl", "") or "")
-    short, full = render(files, groups_from_env(app), project=str(app.config.project or ""), summary=summary,
-                         root=app.config.root_doc, baseurl=baseurl)
-    write(Path(app.outdir), ((LLMS_TXT, short), (LLMS_FULL_TXT, full)))

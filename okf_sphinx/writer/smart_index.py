@@ -31,12 +31,7 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
 from okf_sphinx.core.errors import BuildError, shown
 
-from .budget import Budget
-
-NAME_TARGET_BYTES = 4096  # aim: one object-name shard ≈ 4 KB of JSON
-DICT_TARGET_BYTES = 4096  # aim: one dictionary shard ≈ 4 KB of JSON
-MAX_SHARDS = 128  # a large site gets larger shards rather than more files (format_version 2)
-DICT_FILES = 64  # d/: read by a prefix or a suggestion only, so its files give way to the section files
+from .sizing import FOLDERS, MAX_HASHED_SHARDS, Budget, large_site
 
 
 def stemmer_for(language: str | None) -> tuple[Callable[[str], str] | None, str]:
@@ -122,15 +117,11 @@ def page_meta(metadata: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: The largest a d/ n/ shard grows for the page budget's sake (a cold query reads a few).
-LARGEST_SHARD_BYTES = {"d": 12288, "n": 8192}
-
-
-def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int | None = None,
-                 cap: int = MAX_SHARDS) -> int:
+def _shard_count(size: int, target: int, budget: int = MAX_HASHED_SHARDS, largest: int | None = None,
+                 cap: int = MAX_HASHED_SHARDS) -> int:
     """The power of two of shards that brings each near ``target`` bytes, at most about
     ``budget`` of them — unless shards would then exceed ``largest`` bytes — and at most
-    ``cap`` (:data:`MAX_SHARDS`)."""
+    ``cap`` (:data:`MAX_HASHED_SHARDS`)."""
     shards = 1
     while shards * 2 <= cap and ((size / shards > target and shards * 2 <= budget)
                                  or (largest is not None and size / shards > largest)):
@@ -139,16 +130,15 @@ def _shard_count(size: int, target: int, budget: int = MAX_SHARDS, largest: int 
 
 
 def build_smart(
-    out: dict[str, Any],
     postings: Mapping[str, Sequence[int]],
     lengths: Sequence[int],
     pages: list[PageSpan],
     language: str | None,
     budgets: dict[str, Budget] | None = None,
-) -> tuple[dict[str, Any], dict[str, list[Any]]]:
-    """Write the smart files into ``out``; returns the manifest's ``smart`` block and the
-    stem groups ``stem → [section idf, page idf, [terms]]`` (the index writer puts each in
-    the posting shard of its stem, beside its terms' posting lists).
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, list[Any]]]:
+    """The smart files (``smart.js``, ``paths.js``, ``meta.js``, ``d/``), the manifest's
+    ``smart`` block and the stem groups ``stem → [section idf, page idf, [terms]]`` (the index
+    writer puts each in the posting shard of its stem, beside its terms' posting lists).
 
     ``postings`` are the keyword posting lists (``term → [Δsid, f, len, …]``) and
     ``lengths[sid]`` the weighted lengths of the searchable sections.
@@ -166,6 +156,7 @@ def build_smart(
     total = sum(r[1] for r in rows)
     pavglen = total / n_pages if n_pages and total else 1.0
     # the page table, column by column; the paths (read by the `under` filter only) apart
+    out: dict[str, Any] = {}
     out["smart"] = {"counts": fmt.encode_ints(r[0] for r in rows), "lengths": fmt.encode_ints(r[1] for r in rows),
                     "priors": [r[2] for r in rows]}
     out["paths"] = [span.path for span in pages]
@@ -199,9 +190,9 @@ def build_smart(
         keyed[fmt.dict_key(term)].append([term, df[term]])
     size = sum(len(t) + 12 for t in words)
     b = budgets.get("d")
-    b = b or Budget(DICT_FILES, DICT_FILES, LARGEST_SHARD_BYTES["d"], DICT_TARGET_BYTES)
+    b = b or large_site("d")
     d_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
-    _write_shards(out, "d", d_shards, fmt.dict_shard_name, keyed)
+    out.update(_shards("d", d_shards, fmt.dict_shard_name, keyed))
 
     block = {
         "language": language or "en",
@@ -214,7 +205,7 @@ def build_smart(
     segmenter = segment.segmenter_for(language)
     if segmenter:  # a Chinese, Japanese or Korean site: queries split CJK terms into units
         block["segmenter"] = segmenter
-    return block, groups
+    return out, block, groups
 
 
 #: Page priors from the site's structure (chosen on the tune half of bench/bench_quality.py):
@@ -283,18 +274,16 @@ def structure_priors(pages: list[PageSpan], resolved: dict[str, list[tuple[int, 
             p.prior = float(f"{p.prior * factor:.4g}")
 
 
-LINK_TARGET_BYTES = 4096  # aim: one link shard ≈ 4 KB of JSON
-
-
-def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]], budget: Budget | int | None = None) -> list[int]:
-    """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about
-    :data:`LINK_TARGET_BYTES` each (more when that would make more than about ``budget``
-    files); returns each shard's first sid (the manifest's ``smart.link_firsts``; ``[]``:
-    the site links nowhere, no files)."""
+def build_links(outgoing: Sequence[Sequence[Sequence[Any]]], budget: Budget | int | None = None) -> tuple[dict[str, Any], list[int]]:
+    """``l/<k>``: ``{"<sid>": [[to sid, via], …]}`` for consecutive sids, about the smallest
+    size of ``l/`` each (more when that would make more than about ``budget`` files); returns
+    the files and each shard's first sid (the manifest's ``smart.link_firsts``; ``[]``: the
+    site links nowhere, no files)."""
     costs = {sid: len(str(sid)) + 6 + sum(len(str(t)) + len(v) + 8 for t, v in links)
              for sid, links in enumerate(outgoing) if links}
-    smallest = budget.smallest if isinstance(budget, Budget) else LINK_TARGET_BYTES
+    smallest = budget.smallest if isinstance(budget, Budget) else FOLDERS["l"].smallest
     files = budget.files if isinstance(budget, Budget) else budget
+    out: dict[str, Any] = {}
     target = max(smallest, -(-sum(costs.values()) // files)) if files else smallest
     firsts: list[int] = []
     shard: dict[str, Any] = {}
@@ -312,32 +301,30 @@ def build_links(out: dict[str, Any], outgoing: Sequence[Sequence[Sequence[Any]]]
         size += cost
     if shard:
         out[f"l/{len(firsts) - 1:x}"] = shard
-    return firsts
+    return out, firsts
 
 
-def _write_shards(out: dict[str, Any], folder: str, shards: int, shard_name: Callable[[str, int], str],
-                  entries: dict[str, Any]) -> None:
+def _shards(folder: str, shards: int, shard_name: Callable[[str, int], str], entries: dict[str, Any]) -> dict[str, Any]:
     """``<folder>/<k>`` for every ``k < shards`` (empty ones too: a reader never meets a
     missing shard), each holding the entries whose key ``shard_name`` puts there."""
     files: dict[str, dict[str, Any]] = {f"{folder}/{k:x}": {} for k in range(shards)}
     for key in sorted(entries):
         files[shard_name(key, shards)][key] = entries[key]
-    out.update(files)
+    return files
 
 
-def build_names(out: dict[str, Any], objects: Sequence[list[Any]], sections: int, budget: Budget | None = None) -> int:
+def build_names(objects: Sequence[list[Any]], sections: int, budget: Budget | None = None) -> tuple[dict[str, Any], int]:
     """``n/<shard>``: the given searchable objects (the index writer passes those with an anchor
     of their own: a ``:no-index:`` copy is not found by name, as in Sphinx) by lower-cased name, grouped by the name's last
     ``.``-part (``key → [[name, kind, sid], …]`` by sid), so an exact-name query reads one
-    file; returns the shard count (0: no searchable object, no files)."""
+    file; returns the files and the shard count (0: no searchable object, no files)."""
     keyed: dict[str, list[list[Any]]] = defaultdict(list)
     for name, kind, _page, _pos, sid in sorted(objects, key=lambda r: r[4]):
         if sid < sections:
             keyed[fmt.name_key(fmt.ascii_lower(name))].append([name, kind, sid])
     if not keyed:
-        return 0
+        return {}, 0
     size = sum(len(k) + sum(len(e[0]) + len(e[1]) + 16 for e in v) for k, v in keyed.items())
-    b = budget or Budget(MAX_SHARDS, MAX_SHARDS, LARGEST_SHARD_BYTES["n"], NAME_TARGET_BYTES)
+    b = budget or large_site("n")
     shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
-    _write_shards(out, "n", shards, fmt.name_shard_name, keyed)
-    return shards
+    return _shards("n", shards, fmt.name_shard_name, keyed), shards

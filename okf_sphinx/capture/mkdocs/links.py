@@ -29,7 +29,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
-from okf_sphinx.capture.sections import Section
+from okf_sphinx.core.records import Section
 
 # attribute values as Python-Markdown and MkDocs' themes write them: double quotes, one space
 # before each attribute (text content holds no unescaped '"' of a tag)
@@ -41,7 +41,8 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 @dataclass
 class PageLinks:
-    """One page's links to pages of the site (unresolved: the target may be rendered later)."""
+    """One page's links to pages of the site (unresolved: the target may be rendered later);
+    the Sphinx side's counterpart is capture/sphinx/links.py's ``DocReferences`` (doctree references)."""
 
     #: ``(section index, via, to docname, to anchor)``; via ``doc`` (anchor ``""``) or ``ref``
     #: (a page's links as an earlier index holds them; a rendered page's are in ``runs``)

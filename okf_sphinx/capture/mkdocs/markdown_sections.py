@@ -13,7 +13,7 @@ The rendered page's headings (in document order, from the final HTML) are then
 aligned one to one with the shadow headings; when the two sequences do not
 agree (the markdown was rewritten before rendering, inline raw HTML headings
 ...), the sections keep their exact lines but link to the page, never to a
-wrong anchor.  No MkDocs imports: :mod:`okf_sphinx.capture.mkdocs.plugin` drives this.
+wrong anchor.  No MkDocs imports: :mod:`okf_sphinx.capture.mkdocs.page` drives this.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okf_sphinx.capture.sections import MAX_HEADING_BYTES, Section
+from okf_sphinx.core.records import MAX_HEADING_BYTES, Section
 from okf_sphinx.core.lines import BOM, LineMap, is_blank
 
 _MARK_RE = re.compile(r"OKF7H(\d+)(?:F(\d+))?Z")

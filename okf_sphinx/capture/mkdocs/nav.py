@@ -1,4 +1,5 @@
-"""MkDocs' navigation as the site's toctree, for the structural page priors (docs/smart.md).
+"""MkDocs' navigation as the site's toctree: the structural page priors (docs/smart.md) and
+the groups of ``llms.txt``.
 
 On a Sphinx site a page's toctree depth is its distance from the root document
 through the toctrees; a MkDocs site's tree is its ``nav``.  :func:`nav_depths`
@@ -10,8 +11,9 @@ stands at the section's level.  A page listed twice keeps its shallowest place;
 pages not in the nav get no depth (they count as Sphinx's pages no toctree reaches).
 
 The nav is built by MkDocs on every build, ``--dirty`` ones included, so the depths
-never depend on which pages a build rendered.  No MkDocs imports: items are read by
-their attributes (``children``, ``file``, ``is_index``).
+never depend on which pages a build rendered.  :func:`nav_groups` groups the pages for
+``llms.txt`` as the Sphinx side groups them by the root document's toctrees.  No MkDocs
+imports: items are read by their attributes (``children``, ``file``, ``is_index``, ``title``).
 """
 
 from __future__ import annotations
@@ -46,6 +48,37 @@ def nav_depths(items: Iterable[Any], docname: Callable[[Any], str], home: str | 
 
     walk(items, 1)
     return depths
+
+
+def nav_groups(items: Iterable[Any], docname: Callable[[Any], str], home: str | None,
+               default: str) -> list[tuple[str, list[str]]]:
+    """``(caption, docnames)`` for ``llms.txt``: each top-level section of the nav is a group
+    named by its title, holding its pages in nav order (nested sections' pages too); the
+    top-level pages share the group ``default``.  The home page is in none (it heads the
+    file), and a page listed twice appears once, first; links to other sites are left out."""
+    groups: dict[str, list[str]] = {}
+    seen = {home} if home is not None else set()
+
+    def add(page: Any, into: list[str]) -> None:
+        name = docname(page.file)
+        if name not in seen:
+            seen.add(name)
+            into.append(name)
+
+    def walk(children: Iterable[Any], into: list[str]) -> None:
+        for child in children:
+            if _is_page(child):
+                add(child, into)
+            elif getattr(child, "children", None):
+                walk(child.children, into)
+
+    for item in items:
+        if _is_page(item):
+            add(item, groups.setdefault(default, []))
+        elif getattr(item, "children", None):
+            caption = " ".join(str(getattr(item, "title", "") or "").split()) or default
+            walk(item.children, groups.setdefault(caption, []))
+    return [(caption, pages) for caption, pages in groups.items() if pages]
 
 
 def _is_page(item: Any) -> bool:

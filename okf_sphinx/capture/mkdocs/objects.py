@@ -10,7 +10,7 @@ documented-object section as Sphinx's autodoc objects do (docs/contract.md,
 ``py:function``, ``py:method``, ``py:attribute``, ``py:property`` ...), signature text and
 rendered text, *generated* (no source line holds the rendered words), located at
 the line of the ``:::`` directive that rendered it.  No MkDocs imports:
-:mod:`okf_sphinx.capture.mkdocs.plugin` drives this.
+:mod:`okf_sphinx.capture.mkdocs.page` drives this.
 """
 
 from __future__ import annotations

@@ -4,18 +4,18 @@ builds keep exactly the right per-document records in the pickled environment.
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from okf_sphinx.capture.sections import CapturedFile, DocRecord, lexical, split_document
+from okf_sphinx.core.records import CapturedFile, DocRecord, excluded, lexical
 
-from .links import PageLinks, capture
+from .links import DocReferences, capture
 from .myst_include import correct_included_lines
 from .objects import Settings, collect as collect_objects
+from .sections import split_document
 
 if TYPE_CHECKING:
     from docutils import nodes
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 ENV_DOCS = "okf_docs"  # env attribute: docname -> DocRecord
 ENV_INCLUDES = "okf_includes"  # env attribute: docname -> [included absolute paths]
-ENV_LINKS = "okf_links"  # env attribute: docname -> PageLinks (its references, unresolved)
+ENV_LINKS = "okf_links"  # env attribute: docname -> DocReferences (its references, unresolved)
 
 
 def docs(env: BuildEnvironment) -> dict[str, DocRecord]:
@@ -33,7 +33,7 @@ def docs(env: BuildEnvironment) -> dict[str, DocRecord]:
     return getattr(env, ENV_DOCS)
 
 
-def links(env: BuildEnvironment) -> dict[str, PageLinks]:
+def links(env: BuildEnvironment) -> dict[str, DocReferences]:
     if not hasattr(env, ENV_LINKS):
         setattr(env, ENV_LINKS, {})
     return getattr(env, ENV_LINKS)
@@ -48,10 +48,6 @@ def _includes(env: BuildEnvironment) -> dict[str, list[str]]:
 def _current_docname(env: BuildEnvironment) -> str:
     current = getattr(env, "current_document", None)
     return current.docname if current is not None else env.docname
-
-
-def excluded(docname: str, patterns: list[str]) -> bool:
-    return any(fnmatch.fnmatchcase(docname, p) for p in patterns)
 
 
 def page_title(env: BuildEnvironment, doctree: nodes.document, docname: str) -> str:

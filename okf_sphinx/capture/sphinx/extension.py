@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import functools
-import gc
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -13,32 +12,22 @@ from sphinx.util import logging
 from sphinx.util.display import status_iterator
 
 from okf_sphinx import __version__
-from okf_sphinx.capture.sections import lexical
-from okf_sphinx.core.errors import BuildError, NotAnIndexError
+from okf_sphinx.core.errors import BuildError
+from okf_sphinx.core.hosts import SPHINX
+from okf_sphinx.core.records import DEFAULT_EXCLUDE, lexical
 from okf_sphinx.core.terms import native
-from okf_sphinx.writer.index_writer import (
-    Site,
-    build_index,
-    check_file_scale,
-    remove_index,
-    resolve_limits,
-    source_root,
-    write_index,
-)
-from okf_sphinx.writer.llms import on_index_written
+from okf_sphinx.writer.build import AgentFiles, build_site, discard_index, index_folder
+from okf_sphinx.writer.index_writer import Site
+from okf_sphinx.writer.limits import resolve_limits
+from okf_sphinx.writer.sizing import check_file_scale
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 from .collector import OkfCollector, all_records, links, on_include_read
 from .links import resolve as resolve_links
-from .search_page import setup_search_page
+from .llms import groups_from_env, summary_from_env
+from .search_page import HTML_BUILDERS, setup_search_page
 
 logger = logging.getLogger(__name__)
-
-HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
-#: Nothing is excluded by default: in Sphinx sites ``index`` documents are content
-#: (SEARCH_CONTRACT.md).  Sites that follow the seed's convention set
-#: ``okf_search_exclude = ["index", "*/index", "log", "*/log"]`` in conf.py.
-DEFAULT_EXCLUDE: list[str] = []
 
 
 def _site(app: Sphinx) -> Site:
@@ -54,6 +43,7 @@ def _site(app: Sphinx) -> Site:
     tags = builder.tags
     search_page = getattr(app, "okf_search_page", "search.html")
     return Site(
+        host=SPHINX,
         builder=builder.name,
         page_url=functools.cache(page_url),
         anchor_ok=functools.cache(lambda exprs: all(tags.eval_condition(e) for e in exprs)),
@@ -67,7 +57,7 @@ def _site(app: Sphinx) -> Site:
                                     list(app.config.source_suffix)),
         root_doc=app.config.root_doc,
         source_copy=_source_copies(app),
-        file_scale=check_file_scale(app.config.okf_search_index_files),
+        file_scale=check_file_scale(app.config.okf_search_index_files, SPHINX),
     )
 
 
@@ -78,7 +68,7 @@ def _source_copies(app: Sphinx) -> Any:
     if not app.config.html_copy_source:
         return lambda path: None
     outdir = Path(app.outdir)
-    target = output_target(outdir, app.config.okf_search_output_dir)
+    target = index_folder(outdir, app.config.okf_search_output_dir, SPHINX)
     up = "../" * len(target.relative_to(outdir.resolve()).parts)
     link_suffix = app.config.html_sourcelink_suffix
     docs: dict[str, str] = {}
@@ -109,38 +99,19 @@ def _toctree_reachable(app: Sphinx) -> set[str]:
     return seen
 
 
-def output_target(outdir: Path, value: Any) -> Path:
-    """The index folder ``okf_search_output_dir`` names: a non-empty relative path
-    strictly inside the output folder (symbolic links resolved), else ConfigError."""
-    def refuse(why: str) -> ConfigError:
-        return ConfigError(
-            f"okf_search_output_dir = {value!r} {why}; give a relative folder name inside the HTML output, "
-            f"such as '_okf' (the default). Nothing was deleted"
-        )
-
-    if not isinstance(value, str):
-        raise refuse("is not a string")
-    if PurePosixPath(value).is_absolute() or PureWindowsPath(value).is_absolute() or PureWindowsPath(value).drive:
-        raise refuse("is an absolute path")
-    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
-    if ".." in parts:
-        raise refuse("climbs out with '..'")
-    if not parts or not value.strip():
-        raise refuse("names the output folder itself")
-    root = Path(outdir).resolve()
-    target = root.joinpath(*parts)
-    # every existing component is followed: a link must not lead the index (or its removal) elsewhere
-    resolved = target.parent.resolve() / target.name
-    if not resolved.is_relative_to(root) or resolved == root:
-        raise refuse(f"leads outside the output folder {root} through a symbolic link")
-    return target
+def _index_folder(app: Sphinx) -> Path:
+    try:
+        return index_folder(Path(app.outdir), app.config.okf_search_output_dir, SPHINX)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
-def _check_output_dir(app: Sphinx) -> None:
+def _check_settings(app: Sphinx) -> None:
+    """The output folder and the file-count factor, found before the pages are read, not after."""
     if app.builder is not None and app.builder.name in HTML_BUILDERS:
-        output_target(Path(app.outdir), app.config.okf_search_output_dir)
-        try:  # found before the pages are read, not after
-            check_file_scale(app.config.okf_search_index_files)
+        _index_folder(app)
+        try:
+            check_file_scale(app.config.okf_search_index_files, SPHINX)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         _check_publish_sources(app)
@@ -176,20 +147,28 @@ def _load_semantic_model(app: Sphinx) -> None:
     spec = app.config.okf_search_semantic_model
     if spec is None or app.builder is None or app.builder.name not in HTML_BUILDERS:
         return
-    from okf_sphinx.writer.semantic_index import load_model
+    from okf_sphinx.writer.semantic_index import load_model  # noqa: PLC0415
 
     try:
-        app.okf_semantic_model = load_model(spec, Path(app.confdir), "okf_search_semantic_model")  # type: ignore[attr-defined]
+        app.okf_semantic_model = load_model(spec, Path(app.confdir), SPHINX.setting("semantic_model"))  # type: ignore[attr-defined]
     except BuildError as exc:
         raise ConfigError(str(exc)) from None
 
 
 def _discard(target: Path) -> None:
     """Clean-up after a failed build: remove our stale index, never anything else."""
-    try:
-        remove_index(target)
-    except BuildError as exc:
-        logger.warning("%s", exc)
+    left = discard_index(target, SPHINX)
+    if left is not None:
+        logger.warning("%s", left)
+
+
+def _agent_files(app: Sphinx) -> AgentFiles | None:
+    """llms.txt / llms-full.txt (``okf_llms_txt``): the root toctrees' groups, the summary."""
+    if not app.config.okf_llms_txt:
+        return None
+    summary = app.config.okf_llms_summary
+    return AgentFiles(groups=groups_from_env(app), summary=summary_from_env(app) if summary is None else summary,
+                      root=app.config.root_doc, baseurl=str(getattr(app.config, "html_baseurl", "") or ""))
 
 
 def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -197,75 +176,37 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         return
     if exception is not None:
         try:
-            target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
-        except ConfigError:
+            target = index_folder(Path(app.outdir), app.config.okf_search_output_dir, SPHINX)
+        except ValueError:
             return  # an unusable setting names no index of ours: nothing to clean up
         _discard(target)  # a failed build leaves no stale index behind
         return
-    target = output_target(Path(app.outdir), app.config.okf_search_output_dir)
+    target = _index_folder(app)
     try:
-        limits = resolve_limits(app.config.okf_search_limits)
-    except ValueError as exc:
-        _discard(target)
-        raise ConfigError(str(exc)) from None
-    records = all_records(app.env)
-    root = source_root(records, Path(app.srcdir), app.config.okf_search_source_root)
-    progress = lambda docs: status_iterator(  # noqa: E731
-        docs, "indexing sections for okf search... ", "darkgreen", len(docs), app.verbosity, stringify_func=lambda r: r.docname
-    )
-    try:
+        limits = resolve_limits(app.config.okf_search_limits, SPHINX)
         site = _site(app)
     except ValueError as exc:
         _discard(target)
         raise ConfigError(str(exc)) from None
-    # The index is built from many small containers while Sphinx holds millions of
-    # objects: without this, cyclic-GC passes over them cost more than the work itself.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        files = build_index(records, root, site, limits, progress, app.config.source_encoding)
-        model = getattr(app, "okf_semantic_model", None)
-        if model is not None:  # okf_search_semantic_model: the vectors (writer/semantic_index.py)
-            from okf_sphinx.writer.semantic_index import add_semantic
-
-            add_semantic(files, model)
-        written = write_index(target, files)
-    except BuildError as exc:
-        if not isinstance(exc, NotAnIndexError):
-            _discard(target)
-        raise ExtensionError(str(exc)) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    _summary(app, records, files, written, target)
-    smart = files["manifest"]["smart"]
-    if not smart["stemmer"] and "segmenter" not in smart:  # CJK words are split, not stemmed
-        logger.warning(
-            "okf_sphinx: no stemmer for language %r: smart search on this site matches exact words only "
-            "(no plural or tense forms); keyword search is unaffected",
-            smart["language"], type="okf", subtype="stemmer",
-        )
-    on_index_written(app, files)  # llms.txt / llms-full.txt from the same index
-
-
-def _summary(app: Sphinx, records: list[Any], files: dict[str, Any], written: int, target: Path) -> None:
-    manifest = files["manifest"]
-    excluded = [r.docname for r in records if not r.searchable]
-    terms = sum(len(v) for k, v in files.items() if k.startswith("t/") and isinstance(v, dict))
-    logger.info(
-        "okf_sphinx: indexed %d sections of %d pages (%d distinct terms, %d captured files); "
-        "wrote %d bytes to %s/",
-        manifest["sections"], len(records) - len(excluded), terms, manifest["files"], written, target.name,
+    progress = lambda docs: status_iterator(  # noqa: E731
+        docs, "indexing sections for okf search... ", "darkgreen", len(docs), app.verbosity, stringify_func=lambda r: r.docname
     )
+    try:
+        summary = build_site(all_records(app.env), site, outdir=Path(app.outdir), index_dir=target,
+                             source_dir=Path(app.srcdir), source_root_setting=app.config.okf_search_source_root,
+                             limits=limits, agent_files=_agent_files(app),
+                             semantic_model=getattr(app, "okf_semantic_model", None),
+                             encoding=app.config.source_encoding, progress=progress)
+    except BuildError as exc:
+        raise ExtensionError(str(exc)) from None
+    for line in summary.report(SPHINX):
+        logger.info("%s%s", SPHINX.prefix, line)
     if app.config.okf_search_publish_sources is True and not app.config.html_copy_source:
         logger.info("okf_sphinx: published %s, although html_copy_source = False (okf_search_publish_sources = True)",
                     PUBLISHED)
-    if excluded:
-        logger.info(
-            "okf_sphinx: %d pages excluded from search by okf_search_exclude (%s); "
-            "set okf_search_exclude = [] in conf.py to include them",
-            len(excluded), ", ".join(excluded[:5]) + (" …" if len(excluded) > 5 else ""),
-        )
+    note = summary.stemmer_note()
+    if note is not None:
+        logger.warning("%s%s", SPHINX.prefix, note, type="okf", subtype="stemmer")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -283,9 +224,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
-    app.connect("builder-inited", _check_output_dir)
+    app.connect("builder-inited", _check_settings)
     app.connect("builder-inited", _load_semantic_model)
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)
-    return {"version": __version__, "env_version": 2, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": __version__, "env_version": 3, "parallel_read_safe": True, "parallel_write_safe": True}

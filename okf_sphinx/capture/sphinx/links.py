@@ -27,25 +27,40 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from docutils import nodes
 from docutils.utils import get_source_line
 from sphinx import addnodes
 
-from okf_sphinx.capture.sections import DocRecord, _resolve
+from okf_sphinx.core.records import DocRecord
+
+from .sections import resolve_source
 
 VIAS = ("ref", "doc", "toctree", "object")
 _LABEL_TYPES = frozenset({"ref", "numref", "keyword"})
 
 
-@dataclass
-class PageLinks:
-    """One document's captured references (unresolved) and its element ids."""
+class Reference(NamedTuple):
+    """One reference of a document, unresolved (as the doctree holds it)."""
 
-    #: ``(section index, kind, domain, type, target, refdoc, module, class, specific)``;
-    #: kind is ``toctree`` (target: a docname), ``uri`` (a hyperlink into the site) or ``xref``
-    refs: list[tuple[int, str, str, str, str, str, str, str, bool]] = field(default_factory=list)
+    section: int  # the index of the section it stands in
+    kind: str  # ``toctree`` (target: a docname), ``uri`` (a hyperlink into the site) or ``xref``
+    domain: str  # an xref's ``refdomain``
+    type: str  # an xref's ``reftype`` (``ref``, ``doc``, ``myst``, ``func`` ...)
+    target: str
+    refdoc: str  # the document it is written in (relative targets start there)
+    module: str  # ``py:module`` and ``py:class`` in force there (Python objects)
+    cls: str
+    specific: bool  # ``refspecific`` (a ``.name`` target)
+
+
+@dataclass
+class DocReferences:
+    """One document's captured references (unresolved) and its element ids; the MkDocs
+    side's counterpart is capture/mkdocs/links.py's ``PageLinks`` (rendered links)."""
+
+    refs: list[Reference] = field(default_factory=list)
     ids: dict[str, int] = field(default_factory=dict)  # element id -> section index
 
 
@@ -57,7 +72,7 @@ def _locator(record: DocRecord, srcdir: Path) -> Any:
 
     def section_of(node: nodes.Node) -> int | None:
         source, line = get_source_line(node)
-        path = _resolve(source, srcdir) if source else None
+        path = resolve_source(source, srcdir) if source else None
         if path is not None and line is not None:
             best = None
             for i, s in enumerate(record.sections):
@@ -87,10 +102,10 @@ def _site_uri(uri: str, base: str) -> str | None:
     return uri
 
 
-def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str = "") -> PageLinks:
+def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str = "") -> DocReferences:
     """The document's references and ids, each with the index of the section it stands in
     (``base``: the site's published address, ``html_baseurl``, so links written with it count)."""
-    out = PageLinks()
+    out = DocReferences()
     if not record.sections:
         return out
     section_of, by_anchor = _locator(record, srcdir)
@@ -107,21 +122,21 @@ def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str 
             i = section_of(node)
             for _title, ref in node.get("entries", []):
                 if i is not None and ref not in ("self",) and "://" not in ref:
-                    out.refs.append((i, "toctree", "", "", ref, record.docname, "", "", False))
+                    out.refs.append(Reference(i, "toctree", "", "", ref, record.docname, "", "", False))
         elif isinstance(node, nodes.reference) and "refuri" in node:
             uri = _site_uri(str(node["refuri"]), base.rstrip("/") + "/" if base else "")
             i = section_of(node) if uri is not None else None
             if i is not None:
-                out.refs.append((i, "uri", "", "", uri, record.docname, "", "", False))
+                out.refs.append(Reference(i, "uri", "", "", uri, record.docname, "", "", False))
         elif isinstance(node, addnodes.pending_xref):
             i = section_of(node)
             if i is not None:
                 target = str(node.get("reftarget") or "")
                 if node.get("reftype") == "myst" and node.get("reftargetid") and "#" not in target:
                     target += "#" + str(node["reftargetid"])  # MyST: a link to a heading of a document
-                out.refs.append((i, "xref", str(node.get("refdomain") or ""), str(node.get("reftype") or ""), target, str(node.get("refdoc") or record.docname),
-                                 str(node.get("py:module") or ""), str(node.get("py:class") or ""),
-                                 bool(node.get("refspecific"))))
+                out.refs.append(Reference(i, "xref", str(node.get("refdomain") or ""), str(node.get("reftype") or ""), target,
+                                          str(node.get("refdoc") or record.docname), str(node.get("py:module") or ""),
+                                          str(node.get("py:class") or ""), bool(node.get("refspecific"))))
     return out
 
 
@@ -133,7 +148,7 @@ def _join(base: str, target: str) -> str:
 
 
 class _Resolver:
-    def __init__(self, env: Any, pages: dict[str, PageLinks], suffixes: list[str]) -> None:
+    def __init__(self, env: Any, pages: dict[str, DocReferences], suffixes: list[str]) -> None:
         self.env = env
         self.pages = pages
         self.suffixes = suffixes
@@ -207,7 +222,7 @@ class _Resolver:
         j = self.section(hit[0], hit[1])
         return (hit[0], j) if j is not None else None
 
-    def one(self, ref: tuple[Any, ...]) -> tuple[str, str, int] | None:
+    def one(self, ref: Reference) -> tuple[str, str, int] | None:
         _i, kind, domain, type_, target, refdoc, module, cls, specific = ref
         if kind == "toctree":
             return ("toctree", target, 0) if target in self.pages else None
@@ -255,7 +270,7 @@ class _Resolver:
         return None
 
 
-def resolve(env: Any, pages: dict[str, PageLinks], suffixes: list[str]) -> dict[str, list[tuple[int, str, str, int]]]:
+def resolve(env: Any, pages: dict[str, DocReferences], suffixes: list[str]) -> dict[str, list[tuple[int, str, str, int]]]:
     """``docname → [(from section, via, to docname, to section)]`` in document order."""
     r = _Resolver(env, pages, suffixes)
     out: dict[str, list[tuple[int, str, str, int]]] = {}
@@ -264,6 +279,6 @@ def resolve(env: Any, pages: dict[str, PageLinks], suffixes: list[str]) -> dict[
         for ref in pages[docname].refs:
             found = r.one(ref)
             if found is not None:
-                rows.append((ref[0], found[0], found[1], found[2]))
+                rows.append((ref.section, found[0], found[1], found[2]))
         out[docname] = rows
     return out

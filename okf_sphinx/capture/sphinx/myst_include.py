@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from okf_sphinx.capture.sections import _resolve
+from .sections import resolve_source
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -72,7 +72,7 @@ def correct_included_lines(
         return 0
     changed = 0
     for node in doctree.findall(nodes.Element):
-        if node.line and node.line > shift and _resolve(node.source, srcdir) in targets:
+        if node.line and node.line > shift and resolve_source(node.source, srcdir) in targets:
             node.line -= shift
             changed += 1
     return changed

@@ -8,9 +8,9 @@ with ``domain`` and ``objtype``.  Each becomes a section (docs/contract.md,
 
 - a **hand-written** object is located at its directive block in the document:
   the block is carved out of the enclosing section's range (markers for
-  :func:`okf_sphinx.capture.sections.split_document`), nested objects get their own
+  :func:`okf_sphinx.capture.sphinx.sections.split_document`), nested objects get their own
   blocks, and the text after a block continues what was current before it;
-- an **autodoc** object is located where its words are written: the docstring
+- an **autodoc** object is located where its words are written (:mod:`.docstrings`): the docstring
   literal in the Python source (found with :mod:`ast` for the object's
   qualified name, checked against the imported object's ``__doc__``); that
   ``.py`` file becomes a captured file of the document;
@@ -25,34 +25,26 @@ already in ``sys.modules``.
 
 from __future__ import annotations
 
-import ast
-import functools
 import inspect
 import re
 import sys
-import sysconfig
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.util import logging
 
-from okf_sphinx.capture.sections import (
-    MAX_HEADING_BYTES,
-    CapturedFile,
-    ObjectInfo,
-    Section,
-    _Marker,
-    _ancestors,
-    _resolve,
-    decode,
-    lexical,
-)
 from okf_sphinx.core.lines import LineMap
+from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section
+
+from .docstrings import Docstring, SourceFiles, init_docstring, locate
+from .sections import Marker, ancestors, resolve_source
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _DOCSTRING_SOURCE = re.compile(r"^(?:(?P<file>.*):)?docstring of (?P<name>\S+)$")
 _RST_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+[\w:.+-]+::")
@@ -66,23 +58,6 @@ _AUTODOC_LINE = re.compile(
 class Settings:
     autoclass_content: str = "class"
     inherit_docstrings: bool = True
-
-
-def _library_dirs() -> tuple[str, ...]:
-    """Folders of the interpreter's own and installed packages: docstrings there are
-    not the project's words (and would drag the captured root up to ``/``)."""
-    out = set()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        try:
-            folder = sysconfig.get_paths()[key]
-            out.add(Path(folder).resolve().as_posix().rstrip("/") + "/")
-            out.add(lexical(folder).rstrip("/") + "/")  # a virtual environment's own (linked) path too
-        except (KeyError, OSError):
-            pass
-    return tuple(sorted(out))
-
-
-_LIBRARY_DIRS = _library_dirs()
 
 
 # -- names, kinds, signatures -----------------------------------------------------------------
@@ -133,248 +108,6 @@ def _domain_names(env: Any, docname: str, domains: set[str]) -> dict[str, str]:
         except Exception:  # noqa: BLE001 - a third-party domain's registry is optional help
             continue
     return out
-
-
-# -- Python sources -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Doc:
-    start: int  # physical lines of the docstring literal (or ``#:`` comment block)
-    end: int
-    value: str | None  # the literal's value (None for ``#:`` comments)
-
-
-@functools.lru_cache(maxsize=256)
-def _python_docs(path: str, sha256: str) -> dict[str, _Doc]:
-    """qualname -> docstring location in one ``.py`` file ("" = the module)."""
-    data = Path(path).read_bytes()
-    try:
-        tree = ast.parse(data, filename=path)
-    except (SyntaxError, ValueError):
-        return {}
-    lines = decode(data).split("\n")
-    out: dict[str, _Doc] = {}
-
-    def literal(body: list[ast.stmt]) -> _Doc | None:
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-            node = body[0].value
-            return _Doc(node.lineno, node.end_lineno or node.lineno, node.value)
-        return None
-
-    def attributes(prefix: str, body: list[ast.stmt], self_name: str | None = None) -> None:
-        """Attribute docs of a module or class body, or (``self_name``) of the instance
-        attributes a method assigns (``self.x = …``), as Sphinx's own analyzer reads them."""
-        for i, stmt in enumerate(body):
-            targets: list[ast.expr] = []
-            if isinstance(stmt, ast.Assign):
-                targets = list(stmt.targets)
-            elif isinstance(stmt, ast.AnnAssign):
-                targets = [stmt.target]
-            if self_name is None:
-                names = [t.id for t in targets if isinstance(t, ast.Name)]
-            else:
-                names = [t.attr for t in targets if isinstance(t, ast.Attribute)
-                         and isinstance(t.value, ast.Name) and t.value.id == self_name]
-            if not names:
-                continue
-            doc: _Doc | None = None
-            nxt = body[i + 1] if i + 1 < len(body) else None
-            if nxt is not None and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant) and isinstance(nxt.value.value, str):
-                doc = _Doc(nxt.value.lineno, nxt.value.end_lineno or nxt.value.lineno, nxt.value.value)
-            else:  # ``#:`` comment lines right above the assignment
-                k = stmt.lineno - 1
-                while k >= 1 and lines[k - 1].lstrip().startswith("#:"):
-                    k -= 1
-                if k < stmt.lineno - 1:
-                    doc = _Doc(k + 1, stmt.lineno - 1, None)
-            if doc is not None:
-                for name in names:
-                    out.setdefault(prefix + name, doc)
-
-    def visit(prefix: str, body: list[ast.stmt]) -> None:
-        attributes(prefix, body)
-        for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                qual = prefix + stmt.name
-                doc = literal(stmt.body)
-                if doc is not None:
-                    out.setdefault(qual, doc)
-                if isinstance(stmt, ast.ClassDef):
-                    visit(qual + ".", stmt.body)
-                    for method in stmt.body:
-                        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
-                            attributes(qual + ".", method.body, method.args.args[0].arg)
-
-    module_doc = literal(tree.body)
-    if module_doc is not None:
-        out[""] = module_doc
-    visit("", tree.body)
-    return out
-
-
-def _same_doc(a: str | None, b: Any) -> bool:
-    return isinstance(a, str) and isinstance(b, str) and inspect.cleandoc(a) == inspect.cleandoc(b)
-
-
-def _lookup(module: str | None, fullname: str) -> tuple[bool, Any, Any]:
-    """(found, object, its owner) for ``module`` + dotted ``fullname`` in the imported modules."""
-    if module:
-        obj: Any = sys.modules.get(module)
-        parts = fullname.split(".") if fullname else []
-    else:
-        # a module name itself, or a dotted name whose longest imported prefix is a module
-        parts = fullname.split(".")
-        for k in range(len(parts), 0, -1):
-            if ".".join(parts[:k]) in sys.modules:
-                obj = sys.modules[".".join(parts[:k])]
-                parts = parts[k:]
-                break
-        else:
-            return False, None, None
-    if obj is None:
-        return False, None, None
-    owner = None
-    for k, part in enumerate(parts):
-        owner = obj
-        try:
-            obj = inspect.getattr_static(obj, part) if inspect.isclass(obj) else getattr(obj, part)
-        except AttributeError:
-            # an instance attribute (assigned in a method) is no class attribute: its owner still is
-            return False, None, owner if k == len(parts) - 1 else None
-    return True, obj, owner
-
-
-def _source_file(obj: Any) -> str | None:
-    try:
-        file = inspect.getsourcefile(obj)
-    except (TypeError, OSError):
-        return None
-    if not file or not file.endswith(".py"):
-        return None
-    path = lexical(file)  # where Python imported it from (a link keeps its own path)
-    try:
-        resolved = Path(file).resolve()
-    except OSError:
-        return None
-    if not resolved.is_file():
-        return None
-    if path.startswith(_LIBRARY_DIRS) or resolved.as_posix().startswith(_LIBRARY_DIRS):
-        return None
-    return path
-
-
-def _unwrap(obj: Any) -> Any:
-    if isinstance(obj, (classmethod, staticmethod)):
-        obj = obj.__func__
-    if isinstance(obj, property):
-        obj = obj.fget
-    elif isinstance(obj, functools.cached_property):
-        obj = obj.func
-    try:
-        return inspect.unwrap(obj)
-    except ValueError:
-        return obj
-
-
-class _Files:
-    """The ``.py`` files read for one document (each read once, digest taken then)."""
-
-    def __init__(self) -> None:
-        self.captured: dict[str, CapturedFile] = {}
-        self.maps: dict[str, LineMap] = {}
-
-    def docs(self, path: str) -> dict[str, _Doc]:
-        if path not in self.captured:
-            f, data = CapturedFile.read(Path(path))
-            self.captured[path] = f
-            self.maps[path] = LineMap(decode(data))
-        return _python_docs(path, self.captured[path].sha256)
-
-
-def _locate(
-    files: _Files, module: str | None, fullname: str, inherit: bool = True, objtype: str = ""
-) -> tuple[str, _Doc] | None:
-    """(file, docstring location) of a Python object's own docstring, or None.
-
-    Anything unexpected while inspecting third-party objects (a module ``__getattr__``
-    that raises, an unreadable file) makes the object generated, never a failed build."""
-    try:
-        return _locate_unchecked(files, module, fullname, inherit, objtype)
-    except Exception as exc:  # noqa: BLE001 - see the docstring
-        logger.debug("okf_sphinx: cannot locate the docstring of %s: %r", fullname, exc)
-        return None
-
-
-def _locate_unchecked(
-    files: _Files, module: str | None, fullname: str, inherit: bool, objtype: str
-) -> tuple[str, _Doc] | None:
-    found, obj, owner = _lookup(module, fullname)
-    if not found or objtype in ("attribute", "data"):
-        # an attribute's own comment or docstring comes first (``x = SomeClass`` is not SomeClass)
-        doc = _attribute_doc(files, owner, fullname)
-        if doc is not None or not found:
-            return doc
-    target = _unwrap(obj)
-    if inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target) or inspect.ismethod(target):
-        found_doc = _own_docstring(files, target)
-        if found_doc is None and inherit and inspect.isclass(owner) and not inspect.isclass(target) \
-                and not getattr(target, "__doc__", None):
-            # autodoc_inherit_docstrings: an override without a docstring shows the base's
-            name = fullname.rsplit(".", 1)[-1]
-            for base in owner.__mro__[1:]:
-                if name in base.__dict__:
-                    base_target = _unwrap(base.__dict__[name])
-                    if getattr(base_target, "__doc__", None):
-                        return _own_docstring(files, base_target)
-        return found_doc
-    return _attribute_doc(files, owner, fullname)
-
-
-def _attribute_doc(files: _Files, owner: Any, fullname: str) -> tuple[str, _Doc] | None:
-    """An attribute's docstring (or ``#:`` comment) in its owner's source: the owner's body,
-    or for an instance attribute the method that assigns it; base classes too."""
-    if owner is None or not (inspect.isclass(owner) or inspect.ismodule(owner)):
-        return None
-    name = fullname.rsplit(".", 1)[-1]
-    for holder in owner.__mro__ if inspect.isclass(owner) else (owner,):
-        file = _source_file(holder)
-        if file is None:
-            continue
-        qual = "" if inspect.ismodule(holder) else getattr(holder, "__qualname__", "")
-        doc = files.docs(file).get((qual + "." if qual else "") + name)
-        if doc is not None:
-            return file, doc
-    return None
-
-
-def _own_docstring(files: _Files, target: Any) -> tuple[str, _Doc] | None:
-    """Where the docstring of a module, class or function is written, checked against ``__doc__``."""
-    if inspect.ismethod(target):
-        target = target.__func__
-    if not (inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target)):
-        return None
-    file = _source_file(target)
-    if file is None:
-        return None
-    qual = "" if inspect.ismodule(target) else getattr(target, "__qualname__", None)
-    if qual is None or "<locals>" in qual:
-        return None
-    doc = files.docs(file).get(qual)
-    if doc is None or not _same_doc(doc.value, getattr(target, "__doc__", None)):
-        return None  # no docstring of its own here (generated or built at run time)
-    return file, doc
-
-
-def _init_doc(files: _Files, module: str | None, fullname: str) -> tuple[str, _Doc] | None:
-    """The docstring of a class's own ``__init__`` (``autoclass_content``)."""
-    try:
-        found, cls, _ = _lookup(module, fullname)
-        if not found or not inspect.isclass(cls) or "__init__" not in cls.__dict__:
-            return None
-    except Exception:  # noqa: BLE001 - as in _locate
-        return None
-    return _locate(files, module, f"{fullname}.__init__")
 
 
 # -- the document walk ---------------------------------------------------------------------------
@@ -463,8 +196,10 @@ def collect(
     captured: dict[str, LineMap],
     srcdir: Path,
     main: str,
-) -> tuple[list[tuple[str, _Marker]], list[tuple[_Marker, Section]], list[CapturedFile]]:
-    """The hook :func:`okf_sphinx.capture.sections.split_document` calls (see the module doc)."""
+) -> tuple[list[tuple[str, Marker]], list[tuple[Marker, Section]], list[CapturedFile]]:
+    """The hook :func:`okf_sphinx.capture.sphinx.sections.split_document` calls (see the module doc):
+    markers that carve hand-written objects' blocks out of the document's ranges, the sections
+    whose range is fixed (docstrings, generated objects) and the ``.py`` files they live in."""
     descs = list(doctree.findall(addnodes.desc))
     docstring_nodes = [
         n for n in doctree.findall(nodes.Element)
@@ -473,152 +208,194 @@ def collect(
     declared = _declared_modules(env, docname)
     if not descs and not docstring_nodes and not declared:
         return [], [], []
-    order_of = {id(n): k for k, n in enumerate(doctree.findall(nodes.Element), start=1)}
-    domain_names = _domain_names(env, docname, {d.get("domain", "") for d in descs} - {"py", ""})
-    files = _Files()
-    markers: list[tuple[str, _Marker]] = []
-    fixed: list[tuple[_Marker, Section]] = []
-    file_order = [main] + [f for f in captured if f != main]
-    directives: list[tuple[str, int, str]] | None = None
-    used: set[tuple[str, int, int]] = set()  # py ranges already used by this document
+    found = _DocumentObjects(settings, env, docname, doctree, captured, srcdir, main, descs)
+    for desc in descs:
+        found.describe(desc)
+    found.carve_handwritten()
+    found.module_docstrings(docstring_nodes)
+    found.declared_modules(declared)
+    return found.markers, found.fixed, found.files.files()
 
-    def context(node: nodes.Node) -> tuple[int, int | None, tuple[str, ...]]:
+
+class _DocumentObjects:
+    """The documented objects of one document, found in document order (:func:`collect`)."""
+
+    def __init__(self, settings: Settings, env: Any, docname: str, doctree: nodes.document,
+                 captured: dict[str, LineMap], srcdir: Path, main: str, descs: list[addnodes.desc]) -> None:
+        self.settings = settings
+        self.env = env
+        self.doctree = doctree
+        self.captured = captured
+        self.srcdir = srcdir
+        self.main = main
+        self.order_of = {id(n): k for k, n in enumerate(doctree.findall(nodes.Element), start=1)}
+        self.domain_names = _domain_names(env, docname, {d.get("domain", "") for d in descs} - {"py", ""})
+        self.files = SourceFiles()
+        self.markers: list[tuple[str, Marker]] = []  # hand-written blocks (and the text after them)
+        self.fixed: list[tuple[Marker, Section]] = []  # docstrings and generated objects
+        self.file_order = [main] + [f for f in captured if f != main]
+        self._directives: list[tuple[str, int, str]] | None = None  # autodoc directive lines, read when needed
+        self.used: set[tuple[str, int, int]] = set()  # py ranges already used by this document
+        self.handwritten: list[tuple[str, int, addnodes.desc, Marker]] = []
+
+    def context(self, node: nodes.Node) -> tuple[int, int | None, tuple[str, ...]]:
         """(level, enclosing section/object order, only expressions) of ``node``."""
-        ancestors = _ancestors(node)
-        level = 1 + sum(1 for a in ancestors if isinstance(a, addnodes.desc)
+        chain = ancestors(node)
+        level = 1 + sum(1 for a in chain if isinstance(a, addnodes.desc)
                         or (isinstance(a, nodes.section) and a.children and isinstance(a[0], nodes.title)))
         parent = None
-        for a in reversed(ancestors):
+        for a in reversed(chain):
             if isinstance(a, addnodes.desc) or (isinstance(a, nodes.section) and a.children and isinstance(a[0], nodes.title)):
-                parent = order_of.get(id(a))
+                parent = self.order_of.get(id(a))
                 break
-        only = tuple(a["expr"] for a in ancestors if isinstance(a, addnodes.only))
+        only = tuple(a["expr"] for a in chain if isinstance(a, addnodes.only))
         return level, parent, only
 
-    def generated(name: str, node: nodes.Node, info: ObjectInfo, anchor: str, order: float) -> None:
-        nonlocal directives
-        if directives is None:
-            directives = _autodoc_lines(captured, file_order)
-        where = _directive_for(name, directives)
+    def generated(self, name: str, node: nodes.Node, info: ObjectInfo, anchor: str, order: float) -> None:
+        """A generated object: at the autodoc directive that documents it, else at the last line seen before it."""
+        if self._directives is None:
+            self._directives = _autodoc_lines(self.captured, self.file_order)
+        where = _directive_for(name, self._directives)
         if where is None:
-            where = _preceding_line(doctree, node, captured, srcdir, main)
+            where = _preceding_line(self.doctree, node, self.captured, self.srcdir, self.main)
         file, line = where
-        level, parent, only = context(node)
-        marker = _Marker(line, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
-        fixed.append((marker, Section(file, name, level, line, line, anchor, only, None, info)))
+        level, parent, only = self.context(node)
+        marker = Marker(line, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
+        self.fixed.append((marker, Section(file, name, level, line, line, anchor, only, None, info)))
 
-    def located(file: str, doc: _Doc, name: str, node: nodes.Node, info: ObjectInfo, anchor: str, order: float) -> bool:
+    def located(self, file: str, doc: Docstring, name: str, node: nodes.Node, info: ObjectInfo, anchor: str,
+                order: float) -> bool:
+        """An object at its docstring in ``file`` (False: this document used that docstring already)."""
         key = (file, doc.start, doc.end)
-        if key in used:
+        if key in self.used:
             return False  # the same docstring twice in one document: ranges stay disjoint
-        used.add(key)
-        level, parent, only = context(node)
-        marker = _Marker(doc.start, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
-        fixed.append((marker, Section(file, name, level, doc.start, doc.end, anchor, only, None, info)))
-        env.note_dependency(file)
+        self.used.add(key)
+        level, parent, only = self.context(node)
+        marker = Marker(doc.start, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
+        self.fixed.append((marker, Section(file, name, level, doc.start, doc.end, anchor, only, None, info)))
+        self.env.note_dependency(file)
         return True
 
-    handwritten: list[tuple[str, int, addnodes.desc, _Marker]] = []
-    for desc in descs:
+    def describe(self, desc: addnodes.desc) -> None:
+        """One object description: hand-written at its directive block, or (autodoc) at its docstring, else generated."""
         sigs = [c for c in desc.children if isinstance(c, addnodes.desc_signature)]
         if not sigs:
-            continue
+            return
         sig = sigs[0]
-        name = _full_name(desc, sig, domain_names)
+        name = _full_name(desc, sig, self.domain_names)
         if not name or len(name.encode("utf-8")) > MAX_HEADING_BYTES:
             logger.warning("okf_sphinx: object name %r is empty or over %d bytes; it is not a section of its own",
                            name[:80], MAX_HEADING_BYTES, location=sig)
-            continue
+            return
         kind = f"{desc.get('domain', '')}:{desc.get('objtype', '')}"
         signature = _signature(desc)
         anchor = (sig.get("ids") or [""])[0]
-        order = order_of[id(desc)]
-        sig_file = _resolve(sig.source, srcdir) if sig.source else None
-        if sig_file in captured:
-            line = _directive_line(captured[sig_file], sig, sig_file.endswith(".md"))
+        order = self.order_of[id(desc)]
+        sig_file = resolve_source(sig.source, self.srcdir) if sig.source else None
+        if sig_file in self.captured:
+            line = _directive_line(self.captured[sig_file], sig, sig_file.endswith(".md"))
             if line is not None:
-                level, parent, only = context(desc)
-                m = _Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, kind, signature))
-                handwritten.append((sig_file, line, desc, m))
-                continue
+                level, parent, only = self.context(desc)
+                m = Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, kind, signature))
+                self.handwritten.append((sig_file, line, desc, m))
+                return
         # autodoc (or another generator): the docstring in the Python source, else generated
-        module = sig.get("module") if desc.get("domain") == "py" else None
-        fullname = sig.get("fullname") if desc.get("domain") == "py" else None
+        py = desc.get("domain") == "py"
+        module = sig.get("module") if py else None
+        fullname = sig.get("fullname") if py else None
         info = ObjectInfo(name, kind, signature)
         where = None
         if fullname:
-            if desc.get("objtype") == "class" and settings.autoclass_content == "init":
-                where = _init_doc(files, module, fullname) or _locate(files, module, fullname)
+            if desc.get("objtype") == "class" and self.settings.autoclass_content == "init":
+                where = (_safely(init_docstring, self.files, module, fullname)
+                         or _safely(locate, self.files, module, fullname))
             else:
-                where = _locate(files, module, fullname, settings.inherit_docstrings, desc.get("objtype", ""))
-        if where is None or not located(where[0], where[1], name, desc, info, anchor, order):
-            generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature)), anchor, order)
-        if fullname and desc.get("objtype") == "class" and settings.autoclass_content == "both":
-            init = _init_doc(files, module, fullname)
+                where = _safely(locate, self.files, module, fullname, self.settings.inherit_docstrings,
+                                desc.get("objtype", ""))
+        if where is None or not self.located(where[0], where[1], name, desc, info, anchor, order):
+            self.generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature)), anchor, order)
+        if fullname and desc.get("objtype") == "class" and self.settings.autoclass_content == "both":
+            init = _safely(init_docstring, self.files, module, fullname)
             if init is not None:
                 init_info = ObjectInfo(f"{name}.__init__", "py:method", signature)
-                located(init[0], init[1], f"{name}.__init__", desc[-1], init_info, anchor, order + 0.25)
+                self.located(init[0], init[1], f"{name}.__init__", desc[-1], init_info, anchor, order + 0.25)
 
-    # hand-written blocks; several objects reported at one directive line were all made by
-    # one directive (an extension's generator): those are generated objects at that line
-    per_line: dict[tuple[str, int], int] = {}
-    for file, line, _desc, _m in handwritten:
-        per_line[(file, line)] = per_line.get((file, line), 0) + 1
-    for file, line, desc, m in handwritten:
-        assert m.obj is not None
-        if per_line[(file, line)] > 1:
-            info = ObjectInfo(m.obj.name, m.obj.kind, m.obj.signature, True, _rendered(desc, m.obj.signature))
-            fixed.append((m, Section(file, m.heading, m.level, line, line, m.anchor, m.only, None, info)))
-            continue
-        lm = captured[file]
-        markers.append((file, m))
-        end = _block_end(lm, line)
-        if end < lm.total_lines:
-            # the outer object's block ending on the same line wins (later order): deeper first
-            depth = sum(1 for a in _ancestors(desc) if isinstance(a, addnodes.desc))
-            last = max((order_of[id(n)] for n in desc.findall(nodes.Element)), default=m.order)
-            resume = _Marker(end + 1, last + 0.5 - 0.001 * min(depth, 400), resume_of=m.order)  # type: ignore[arg-type]
-            markers.append((file, resume))
+    def carve_handwritten(self) -> None:
+        """Hand-written blocks carved out of the document's ranges; several objects reported at
+        one directive line were all made by one directive (an extension's generator): those are
+        generated objects at that line."""
+        per_line: dict[tuple[str, int], int] = {}
+        for file, line, _desc, _m in self.handwritten:
+            per_line[(file, line)] = per_line.get((file, line), 0) + 1
+        for file, line, desc, m in self.handwritten:
+            assert m.obj is not None
+            if per_line[(file, line)] > 1:
+                info = ObjectInfo(m.obj.name, m.obj.kind, m.obj.signature, True, _rendered(desc, m.obj.signature))
+                self.fixed.append((m, Section(file, m.heading, m.level, line, line, m.anchor, m.only, None, info)))
+                continue
+            lm = self.captured[file]
+            self.markers.append((file, m))
+            end = _block_end(lm, line)
+            if end < lm.total_lines:
+                # the outer object's block ending on the same line wins (later order): deeper first
+                depth = sum(1 for a in ancestors(desc) if isinstance(a, addnodes.desc))
+                last = max((self.order_of[id(n)] for n in desc.findall(nodes.Element)), default=m.order)
+                resume = Marker(end + 1, last + 0.5 - 0.001 * min(depth, 400), resume_of=m.order)  # type: ignore[arg-type]
+                self.markers.append((file, resume))
 
-    # module docstrings that automodule put outside any object description
-    seen_names = {s.obj.name for _, s in fixed if s.obj} | {m.obj.name for _, m in markers if m.obj}
-    module_nodes: dict[str, list[nodes.Element]] = {}
-    for n in docstring_nodes:
-        if any(isinstance(a, addnodes.desc) for a in _ancestors(n)):
-            continue
-        match = _DOCSTRING_SOURCE.match(n.source or "")
-        assert match is not None
-        module_nodes.setdefault(match.group("name"), []).append(n)
-    for name, group in module_nodes.items():
-        if name in seen_names or not inspect.ismodule(sys.modules.get(name)):
-            continue
-        node = group[0]
-        anchor = f"module-{name}" if f"module-{name}" in doctree.ids else ""
-        where = _locate(files, None, name)
-        order = order_of[id(node)] - 0.5
-        info = ObjectInfo(name, "py:module", "")
-        if where is None or not located(where[0], where[1], name, node, info, anchor, order):
-            text = "\n\n".join(t for t in (x.astext().strip() for x in group if x.parent not in group) if t)
-            generated(name, node, ObjectInfo(name, "py:module", "", True, text), anchor, order)
+    def _names(self) -> set[str]:
+        return {s.obj.name for _, s in self.fixed if s.obj} | {m.obj.name for _, m in self.markers if m.obj}
 
-    # modules declared with ``.. module::`` / ``.. py:module::`` (no object description):
-    # hand-written objects located at their directive line, found in the domain's registry
-    seen_names |= {s.obj.name for _, s in fixed if s.obj}
-    for name, anchor in declared:
-        if name in seen_names:
-            continue
-        where = _module_directive(name, captured, file_order)
-        if where is None:
-            continue
-        file, line = where
-        node, order = _first_node_after(doctree, order_of, file, line, captured, srcdir)
-        level, parent, only = context(node) if node is not None else (1, None, ())
-        m = _Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, "py:module", ""))  # type: ignore[arg-type]
-        markers.append((file, m))
-        end = _block_end(captured[file], line)
-        if end < captured[file].total_lines:
-            markers.append((file, _Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
-    return markers, fixed, [files.captured[p] for p in sorted(files.captured)]
+    def module_docstrings(self, docstring_nodes: list[nodes.Element]) -> None:
+        """Module docstrings that automodule put outside any object description."""
+        seen_names = self._names()
+        module_nodes: dict[str, list[nodes.Element]] = {}
+        for n in docstring_nodes:
+            if any(isinstance(a, addnodes.desc) for a in ancestors(n)):
+                continue
+            match = _DOCSTRING_SOURCE.match(n.source or "")
+            assert match is not None
+            module_nodes.setdefault(match.group("name"), []).append(n)
+        for name, group in module_nodes.items():
+            if name in seen_names or not inspect.ismodule(sys.modules.get(name)):
+                continue
+            node = group[0]
+            anchor = f"module-{name}" if f"module-{name}" in self.doctree.ids else ""
+            where = _safely(locate, self.files, None, name)
+            order = self.order_of[id(node)] - 0.5
+            info = ObjectInfo(name, "py:module", "")
+            if where is None or not self.located(where[0], where[1], name, node, info, anchor, order):
+                text = "\n\n".join(t for t in (x.astext().strip() for x in group if x.parent not in group) if t)
+                self.generated(name, node, ObjectInfo(name, "py:module", "", True, text), anchor, order)
+
+    def declared_modules(self, declared: list[tuple[str, str]]) -> None:
+        """Modules declared with ``.. module::`` / ``.. py:module::`` (no object description):
+        hand-written objects located at their directive line, found in the domain's registry."""
+        seen_names = self._names()
+        for name, anchor in declared:
+            if name in seen_names:
+                continue
+            where = _module_directive(name, self.captured, self.file_order)
+            if where is None:
+                continue
+            file, line = where
+            node, order = _first_node_after(self.doctree, self.order_of, file, line, self.captured, self.srcdir)
+            level, parent, only = self.context(node) if node is not None else (1, None, ())
+            m = Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, "py:module", ""))  # type: ignore[arg-type]
+            self.markers.append((file, m))
+            end = _block_end(self.captured[file], line)
+            if end < self.captured[file].total_lines:
+                self.markers.append((file, Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
+
+
+def _safely(find: Callable[..., T], *args: Any) -> T | None:
+    """``find(*args)``, or None when inspecting third-party objects raises anything (a module
+    ``__getattr__`` that raises, an unreadable file): the object is then generated, the build goes on."""
+    try:
+        return find(*args)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        logger.debug("okf_sphinx: cannot locate the docstring of %s: %r", args[2] if len(args) > 2 else args, exc)
+        return None
 
 
 def _declared_modules(env: Any, docname: str) -> list[tuple[str, str]]:
@@ -653,7 +430,7 @@ def _first_node_after(
         last = order_of[id(n)]
         if not n.line or not n.source or isinstance(n, nodes.section):
             continue
-        if _resolve(n.source, srcdir) == file:
+        if resolve_source(n.source, srcdir) == file:
             model = "md" if file.endswith(".md") else "rst"
             if captured[file].physical_line(model, n.line) >= line:
                 return n, order_of[id(n)] - 0.5
@@ -670,7 +447,7 @@ def _preceding_line(
             break
         if not n.line or not n.source:
             continue
-        file = _resolve(n.source, srcdir)
+        file = resolve_source(n.source, srcdir)
         if file in captured:
             best = (file, captured[file].physical_line("md" if file.endswith(".md") else "rst", n.line))
     return best

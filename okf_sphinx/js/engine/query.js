@@ -1,4 +1,4 @@
-/* Mirrors okf_sphinx/engine/query.py: keyword search, the contract (SEARCH_CONTRACT.md §3-§5):
+/* Mirrors okf_sphinx/engine/query.py: keyword search, the contract (docs/contract.md, "Queries" to "Results"):
  * AND over the query's terms, BM25 with the build's idf floats and the manifest's k1 and b,
  * ordered by score then sid. */
 define('engine/query', function (use) {

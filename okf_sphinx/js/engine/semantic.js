@@ -52,7 +52,7 @@ define('engine/semantic', function (use) {
     if (units === null && wanted === null && kinds === null) return null;
     var table = await index.load('smart', V.checkPageTable(index.sectionCount));
     var metas = wanted !== null ? await index.load('meta', V.checkMeta) : {};
-    var paths = units !== null ? await index.load('paths', V.checkPaths(table.rows.length)) : [];
+    var paths = units !== null ? await index.load('paths', V.checkPaths(table.firsts.length)) : [];
     var pageOk = filters.pageFilter(paths, units, wanted, metas);
     return async function (sid) {
       if (pageOk !== null && !pageOk(smart.pageOf(table.firsts, sid))) return false;

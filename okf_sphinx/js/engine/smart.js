@@ -15,9 +15,9 @@ define('engine/smart', function (use) {
   var CACHE_WORDS = 256;
 
   // What every BM25 part of one answer reads: the page table and the index's statistics.
-  function Scoring(rows, firsts, avglen, pavglen, k1, b) {
-    this.rows = rows;  // per page: [first sid, sections, length, prior]
-    this.firsts = firsts;
+  function Scoring(lengths, firsts, avglen, pavglen, k1, b) {
+    this.lengths = lengths;  // per page: its weighted length
+    this.firsts = firsts;  // per page: its first sid
     this.avglen = avglen;
     this.pavglen = pavglen;
     this.k1 = k1;
@@ -134,7 +134,7 @@ define('engine/smart', function (use) {
       list.push(sid);
       ptf.set(page, (ptf.has(page) ? ptf.get(page) : 0.0) + acc.get(sid));
     });
-    ptf.forEach(function (tf, page) { pagePart.set(page, fmt.bm25Part(pidf, tf, scoring.rows[page][2], scoring.pavglen, k1, b)); });
+    ptf.forEach(function (tf, page) { pagePart.set(page, fmt.bm25Part(pidf, tf, scoring.lengths[page], scoring.pavglen, k1, b)); });
     byPage.forEach(function (sids, page) {
       var best = sec.get(sids[0]);
       for (var i = 1; i < sids.length; i++) if (sec.get(sids[i]) > best) best = sec.get(sids[i]);
@@ -204,14 +204,14 @@ define('engine/smart', function (use) {
   // bound on its score from each word's best section there: IEEE rounding is monotonic, so a
   // sum of maxima (same order) bounds the best section's sum. Pages are scored exactly in bound
   // order until no bound can reach the limit-th score.
-  function rankPages(ev, iv, pv, found, rows, limit) {
+  function rankPages(ev, iv, pv, found, priors, limit) {
     var single = ev.length === 1 && !iv.length && !pv.length && !found.tier.size ? ev[0] : null;
     var bounds = found.pages.map(function (page) {
       var part = 0.0, top = 0.0;
       ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       pv.forEach(function (x, k) { if (found.phrasePages[k].has(page)) x[1].forEach(function (e) { top += e.pageBest.get(page); }); });
-      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -found.count.get(page), -((part + top) * rows[page][3]), page, part];
+      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -found.count.get(page), -((part + top) * priors[page]), page, part];
     });
     bounds.sort(byRank);
     var ranked = [], scored = new Map();
@@ -227,7 +227,7 @@ define('engine/smart', function (use) {
         best = secs[0][0];
         for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
       }
-      ranked.push([bd[0], bd[1], -((bd[4] + best) * rows[page][3]), page]);
+      ranked.push([bd[0], bd[1], -((bd[4] + best) * priors[page]), page]);
       if (ranked.length >= limit) {
         ranked.sort(byRank);
         ranked.length = limit;
@@ -287,11 +287,11 @@ define('engine/smart', function (use) {
     var f = filters.checkFilters(options.under, options.meta, options.kind), units = f[0], wanted = f[1], kinds = f[2];
     var m = smartMeta(index);
     var got = await Promise.all([index.load('smart', V.checkPageTable(index.sectionCount)), wanted !== null ? index.load('meta', V.checkMeta) : {}]);
-    var table = got[0], rows = table.rows, firsts = table.firsts, metas = got[1];
-    var paths = units !== null ? await index.load('paths', V.checkPaths(rows.length)) : [];
+    var table = got[0], firsts = table.firsts, priors = table.priors, metas = got[1];
+    var paths = units !== null ? await index.load('paths', V.checkPaths(firsts.length)) : [];
     var pageOk = filters.pageFilter(paths, units, wanted, metas);
     var stem = stemmer(index), k = index.bm25;
-    var scoring = new Scoring(rows, firsts, index.avglen, m.pavglen, k[0], k[1]);
+    var scoring = new Scoring(table.lengths, firsts, index.avglen, m.pavglen, k[0], k[1]);
     // the words smart mode matches: the query's terms, or on a CJK site their units
     // (core/segment.js); CJK units are neither completed nor spelled out
     var foundUnits = segmenter(index) === null ? words.map(function (w, i) { return [i, 0, w]; }) : segment.queryUnits(words);
@@ -332,7 +332,7 @@ define('engine/smart', function (use) {
     got[2].forEach(function (t, sid) { if (pageOk === null || pageOk(pageOf(firsts, sid))) names.set(sid, t); });
 
     var pages = candidates(ev, pv, names, firsts, pageOk);
-    var r = rankPages(ev, iv, pv, pages, rows, limit), ranked = r[0], scored = r[1];
+    var r = rankPages(ev, iv, pv, pages, priors, limit), ranked = r[0], scored = r[1];
     var suggesting = Promise.all(unknown.map(function (w) { return spelling.suggestions(index, w); }));  // read meanwhile
     var hitSids = [];
     var shown = await Promise.all(ranked.slice(0, limit).map(function (rk) {

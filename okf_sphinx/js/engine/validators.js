@@ -175,9 +175,9 @@ define('engine/validators', function (use) {
         || !counts.every(function (c) { return c > 0; }) || !priors.every(function (p) { return isFinite(p) && p > 0; })) {
         throw corrupt(name, 'the page table is malformed');
       }
-      var at = 0, rows = counts.map(function (c, i) { var row = [at, c, lengths[i], priors[i]]; at += c; return row; });
+      var at = 0, firsts = counts.map(function (c) { var first = at; at += c; return first; });
       if (at !== sections) throw corrupt(name, 'the page table does not cover the sections in order');
-      return { rows: rows, firsts: rows.map(function (r) { return r[0]; }) };
+      return { firsts: firsts, lengths: lengths, priors: priors };
     };
   }
   function checkPaths(pages) {

@@ -1,4 +1,4 @@
-"""Split a read document into contract sections (SEARCH_CONTRACT.md §1).
+"""Split a docutils doctree into contract sections (docs/contract.md, "Sections").
 
 Headings come from the doctree that docutils / MyST built (never from regexes
 over the source); line numbers come from the captured bytes, through
@@ -9,10 +9,7 @@ environment.
 
 from __future__ import annotations
 
-import codecs
 import functools
-import hashlib
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -24,8 +21,8 @@ from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxContentsFilter
 
 from okf_sphinx.core.lines import LineMap, is_blank
+from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, DocRecord, ObjectInfo, Section, decode, lexical
 
-MAX_HEADING_BYTES = 1024
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
 _FIELD = re.compile(r":(?![: ])(?:[^:\\]|\\.)*:(?:[ \t]|$)")
 _RST_EXPLICIT = re.compile(r"\.\.(?:[ \t]+|$)")
@@ -33,71 +30,11 @@ _RST_NOT_COMMENT = re.compile(r"(?:\[|\||[\w.+-]+(?::[\w.+-]+)?::)")
 _MD_TARGET = re.compile(r"\([^()\s]*\)=[ \t]*")
 
 
-def lexical(path: str | os.PathLike[str]) -> str:
-    """``path`` absolute, with ``.`` and ``..`` parts resolved by name, in POSIX form —
-    where the generator sees the file: a symbolic link is *not* followed, so a linked page
-    keeps the path it has in the source tree, never its target's (which may name folders
-    of the build machine outside the project)."""
-    return Path(os.path.normpath(os.path.abspath(path))).as_posix()
-
-
-@dataclass(frozen=True)
-class CapturedFile:
-    """One source file as the build read it: its bytes are identified by SHA-256.
-
-    The bytes themselves are not kept in the environment (Sphinx pickles the
-    whole environment once per parallel read chunk); the index writer reads
-    them again and refuses any file whose digest changed.
-    """
-
-    path: str  # absolute, POSIX, where the generator sees it (:func:`lexical`: links not followed)
-    sha256: str
-    size: int
-
-    @classmethod
-    def read(cls, path: str | os.PathLike[str]) -> tuple[CapturedFile, bytes]:
-        data = Path(path).read_bytes()
-        return cls(lexical(path), hashlib.sha256(data).hexdigest(), len(data)), data
-
-
-@dataclass(frozen=True)
-class ObjectInfo:
-    """What makes a section a documented object (``desc`` node): see okf_sphinx/capture/sphinx/objects.py."""
-
-    name: str  # full name as Sphinx's domain knows it (``pkg.mod.Class.method``)
-    kind: str  # ``domain:objtype`` (``py:method``, ``std:envvar`` ...)
-    signature: str  # the rendered signature(s), as text
-    generated: bool = False  # no source holds its words: located at the directive, text is the rendering
-    text: str = ""  # the rendered text (``generated`` only)
-
-
 @dataclass
-class Section:
-    """One contract section of one document (document order, see ``DocRecord``)."""
+class Marker:
+    """Where a section starts in one captured file, in document order (a heading, an include's
+    intro, a documented object's block or the text after one)."""
 
-    file: str  # absolute path of the captured file holding the range
-    heading: str
-    level: int  # 0 = intro/body, else depth of the section (1 = page title)
-    line_start: int
-    line_end: int
-    anchor: str  # the rendered section id ("" for intro/body)
-    only: tuple[str, ...]  # enclosing ``.. only::`` expressions, outermost first
-    parent: int | None  # index in DocRecord.sections of the enclosing heading section
-    obj: ObjectInfo | None = None  # set for a documented object's section
-    continued: bool = False  # the text of ``parent`` after an object's directive block (same heading)
-
-
-@dataclass
-class DocRecord:
-    docname: str
-    title: str
-    searchable: bool
-    files: list[CapturedFile]  # the document's own source first, then includes
-    sections: list[Section]
-
-
-@dataclass
-class _Marker:
     line: int  # physical start line
     order: int  # position in document order
     heading: str = ""
@@ -228,9 +165,9 @@ def only_markup_noise(text: str, markdown: bool) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _resolve(source: str | None, srcdir: Path) -> str | None:
-    """The :func:`lexical` path of a node's ``source`` (relative ones are from the cwd or
-    srcdir), as captured files are named."""
+def resolve_source(source: str | None, srcdir: Path) -> str | None:
+    """The :func:`~okf_sphinx.core.records.lexical` path of a node's ``source`` (relative ones
+    are from the cwd or srcdir), as captured files are named."""
     if not source:
         return None
     path = Path(source)
@@ -244,9 +181,9 @@ def _resolve(source: str | None, srcdir: Path) -> str | None:
     return lexical(path)
 
 
-def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, main: str) -> list[tuple[str, _Marker]]:
+def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, main: str) -> list[tuple[str, Marker]]:
     """Heading markers and include-intro markers of each captured file, in document order."""
-    markers: list[tuple[str, _Marker]] = [(main, _Marker(line=0, order=0))]
+    markers: list[tuple[str, Marker]] = [(main, Marker(line=0, order=0))]
     seen = {main}
     order = 0
     stack: list[tuple[nodes.Node, int]] = []  # (section node, its marker order)
@@ -260,11 +197,11 @@ def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, m
         order += 1
         is_section = isinstance(node, nodes.section) and bool(node.children) and isinstance(node[0], nodes.title)
         source = (node[0].source or node.source) if is_section else node.get("source")
-        file = _resolve(source, srcdir) if source else None
+        file = resolve_source(source, srcdir) if source else None
         if file in captured and file not in seen:
             # first node from an included file: its intro sits here in the document
             seen.add(file)
-            markers.append((file, _Marker(line=0, order=order, parent_order=enclosing(node))))
+            markers.append((file, Marker(line=0, order=order, parent_order=enclosing(node))))
         if not is_section:
             continue
         parent = enclosing(node)
@@ -276,19 +213,20 @@ def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, m
                     f"okf_sphinx: heading text at {file}:{title.line} is "
                     f"{len(text.encode('utf-8'))} bytes; the limit is {MAX_HEADING_BYTES} (shorten the heading)"
                 )
-            only = tuple(a["expr"] for a in _ancestors(node) if isinstance(a, addnodes.only))
-            level = sum(1 for a in _ancestors(node) if isinstance(a, nodes.section)) + 1
+            only = tuple(a["expr"] for a in ancestors(node) if isinstance(a, addnodes.only))
+            level = sum(1 for a in ancestors(node) if isinstance(a, nodes.section)) + 1
             line = heading_line(captured[file], title, file.endswith(".md"))
             anchor = node["ids"][0] if node["ids"] else ""
-            markers.append((file, _Marker(line, order, text, level, anchor, only, parent)))
+            markers.append((file, Marker(line, order, text, level, anchor, only, parent)))
         stack.append((node, order))
     for file in captured:
         if file not in seen:  # included but left no node (e.g. only comments)
-            markers.append((file, _Marker(line=0, order=order + 1)))
+            markers.append((file, Marker(line=0, order=order + 1)))
     return markers
 
 
-def _ancestors(node: nodes.Node) -> list[nodes.Node]:
+def ancestors(node: nodes.Node) -> list[nodes.Node]:
+    """The elements enclosing ``node``, outermost first."""
     out = []
     parent = node.parent
     while parent is not None:
@@ -308,7 +246,7 @@ def _is_ancestor(candidate: nodes.Node, node: nodes.Node) -> bool:
 
 ObjectsHook = Callable[
     [nodes.document, dict[str, LineMap], Path, str],
-    tuple[list[tuple[str, _Marker]], list[tuple[_Marker, Section]], list[CapturedFile]],
+    tuple[list[tuple[str, Marker]], list[tuple[Marker, Section]], list[CapturedFile]],
 ]
 
 
@@ -330,9 +268,9 @@ def split_document(
     captured files those live in.
     """
     maps = {f.path: LineMap(decode(data, encoding)) for f, data in files}
-    per_file: dict[str, list[_Marker]] = {}
+    per_file: dict[str, list[Marker]] = {}
     markers = _walk(doctree, maps, srcdir, files[0][0].path)
-    fixed: list[tuple[_Marker, Section]] = []
+    fixed: list[tuple[Marker, Section]] = []
     extra_files: list[CapturedFile] = []
     if objects is not None:
         more, fixed, extra_files = objects(doctree, maps, srcdir, files[0][0].path)
@@ -350,20 +288,7 @@ def split_document(
     return DocRecord(docname, title, searchable, [f for f, _ in files] + extra_files, ordered)
 
 
-def text_encoding(encoding: str | None) -> str:
-    """The codec name of Sphinx's ``source_encoding`` ("utf-8" for the UTF-8 family:
-    a byte-order mark stays in the text as U+FEFF, see :class:`LineMap`)."""
-    name = codecs.lookup(encoding or "utf-8").name
-    return "utf-8" if name in ("utf-8", "utf-8-sig") else name
-
-
-def decode(data: bytes, encoding: str = "utf-8") -> str:
-    """Captured bytes as the text Sphinx read (``source_encoding``); a byte the
-    encoding cannot decode becomes U+FFFD (Sphinx warns and replaces it too)."""
-    return data.decode(text_encoding(encoding), "replace")
-
-
-def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_Marker, Section]]:
+def _file_ranges(file: str, lm: LineMap, markers: list[Marker]) -> list[tuple[Marker, Section]]:
     """The disjoint ranges one captured file contributes, each with the marker that starts it."""
     markdown = file.endswith(".md")
     body = metadata_end(lm, markdown) + 1
@@ -373,7 +298,7 @@ def _file_ranges(file: str, lm: LineMap, markers: list[_Marker]) -> list[tuple[_
     heads = sorted((m for m in markers if m.level or m.resume_of is not None), key=lambda m: (m.line, m.order))
     # a heading on the intro's line replaces it; of two headings on one line the later wins
     bounds = [next(m for m in markers if not m.level and m.resume_of is None)]
-    before: dict[float, _Marker] = {}  # object marker order -> the bound current before it
+    before: dict[float, Marker] = {}  # object marker order -> the bound current before it
     for m in heads:
         if m.resume_of is not None:
             # the text after an object's directive block continues what was current before it

@@ -1,0 +1,214 @@
+"""How the index's tables are cut into files: section files that keep a page together,
+page outlines, captured-file packs and posting shards, each sized by its folder's
+:class:`~okf_sphinx.writer.sizing.Budget`.  Every packer returns the files it makes
+(``{name: JSON value}``); the index writer merges them."""
+
+from __future__ import annotations
+
+import base64
+from array import array
+from collections import defaultdict
+from typing import Any, NamedTuple
+
+from okf_sphinx.core import index_format as fmt
+
+from .sizing import BIG_POSTING_BYTES, MAX_POSTING_SHARDS, Budget, file_aim, large_site
+
+
+class SectionRow(NamedTuple):
+    """One section's row in a section file, with the page and captured file it belongs to."""
+
+    page: int  # page number (concepts.js order)
+    file: int  # captured file number (files.js order)
+    row: list[Any]  # [heading, level, line_start, line_end, anchor, text] (+ object fields)
+
+
+class PostingLists:
+    """Posting lists built section by section in ascending sid order: ``term → [Δsid, f,
+    len, …]`` (format: docs/index-format.md), as 32-bit machine integers — one Python int
+    object per number would be most of a large site's build memory."""
+
+    def __init__(self) -> None:
+        self.lists: dict[str, array[int]] = {}
+        self._last: dict[str, int] = {}
+
+    def add(self, sid: int, freqs: dict[str, int], length: int) -> None:
+        """Section ``sid`` (above every sid added before) with its weighted frequencies and length."""
+        lists, last = self.lists, self._last
+        for term, f in freqs.items():
+            flat = lists.get(term)
+            if flat is None:
+                lists[term] = array("i", (sid, f, length))
+            else:
+                flat.extend((sid - last[term], f, length))
+            last[term] = sid
+
+
+def page_aligned_starts(costs: list[int], page_of: list[int], target: int) -> list[int]:
+    """The first sid of each section file: whole pages while they fit in a file of about
+    ``target`` bytes, a page larger than that in files of its own of about equal size — so
+    the hits a smart answer shows of one page mostly share a file.  As many files as
+    filling each file up to ``target``, cutting anywhere, would make: the size grows until
+    the count is that low."""
+    runs: list[tuple[int, int, int]] = []  # (first sid, end sid, bytes) of each page's run of sections
+    for sid, cost in enumerate(costs):
+        if runs and page_of[sid] == page_of[runs[-1][0]]:
+            first, _end, size = runs[-1]
+            runs[-1] = (first, sid + 1, size + cost)
+        else:
+            runs.append((sid, sid + 1, cost))
+
+    def cuts(limit: int, exact: bool) -> list[int]:
+        """The first sid of each file for files of about ``limit`` bytes (``exact=False``: a
+        larger page's parts all named by its first sid, enough to count them)."""
+        starts: list[int] = []
+        room = 0
+        for first, end, size in runs:
+            if size > limit:  # cut into n parts of about size / n bytes
+                n = -(-size // limit)
+                if exact:
+                    part, acc = size / n, 0
+                    starts.append(first)
+                    for sid in range(first, end):
+                        if acc >= part:
+                            starts.append(sid)
+                            acc = 0
+                        acc += costs[sid]
+                else:
+                    starts += [first] * n
+                room = 0
+            elif size > room:
+                starts.append(first)
+                room = limit - size
+            else:
+                room -= size
+        return starts
+
+    aim, size = 0, target
+    for cost in costs:  # as many files as filling each up to `target`, cutting anywhere, would make
+        if size + cost > target and (size or not aim):
+            aim += 1
+            size = 0
+        size += cost
+    lo, hi = target, max(target, sum(costs))
+    while lo < hi:  # the smallest size whose files are at most `aim`
+        mid = (lo + hi) // 2
+        if len(cuts(mid, False)) > aim:
+            lo = mid + 1
+        else:
+            hi = mid
+    return cuts(lo, True)
+
+
+def pack_sections(sections: list[SectionRow], page_rows: list[list[Any]], entries: list[dict[str, Any]],
+                  budget: Budget | None = None) -> tuple[dict[str, Any], list[int]]:
+    """``s/<k>``: consecutive sids, about the smallest size of ``s/`` each (more when that would
+    make more than about ``budget`` files), with the rows of the pages (``[concept_id, title,
+    searchable, base URL, path]``) and files they refer to; returns the files and the first
+    sid of each."""
+    costs = [48 + sum(len(v) for v in row[:6] if isinstance(v, str)) + (len(str(row[6])) if len(row) > 6 else 0)
+             for _page, _file, row in sections]
+    b = budget or large_site("s")
+    starts = page_aligned_starts(costs, [s.page for s in sections],
+                                 file_aim(sum(costs), b.files, b.smallest, b.largest, b.cap))
+    out: dict[str, Any] = {}
+    for k, first in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(sections)
+        pages: dict[int, int] = {}
+        files: dict[int, int] = {}
+        rows = []
+        for page, file, row in sections[first:end]:
+            rows.append([pages.setdefault(page, len(pages)), files.setdefault(file, len(files)), *row])
+        out[f"s/{k}"] = {
+            "first": first,
+            "pages": [page_rows[p] for p in pages],
+            "files": [fmt.file_row(entries[f]["path"], entries[f]["sha256"]) for f in files],
+            "sections": rows,
+        }
+    return out, starts
+
+
+def pack_pages(pages: list[dict[str, Any]], budget: Budget | None = None) -> tuple[dict[str, Any], int]:
+    """``p/<k>``: the outlines of pages ``k·P … k·P + P − 1``; returns the files and P, chosen so
+    a file holds about the smallest size of ``p/`` (more, past about ``budget`` files)."""
+    size = sum(200 + sum(80 + len(s["heading"]) + len(s["path"]) + len(s["anchor"]) for s in p["sections"]) for p in pages)
+    b = budget or large_site("p")
+    target = max(b.smallest, -(-size // max(1, b.files)))
+    per_file = max(1, len(pages) * target // max(size, 1))
+    return {f"p/{k // per_file}": pages[k : k + per_file] for k in range(0, len(pages), per_file)}, per_file
+
+
+def pack_files(unshipped: list[tuple[dict[str, Any], dict[str, str]]], target: int) -> dict[str, Any]:
+    """``f/<k>``: ``{"files": [record, …]}`` for runs of consecutive captured files (in
+    ``files.js`` order) of about ``target`` bytes, each entry of ``files.js`` naming its
+    file as ``"pack": k`` (a file larger than ``target`` has a file of its own)."""
+    out: dict[str, Any] = {}
+    k, size = -1, target
+    for entry, record in unshipped:
+        cost = 32 + len(record["path"]) + len(record.get("text") or record.get("base64") or "")
+        if size + cost > target and size:
+            k += 1
+            size = 0
+            out[f"f/{k}"] = {"files": []}
+        out[f"f/{k}"]["files"].append(record)
+        entry["pack"] = k
+        size += cost
+    return out
+
+
+def file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
+    """One captured file in an ``f/<k>`` pack: the bytes as UTF-8 text when that is what they are, else base64
+    (with the project's ``encoding`` when it is not UTF-8, so readers decode as Sphinx did)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and (codec == "utf-8" or data.decode(codec, "replace") == text):
+        return {"path": path, "text": text}
+    record = {"path": path, "base64": base64.b64encode(data).decode("ascii")}
+    if codec != "utf-8":
+        record["encoding"] = codec
+    return record
+
+
+def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budget | None = None,
+                   groups: dict[str, list[Any]] | None = None) -> tuple[dict[str, Any], int]:
+    """Posting shards (``t/`` terms, ``x/`` identifiers) of ``n`` searchable sections, and the shard count.
+
+    ``t/`` shards hold ``{"groups": {stem: group}, "terms": {term: entry}}``: a term sits in
+    the shard of the stem group that lists it (:func:`fmt.posting_key`), beside that group,
+    so one file holds every form of a word; ``x/`` shards are ``{identifier: entry}``."""
+    postings = built.lists
+    group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
+    encoded = {t: fmt.encode_ints(p) for t, p in postings.items()}
+    sizes = {t: len(e) + 2 for t, e in encoded.items()}
+    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
+    # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
+    b = budget or large_site(folder)
+    whole = sum(len(t) + 32 + p for t, p in sizes.items()) + sum(group_sizes.values())
+    target = file_aim(whole, b.files, b.smallest, b.largest, b.cap)
+    big_bytes = max(BIG_POSTING_BYTES, target // 2)
+    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
+    shards = min(max(1, -(-size // target)), MAX_POSTING_SHARDS)
+    out: dict[str, Any] = {}
+    content: dict[str, dict[str, Any]] = defaultdict(dict)
+    big: dict[str, int] = defaultdict(int)
+    keyed = folder == "t"
+    for term in sorted(postings):
+        df = len(postings[term]) // 3
+        idf = fmt.idf(n, df)
+        name = fmt.shard_name(group_of.get(term, term), shards, folder)
+        if sizes[term] > big_bytes:
+            ref = f"{name}-{big[name]}"
+            big[name] += 1
+            out[ref] = encoded[term]
+            entry = [idf, df, [ref]]
+        else:
+            entry = [idf, df, encoded[term]]
+        (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
+    for g in sorted(groups or {}):
+        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = groups[g]  # type: ignore[index]
+    for k in range(shards):
+        shard = content.get(f"{folder}/{k:x}", {})
+        out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard
+    return out, shards
