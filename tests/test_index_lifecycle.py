@@ -319,9 +319,10 @@ new okf.Index(okf.nodeLoader({json.dumps(str(mix / "_okf"))})).search("walrus", 
 def _cdn(origin: Path, edge: dict[str, bytes]) -> Iterator[str]:
     """``origin`` served over HTTP behind a cache that still holds ``edge`` (path → bytes, an
     older deployment's files); a request with ``?fresh=`` goes past the cache to the origin."""
-    import functools
     import http.server
     import urllib.parse
+
+    from test_http import serve_folder
 
     class Cdn(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -339,13 +340,8 @@ def _cdn(origin: Path, edge: dict[str, bytes]) -> Iterator[str]:
                 return
             super().do_GET()
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Cdn, directory=str(origin)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serve_folder(origin, Cdn) as (url, _):
+        yield url
 
 
 @pytest.mark.browser
