@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         hooks = min(r["okf_hooks_cpu_s"] for r in runs["okf"])
         site = work / "site-okf"
         result: dict[str, Any] = {
-            "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "corpus": str(args.corpus), "repeat": args.repeat, "runs": runs,
             "cpu_ratio": round(okf / plain, 3), "hooks_share_of_plain": round(hooks / plain, 3),
             "okf_index": tree_bytes(site / "_okf"),

@@ -85,7 +85,7 @@ def table_strings(language: str) -> tuple[list[str], list[str], str]:
     return sorted(suffixes), sorted(prefixes), letters
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def word_list(language: str) -> tuple[str, ...]:
     """At least MIN_WORDS distinct words for ``language``'s stemmer, the same on every run."""
     real = vocabulary(language)

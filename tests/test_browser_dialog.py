@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-import os
 import re
 import shutil
 import subprocess
@@ -387,7 +386,6 @@ def test_result_lands_with_highlights(browser: Any, site: tuple[str, Path]) -> N
     page.keyboard.press("Enter")
     page.wait_for_url(lambda u: _plain(u) == target)
     _land(page)
-    from okf_sphinx import open_index
     from okf_sphinx.core.stemmer import stemmer_for
     stem = stemmer_for("en")
     marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.map(m => m.textContent)")

@@ -774,7 +774,6 @@ def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Pat
     smart ``expand`` adds the linked sections (with ``via`` and ``from``) and the page priors
     count the pages linking in (example_mkdocs: index.md -> retry.md, retry.md ->
     snippets.md#timeout-recipe and release.md)."""
-    from okf_sphinx.core import index_format as fmt
     from okf_sphinx.writer.smart_index import structure_factor
 
     index = okf_sphinx.open_index(site)

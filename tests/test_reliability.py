@@ -19,7 +19,7 @@ import okf_sphinx
 from conftest import EXAMPLE, sphinx_build, write_project
 from okf_sphinx import OkfError
 from okf_sphinx.core.hosts import SPHINX
-from okf_sphinx.core.index_format import shard_name, unwrap, wrap
+from okf_sphinx.core.index_format import unwrap, wrap
 
 
 def okf(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from math import sqrt  # a C builtin, re-exported and documented with autofunction
 
 __all__ = ["CacheError", "CacheStore", "evict_expired"]
 

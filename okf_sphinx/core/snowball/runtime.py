@@ -23,7 +23,7 @@ class Abort(Exception):
 Among = tuple[tuple[int, ...], dict[str, tuple[int, "Callable[[Env], bool] | None"]]]
 
 
-def among(groups: tuple[tuple, ...], conditions: dict[str, Callable[["Env"], bool]] | None = None) -> Among:
+def among(groups: tuple[tuple, ...], conditions: dict[str, Callable[[Env], bool]] | None = None) -> Among:
     """An among from its groups ``(result, string, string, ...)``; ``conditions`` names the
     routine that must also succeed for some strings."""
     table: dict[str, tuple[int, Callable[[Env], bool] | None]] = {}
