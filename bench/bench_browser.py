@@ -73,12 +73,12 @@ PAGEFIND_PAGE = """<!doctype html>
 const q = new URLSearchParams(location.search).get("q");
 const pagefind = await import("./pagefind/pagefind.js");
 const r = await pagefind.search(q);
-const data = await Promise.all(r.results.slice(0, %d).map((x) => x.data()));
+const data = await Promise.all(r.results.slice(0, PAGE).map((x) => x.data()));
 window.okfBench = { total: r.results.length, shown: data.length };
 document.body.dataset.done = "1";
 </script>
 <body></body>
-""" % PAGE
+""".replace("PAGE", str(PAGE))
 
 WARM_JS = r"""
 const okf = require(process.argv[2]);

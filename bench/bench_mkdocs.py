@@ -140,7 +140,7 @@ def okf_config(project: Path) -> str:
 def entry_point_path() -> str | None:
     """PYTHONPATH entry for the plugin's entry point when this checkout is not installed with it."""
     sys.path.insert(0, str(REPO / "tests"))
-    from mkdocs_sites import build_env
+    from support.mkdocs_sites import build_env
 
     return build_env()["PYTHONPATH"]
 
@@ -194,13 +194,13 @@ def _requests(browser: Any, base: str, page_url: str, done: str | None) -> list[
 
 def browser_bytes(site: Path, queries: list[str]) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
-    sys.path.insert(0, str(REPO / "tests" / "js"))
+    sys.path.insert(0, str(REPO / "tests"))
     import functools
     import http.server
     import threading
 
     import bench_browser  # the same file lookup and gzip counting as the Sphinx browser benchmark
-    from okf_js import CHROMIUM_ARGS, require_chromium
+    from support.node import CHROMIUM_ARGS, require_chromium
     from playwright.sync_api import sync_playwright
 
     handler = functools.partial(bench_browser._Quiet, directory=str(site))

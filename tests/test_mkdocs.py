@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import okf_sphinx
-from mkdocs_sites import (
+from support.mkdocs_sites import (
     EXAMPLE_MKDOCS,
     build_env,
     built_example,
@@ -25,7 +25,7 @@ from mkdocs_sites import (
     mkdocs_build,
     write_mkdocs_project,
 )
-from conftest import page_priors
+from support.build import page_priors
 
 EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
 
