@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_reading_site import built_site
+from support.reading_site import built_site
 
 from okf_sphinx import open_index
 from okf_sphinx.agent.answers import answer_json
@@ -167,7 +167,7 @@ _RAW = ("\x1b", "\x07", "\x9b", "\x7f", "\u202e")
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory) -> Path:
-    from conftest import build_html, write_project
+    from support.build import build_html, write_project
 
     src = write_project(tmp_path_factory.mktemp("hostile") / "src", {
         "index.rst": f"Walrus {HOSTILE}\n{'=' * 80}\n\nThe walrus {HOSTILE} text.\n\n"

@@ -10,8 +10,8 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from conftest import same_build
-from okf_sphinx.core.index_format import decode_ints, encode_ints, shard_name, unwrap
+from support.build import same_build
+from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import same_build, sphinx_build, write_project
-from test_reading_site import built_site
+from support.build import sphinx_build, write_project, same_build
+from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import answer_json
@@ -86,7 +86,7 @@ def test_caches_stay_within_their_bound_and_answers_do_not_change(site):
 
 
 def test_mcp_cache_mb_option(site):
-    from test_mcp import session_for, structured
+    from support.mcp import session_for, structured
 
     async def go():
         async with session_for(site, "--cache-mb", "1") as s:
@@ -121,7 +121,7 @@ def test_a_manifest_without_index_revision_is_refused(site, tmp_path):
     with pytest.raises(OkfError) as info:
         open_index(copy)
     assert info.value.code == "index_corrupt" and "index_revision" in info.value.message
-    from js.okf_js import run_node
+    from support.node import run_node
 
     assert run_node(copy, [{"query": "walrus"}]) == [info.value.envelope]  # the JS runtime refuses it alike
 
@@ -219,7 +219,7 @@ def _smaller_build(tmp_path: Path) -> dict:
 def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader):
     """Node re-reads the manifest after a search that loaded files; a browser-like
     loader (no cheap re-read) does so when a file of the new build fails its checks."""
-    from js.okf_js import RUNTIME, require_node
+    from support.node import RUNTIME, require_node
 
     a, b = _two_builds(tmp_path)
     if loader == "browser-like":
@@ -298,7 +298,7 @@ def _mixed(tmp_path: Path) -> tuple[Path, Path, str]:
 
 
 def test_a_file_of_another_build_is_index_changed_in_python_and_node(tmp_path):
-    from js.okf_js import RUNTIME, require_node
+    from support.node import RUNTIME, require_node
 
     mix, _, _ = _mixed(tmp_path)
     with pytest.raises(OkfError) as info:
@@ -322,7 +322,7 @@ def _cdn(origin: Path, edge: dict[str, bytes]) -> Iterator[str]:
     import http.server
     import urllib.parse
 
-    from test_http import serve_folder
+    from support.http import serve_folder
 
     class Cdn(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -350,7 +350,7 @@ def test_a_cache_serving_two_builds_is_read_past_in_python_and_the_browser(tmp_p
     """B deployed, a cache still serving one file of A — the manifest, or the posting shard
     of "walrus": Python and the browser runtime read the odd file again past the cache
     (``?fresh=``) and answer B's search exactly, never a mix."""
-    from js.okf_js import CHROMIUM_ARGS, require_chromium
+    from support.node import CHROMIUM_ARGS, require_chromium
 
     a = tmp_path / "a_out"
     mix, b, shard = _mixed(tmp_path)

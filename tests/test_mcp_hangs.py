@@ -22,8 +22,8 @@ from typing import Any
 
 import anyio
 import pytest
-from test_mcp import session_for, structured
-from test_reading_site import built_site
+from support.mcp import session_for, structured
+from support.reading_site import built_site
 
 from okf_sphinx import open_index
 from okf_sphinx.agent.batch import DEADLINE_SECONDS

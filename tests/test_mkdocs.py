@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import okf_sphinx
-from mkdocs_sites import (
+from support.mkdocs_sites import (
     EXAMPLE_MKDOCS,
     build_env,
     built_example,
@@ -25,7 +25,7 @@ from mkdocs_sites import (
     mkdocs_build,
     write_mkdocs_project,
 )
-from conftest import page_priors
+from support.build import page_priors
 
 EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
 
@@ -775,7 +775,6 @@ def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Pat
     smart ``expand`` adds the linked sections (with ``via`` and ``from``) and the page priors
     count the pages linking in (example_mkdocs: index.md -> retry.md, retry.md ->
     snippets.md#timeout-recipe and release.md)."""
-    from okf_sphinx.core import index_format as fmt
     from okf_sphinx.writer.smart_index import structure_factor
 
     index = okf_sphinx.open_index(site)
@@ -963,7 +962,7 @@ def test_a_server_reading_the_site_never_sees_no_index_during_plain_rebuilds(tmp
     import threading
 
     import anyio
-    from test_mcp import session_for, structured
+    from support.mcp import session_for, structured
 
     pages = {"index.md": "# Home\n\nThe walrus home.\n", **{f"p{i}.md": f"# Page {i}\n\nA walrus, page {i}.\n" for i in range(40)}}
     project = write_mkdocs_project(tmp_path / "p", pages)
