@@ -241,7 +241,7 @@ def test_every_contract_code_has_a_test():
     produced = {c for _, _, c in TOOL_ERRORS} | {"index_not_found", "index_corrupt", "index_version_unsupported"}
     produced |= {"source_unavailable", "cancelled"}  # test_http.py: URL server down / hanging, cancelled request
     produced |= {"missing_items", "too_many_items", "item_too_large"}  # test_batch.py: read_batch refusals
-    produced |= {"missing_dependency"}  # test_rough_edges.py: okf mcp without the MCP SDK (CLI only)
+    produced |= {"missing_dependency"}  # test_suggestions_and_outlines.py: okf mcp without the MCP SDK (CLI only)
     produced |= {"semantic_unavailable"}  # test_semantic.py: mode semantic on an index without vectors (CLI and MCP)
     produced |= {"index_changed"}  # test_index_lifecycle.py: files of two builds (a CDN mid-deploy)
     # internal_error reports a bug in okf_sphinx itself; no valid request can produce it
