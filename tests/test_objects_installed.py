@@ -127,3 +127,16 @@ def test_an_installed_version_no_project_file_matches_stays_generated_and_the_lo
     assert str(site / "shapes" / "__init__.py") in notes[0] and str(proj) in notes[0]
     assert "pip install ." in notes[0]
     _reads_back(tmp_path / "out", src, objects)
+
+
+def test_a_checkout_on_sys_path_with_egg_info_beside_it_is_read_in_place(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    # an old ``setup.py develop`` leaves shapes.egg-info in src/: src/ is still the checkout, not an install
+    write_files(proj, {"pyproject.toml": _pyproject('["shapes"]', "src"), "src/shapes/__init__.py": SHAPES,
+                       "src/shapes.egg-info/PKG-INFO": "Metadata-Version: 2.1\nName: shapes-demo\nVersion: 1.0\n"})
+    conf = 'import os, sys\nsys.path.insert(0, os.path.abspath("../src"))\n' + CONF
+    src = write_project(proj / "docs", {"index.rst": RST.format(module="shapes")}, conf=conf)
+    _build(sys.executable, src, tmp_path / "out")
+    objects = _objects(tmp_path / "out")
+    assert objects["shapes.Square"]["path"] == "src/shapes/__init__.py"
+    assert sorted(n for n, r in objects.items() if r.get("generated")) == ["shapes.scale"]

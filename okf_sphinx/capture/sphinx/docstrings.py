@@ -348,6 +348,9 @@ class SourceFiles:
 
     def _find(self, path: str) -> tuple[str | None, bool]:
         folder = installed_folder(path)
+        if folder is not None and _longest(path, self.roots) is not None and _longest(path, _SITE_DIRS) is None \
+                and "/site-packages/" not in path and "/dist-packages/" not in path:
+            folder = None  # a folder of the project on sys.path with an installer's metadata (``*.egg-info``) beside it
         if folder is None:
             return (None if _in_stdlib(path) else path), False
         data = Path(path).read_bytes()
