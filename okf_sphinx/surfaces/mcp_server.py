@@ -25,6 +25,7 @@ from okf_sphinx.agent.dispatch import TOOL_ARGUMENTS
 from okf_sphinx.agent.sites import Opened, Sites, name_sites, open_site
 from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core.guide import AGENT_GUIDE
 
 log = logging.getLogger("okf_sphinx.mcp")
 
@@ -286,10 +287,7 @@ def build_server(site: Any) -> Any:
         version=__version__,
         title="okf_sphinx documentation search",
         instructions=(
-            "Search this Sphinx documentation site with search_sections (AND of exact words, no stemming), then "
-            "read exactly what you need with get_section (by locator or concept_id + heading) or read_lines. "
-            "Quote locators and content_sha256 when you cite; find pages by name with search_concepts; "
-            "read several sections at once with read_batch. "
+            AGENT_GUIDE + " "
             + (f"Site: {sites.entries[0][1].location}" if not sites.many else
                "Sites (the `site` argument): " + ", ".join(f"{n} ({h.location})" for n, h in sites.entries))
         ),
