@@ -14,10 +14,13 @@ from typing import Any
 import anyio
 import pytest
 from jsonschema import Draft202012Validator
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from support.reading_site import built_site
 
 import okf_sphinx
 from okf_sphinx import open_index
+from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.core.errors import EXIT_CODES
 from okf_sphinx.core.index_format import section_file_of, section_starts
