@@ -30,11 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okf_sphinx.core.records import CapturedFile, decode
+from okf_sphinx.core.records import CapturedFile, decode, lexical
+from okf_sphinx.writer.index_writer import project_folder
 
-#: Files or folders that mark the repository holding the docs (the nearest folder at or above
-#: the documentation sources that has one).
-REPOSITORY_MARKERS = (".git", ".hg", "pyproject.toml", "setup.py", "setup.cfg")
 #: How deep below a project root an import folder may lie (``src/`` is 1, ``packages/x/src/`` 3).
 IMPORT_DEPTH = 3
 #: The most folders of one root looked at as import folders (breadth first, by name).
@@ -48,6 +46,7 @@ def _folders(paths: Any) -> tuple[str, ...]:
     for path in paths:
         try:
             out.add(Path(path).resolve().as_posix().rstrip("/") + "/")
+            out.add(lexical(path).rstrip("/") + "/")  # a virtual environment's own (linked) path too
         except (OSError, TypeError, ValueError):
             pass
     return tuple(sorted(out))
@@ -111,17 +110,14 @@ def _in_stdlib(path: str) -> bool:
 @functools.lru_cache(maxsize=16)
 def project_roots(srcdir: Path, configured: str | None = None) -> tuple[str, ...]:
     """The folders the documented project's own files are searched in: the documentation
-    sources, the author's source root (``configured``, relative to them) and the repository
-    holding the docs (the nearest folder at or above the sources with one of
-    :data:`REPOSITORY_MARKERS`); a root inside another is searched through it."""
-    found = [srcdir.resolve()]
+    sources, the author's source root (``configured``, relative to them) and the project
+    holding the docs (:func:`~okf_sphinx.writer.index_writer.project_folder`: the nearest
+    folder at or above the sources with a repository's or a Python project's marker, else
+    their parent); a root inside another is searched through it."""
+    found = [lexical(srcdir), project_folder(srcdir, Path(srcdir).parent).as_posix()]
     if configured:
-        found.append((srcdir / configured).resolve())
-    for folder in (found[0], *found[0].parents):
-        if any((folder / marker).exists() for marker in REPOSITORY_MARKERS):
-            found.append(folder)
-            break
-    roots = sorted({f.as_posix().rstrip("/") + "/" for f in found})
+        found.append(lexical(Path(srcdir) / configured))
+    roots = sorted({f.rstrip("/") + "/" for f in found})
     return tuple(r for r in roots if not any(r != q and r.startswith(q) for q in roots))
 
 
@@ -178,9 +174,8 @@ def _project_match(relative: str, size: int, sha256: str, roots: tuple[str, ...]
                 data = Path(candidate).read_bytes()
             except OSError:
                 continue
-            if hashlib.sha256(data).hexdigest() == sha256:
-                resolved = Path(candidate).resolve().as_posix()
-                found.append((candidate[len(root):].count("/"), resolved))
+            if hashlib.sha256(data).hexdigest() == sha256:  # where the project has it (a link keeps its own path)
+                found.append((candidate[len(root):].count("/"), candidate))
     return min(found)[1] if found else None
 
 
@@ -298,13 +293,14 @@ def _source_file(obj: Any) -> str | None:
         return None
     if not file or not file.endswith(".py"):
         return None
+    path = lexical(file)  # where Python imported it from (a link keeps its own path)
     try:
         resolved = Path(file).resolve()
     except OSError:
         return None
     if not resolved.is_file():
         return None
-    return resolved.as_posix()
+    return path
 
 
 def _unwrap(obj: Any) -> Any:
@@ -347,19 +343,22 @@ class SourceFiles:
         return self.unmatched[mark] if len(self.unmatched) > mark else ""
 
     def _find(self, path: str) -> tuple[str | None, bool]:
-        folder = installed_folder(path)
-        if folder is not None and _longest(path, self.roots) is not None and _longest(path, _SITE_DIRS) is None \
-                and "/site-packages/" not in path and "/dist-packages/" not in path:
+        resolved = Path(path).resolve().as_posix()
+        form, folder = path, installed_folder(path)
+        if folder is None and resolved != path:  # a link into an installed folder
+            form, folder = resolved, installed_folder(resolved)
+        if folder is not None and _longest(form, self.roots) is not None and _longest(form, _SITE_DIRS) is None \
+                and "/site-packages/" not in form and "/dist-packages/" not in form:
             folder = None  # a folder of the project on sys.path with an installer's metadata (``*.egg-info``) beside it
         if folder is None:
-            return (None if _in_stdlib(path) else path), False
+            return (None if _in_stdlib(path) or _in_stdlib(resolved) else path), False
         data = Path(path).read_bytes()
-        return _project_match(path[len(folder):], len(data), hashlib.sha256(data).hexdigest(), self.roots), True
+        return _project_match(form[len(folder):], len(data), hashlib.sha256(data).hexdigest(), self.roots), True
 
     def docs(self, path: str) -> dict[str, Docstring]:
         """qualname -> docstring location of every documented name of the file at ``path``."""
         if path not in self.captured:
-            self.captured[path] = CapturedFile.read(Path(path))[0]
+            self.captured[path] = CapturedFile.read(path)[0]
         return _python_docs(path, self.captured[path].sha256)
 
     def files(self) -> list[CapturedFile]:
