@@ -107,6 +107,12 @@ var z = 1;
 log(z)
 var div = 10 / 2 / 5, notRegex = (div) / 1;
 log([div, notRegex, /=/.test('a=b')])
+var q;
+q = 1
+{
+  q = 2;
+}
+log(q)
 async function later(v) { var w = await Promise.resolve(v * 2); return w + 1 }
 later(20).then(function (r) { log(r); process.stdout.write(out.join('\n') + '\n') })
 """
@@ -123,7 +129,7 @@ def test_tricky_script_prints_the_same_minified(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         outputs.append(proc.stdout)
     assert outputs[0] == outputs[1]
-    assert outputs[0].splitlines()[:3] == ["4", "[4,3,4]", "undefined"]  # the semicolons the line breaks stood for
+    assert outputs[0].splitlines()[:3] == ["2", "[4,3,4]", "undefined"]  # the semicolons the line breaks stood for
     # top-level names are globals and stay; local ones are shortened
     assert "function shadow(" in made.text and "function counter(" in made.text and "deeper" not in made.text
 

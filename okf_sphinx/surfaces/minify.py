@@ -191,10 +191,11 @@ def scopes(toks: list[Token], sources: list[tuple[str, str]]) -> Scope:
                 and prev is not None and _ends_value(prev) and kind in ("name", "keyword"):
             raise _fail(sources, tok, "a var statement without its semicolon")
         if kind == "keyword" and text == "function" and not after_dot:
-            before = prev
+            before, first = prev, i
             if before is not None and before.kind == "name" and before.text == "async":
-                before = sig(i - 2)
-            declaration = before is None or before.text in (";", "{", "}")
+                before, first = sig(i - 2), i - 1
+            # a statement starts: after ; { } or after the line break that ended one (a value before it)
+            declaration = before is None or before.text in (";", "{", "}") or (toks[first].newline_before and _ends_value(before))
             if declaration and stack and stack[-1][0] == "{object":
                 declaration = False
             if declaration and stack and stack[-1][0] == "{block":
@@ -239,7 +240,8 @@ def scopes(toks: list[Token], sources: list[tuple[str, str]]) -> Scope:
                 if pending is not None:
                     stack.append(("{body", scope))
                     scope, pending = pending, None
-                elif prev is None or prev.text in (")", ";", "{", "}") or (prev.kind == "keyword" and prev.text in ("else", "try", "finally", "do")):
+                elif prev is None or prev.text in (")", ";", "{", "}") or (prev.kind == "keyword" and prev.text in ("else", "try", "finally", "do")) \
+                        or (tok.newline_before and _ends_value(prev)):  # a block after the line break that ended a statement
                     stack.append(("{block", None))
                 else:
                     stack.append(("{object", None))
