@@ -233,3 +233,50 @@ def test_the_output_depends_only_on_the_input() -> None:
     minify._minify.cache_clear()
     again = browser.shipped("okf-search.js")
     assert first == again and first is not again
+
+
+STEM_NODE = r"""
+const path = require('path');
+const words = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const out = {};
+for (const dir of process.argv.slice(2)) {
+  const S = require(path.join(dir, 'okf-stemmer.js'));
+  out[dir] = {};
+  for (const lang of S.supportedLanguages()) out[dir][lang] = words[lang].map(S.forLanguage(lang));
+}
+process.stdout.write(JSON.stringify(Object.values(out)));
+"""
+def _unescape(literal: str) -> str:
+    """A JavaScript string literal's value (\\uXXXX escapes read); "" when it holds other escapes."""
+    try:
+        return json.loads('"' + literal + '"')
+    except ValueError:
+        return ""
+
+
+BASES = ["arbeit", "kata", "nation", "lov", "lugar", "hus", "kitap", "книг", "работ", "szab", "talo", "casa", "a", ""]
+
+
+def test_minified_stemmers_stem_as_the_readable_ones(tmp_path: Path) -> None:
+    """Every language's stemmer, minified as a site ships it, gives the readable one's stems
+    for words made of its own suffix tables (every string literal of its file) after a few bases."""
+    from okf_sphinx.core.stemmer import stemmer_script, supported_languages
+
+    node = require_node()
+    words: dict[str, list[str]] = {}
+    for language in supported_languages():
+        text = (browser.PACKAGE / "static" / str(stemmer_script(language))).read_text(encoding="utf-8")
+        literals = sorted({w for a, b in re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", text)
+                           if (w := _unescape(a or b)) and " " not in w})
+        words[language] = [base + s for base in BASES for s in literals] + [b + s + t for b in BASES[:3] for s in literals[:40]
+                                                                         for t in literals[-40:]]
+    script = tmp_path / "stem.js"
+    script.write_text(STEM_NODE, encoding="utf-8")
+    proc = subprocess.run([node, str(script), str(RUNTIME.parent), str(READABLE.parent)], input=json.dumps(words),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    small, readable = json.loads(proc.stdout)
+    assert set(small) == set(words) and len(small) >= 15
+    for language in small:
+        assert small[language] == readable[language], language
+        assert sum(1 for w, s in zip(words[language], small[language]) if w != s) > 100, language  # the rules ran
