@@ -34,7 +34,7 @@ import functools
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from collections.abc import Iterator
 
 
 class MinifyError(ValueError):
