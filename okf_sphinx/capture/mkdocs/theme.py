@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import html
 import re
+<<<<<<< HEAD
+=======
+import shutil
+import urllib.parse
+>>>>>>> main
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +86,17 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     assets = root + ASSETS + "/"
     replace, dialog, page = options.replace_builtin, options.dialog, search_page(options)
     tags = []
+<<<<<<< HEAD
     index = f"{root}{options.output_dir}/"
+=======
+    if dialog or on_search_page:
+        # the stemmer before the runtime: smart mode stems with it
+        tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
+        script = stemmer_script(language)
+        if script is not None:  # the site language's algorithm, after the shared part
+            tags.append(f'<script src="{assets}{script}" defer></script>')
+        tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{html.escape(index_url(root, options))}" defer></script>')
+>>>>>>> main
     if on_search_page:
         for script in lazy_scripts(language)[:-1]:  # the stemmer (when the language has one), the runtime
             extra = f' data-okf-index="{index}"' if script == "okf-search.js" else ""
@@ -108,12 +123,18 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     return output
 
 
+def index_url(root: str, options: OkfConfig) -> str:
+    """The index folder's URL from a page whose site root is ``root``: output_dir as a URL
+    path (a ``#``, ``?`` or space in a folder name is percent-encoded, not a URL's part)."""
+    return root + urllib.parse.quote(options.output_dir) + "/"
+
+
 def search_page_context(context: Any, options: OkfConfig) -> Any:
     """What okf's search page template reads: its title, the site root, the index, the assets."""
     root = context.get("base_url", ".").rstrip("/") + "/"
     context["okf_title"] = options.title
     context["okf_site_root"] = root
-    context["okf_index_url"] = root + options.output_dir + "/"
+    context["okf_index_url"] = index_url(root, options)  # the template escapes it for HTML
     context["okf_assets"] = root + ASSETS + "/"
     return context
 
