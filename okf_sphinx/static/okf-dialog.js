@@ -73,34 +73,12 @@
   if (typeof module === 'object' && module.exports) { module.exports = { readable: readable }; return; }
 
   var doc = document, win = window;
-<<<<<<< HEAD
   var boot = win.OkfDialog && win.OkfDialog.boot;  // okf-boot.js: the page's settings and the dialog's elements
   if (!boot || !win.OkfSearch) return;
   var okf = win.OkfSearch, STRINGS = boot.strings, tr = boot.tr, siteRoot = boot.root, searchUrl = boot.searchUrl;
   var el = boot.el, button = boot.button, direction = boot.direction;
-  var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
-  var dialog = null, input, status, list, more, all, recentBar, token = 0, active = -1;
-=======
-  var script = doc.currentScript;
-  if (!script || !win.OkfSearch || typeof HTMLDialogElement === 'undefined') return;
-  var okf = win.OkfSearch;
-  // the site root: data-okf-root (relative to the page; MkDocs), else the script lives in <root>/_static/
-  var rootAttr = script.getAttribute('data-okf-root');
-  var siteRoot = rootAttr ? new URL(rootAttr, doc.baseURI).href : new URL('../', script.src).href;
-  var searchPage = script.getAttribute('data-okf-search-page') || 'search.html';
-  var extraBoxes = script.getAttribute('data-okf-box');  // CSS selector: more theme search boxes to take over
-  var slashToTheme = script.getAttribute('data-okf-slash') === 'theme';  // the theme keeps "/" (its own search stays)
-  try {
-    var given = JSON.parse(script.getAttribute('data-okf-strings') || '{}');
-    Object.keys(given).forEach(function (k) { if (typeof given[k] === 'string' && STRINGS.hasOwnProperty(k)) STRINGS[k] = given[k]; });
-  } catch (e) { /* malformed: English */ }
-  function tr(key, vars) {
-    return STRINGS[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
-  }
   var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250, XHTML = 'http://www.w3.org/1999/xhtml';
-  var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
-  var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
->>>>>>> main
+  var dialog = null, input, status, list, more, all, recentBar, token = 0, active = -1;
   var limit = PAGES, focusAt = -1;
   var perf = win.performance && win.performance.mark ? win.performance : null;
   var outlines = {};

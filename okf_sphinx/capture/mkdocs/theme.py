@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import html
 import re
-<<<<<<< HEAD
-=======
-import shutil
 import urllib.parse
->>>>>>> main
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -86,17 +82,7 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     assets = root + ASSETS + "/"
     replace, dialog, page = options.replace_builtin, options.dialog, search_page(options)
     tags = []
-<<<<<<< HEAD
-    index = f"{root}{options.output_dir}/"
-=======
-    if dialog or on_search_page:
-        # the stemmer before the runtime: smart mode stems with it
-        tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
-        script = stemmer_script(language)
-        if script is not None:  # the site language's algorithm, after the shared part
-            tags.append(f'<script src="{assets}{script}" defer></script>')
-        tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{html.escape(index_url(root, options))}" defer></script>')
->>>>>>> main
+    index = html.escape(index_url(root, options))
     if on_search_page:
         for script in lazy_scripts(language)[:-1]:  # the stemmer (when the language has one), the runtime
             extra = f' data-okf-index="{index}"' if script == "okf-search.js" else ""
