@@ -352,7 +352,7 @@ def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: 
     """output_dir is written into every page's data-okf-index: a quote ended the attribute,
     a # or ? cut the URL — search broke on every page (issue 20, point 13). It is now
     escaped for HTML and for a URL path."""
-    from mkdocs_sites import write_mkdocs_project
+    from support.mkdocs_sites import write_mkdocs_project
 
     project = write_mkdocs_project(tmp_path / "src", {"index.md": "# Home\n\nThe walrus swims.\n",
                                                        "more.md": "# More\n\nA walrus again.\n"},
@@ -366,6 +366,9 @@ def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: 
     page.on("pageerror", lambda e: errors.append(str(e)))
     for where in ("more/index.html", "search.html?q=walrus"):
         page.goto((out / where.split("?")[0]).as_uri() + ("?" + where.split("?")[1] if "?" in where else ""))
+        if "?" not in where:  # a page loads the runtime when the reader reaches for search (okf-boot.js)
+            page.keyboard.press("Control+k")
+            page.wait_for_function("() => window.OkfDialog.boot.loaded")
         got = page.evaluate("OkfSearch.search('walrus').then(r => r.hits.map(h => h.locator))")
         assert got == want, (where, got)
     page.wait_for_selector("#okf-search[data-okf-state=done]")

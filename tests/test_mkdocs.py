@@ -25,7 +25,7 @@ from support.mkdocs_sites import (
     mkdocs_build,
     write_mkdocs_project,
 )
-from support.build import page_priors
+from support.build import boot_files, page_priors
 
 EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
 
@@ -382,28 +382,32 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
-    from okf_sphinx.capture.mkdocs.theme import ASSET_FILES, THEME_BOXES
+    from okf_sphinx.capture.mkdocs.theme import THEME_BOXES
+    from okf_sphinx.surfaces.browser import shipped
 
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
     scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
     assert [(src, re.findall(r'data-okf-([\w-]+)="([^"]*)"', attrs)) for src, attrs in scripts] == [
-        ("../../assets/okf/okf-stemmer.js", []),
-        ("../../assets/okf/okf-stemmer-english.js", []),  # the site language's stemmer only
-        ("../../assets/okf/okf-search.js", [("index", "../../_okf/")]),
         ("../../assets/okf/okf-mkdocs.js", [("search", "../../search.html"), ("theme", "mkdocs")]),
-        ("../../assets/okf/okf-dialog.js", [("root", "../../"), ("search-page", "search.html"),
-                                            ("box", html.escape(THEME_BOXES))]),
-    ]  # in this order: stemmer before the runtime, the theme hook before the dialog
-    assert sorted(p.name for p in (site / "assets" / "okf").glob("okf-stemmer*.js")) == [
-        "okf-stemmer-english.js", "okf-stemmer.js"]
+        ("../../assets/okf/okf-boot.js", [("root", "../../"), ("index", "../../_okf/"), ("search-page", "search.html"),
+                                          ("box", html.escape(THEME_BOXES))]),
+    ]  # the theme hook, then the boot: no runtime on a page until the reader reaches for search
+    assets = site / "assets" / "okf"
+    # what the boot loads then, in order: the stemmers (the site language's only), the runtime, the dialog
+    assert boot_files(assets / "okf-boot.js") == ["okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js"]
+    assert sorted(p.name for p in assets.glob("okf-stemmer*.js")) == ["okf-stemmer-english.js", "okf-stemmer.js"]
     head = page[: page.index("</head>")]
     assert '<link rel="stylesheet" href="../../assets/okf/okf-dialog.css">' in head
     assert "search/main.js" not in page  # the theme's own search client is not loaded
     # only HTML pages: the sitemap and the 404 page (served from any depth) are left alone
     assert "okf" not in (site / "sitemap.xml").read_text(encoding="utf-8")
     assert "okf-mkdocs.js" not in (site / "404.html").read_text(encoding="utf-8")
-    for name in ASSET_FILES:
-        assert (site / "assets" / "okf" / name).read_bytes() == (Path(okf_sphinx.__file__).parent / "static" / name).read_bytes()
+    for name in ("okf-mkdocs.js", "okf-dialog.js", "okf-search.js", "okf-stemmer.js"):  # minified, their maps beside them
+        made = shipped(name, "en")
+        assert (assets / name).read_text(encoding="utf-8") == made.text
+        assert (assets / (name + ".map")).read_text(encoding="utf-8") == made.map
+    for name in ("okf-search.css", "okf-dialog.css"):
+        assert (assets / name).read_bytes() == (Path(okf_sphinx.__file__).parent / "static" / name).read_bytes()
 
 
 def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
@@ -506,7 +510,7 @@ def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: 
     from okf_sphinx.core.stemmer import stemmer_script
 
     shipped = sorted(p.name for p in (tmp_path / "site" / "assets" / "okf").glob("okf-stemmer*.js"))
-    assert shipped == sorted(["okf-stemmer.js"] + ([stemmer_script(language)] if stemmed else []))
+    assert shipped == (sorted(["okf-stemmer.js", stemmer_script(language)]) if stemmed else [])  # no stemmer: none shipped
 
 
 def test_snippet_line_ranges_and_sections_are_captured_exactly(tmp_path: Path) -> None:

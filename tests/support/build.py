@@ -40,6 +40,17 @@ def page_priors(site: Path) -> dict[str, float]:
     return dict(zip(fmt.unwrap("paths", (okf / "paths.js").read_bytes()), fmt.unwrap("smart", (okf / "smart.js").read_bytes())["priors"]))
 
 
+def boot_files(boot: Path) -> list[str]:
+    """The files a site's shipped ``okf-boot.js`` loads when the reader reaches for search, in
+    order, without their ``?v=`` (the build writes them into the boot)."""
+    import json
+    import re
+
+    found = re.findall(r'\[("okf-[^"\]]*"(?:,"[^"\]]*")*)\]', boot.read_text(encoding="utf-8"))
+    assert len(found) == 1, boot
+    return [name.split("?")[0] for name in json.loads("[" + found[0] + "]")]
+
+
 def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> Path:
     """A Sphinx project from ``{relative path: text or exact bytes}``."""
     root.mkdir(parents=True, exist_ok=True)

@@ -260,7 +260,9 @@ define('engine/index', function (use, root) {
       }
       return this.consistent(function () {
         return self.open().then(function (m) {
-          if (m.semantic !== undefined) return use('engine/semantic').blend(self, query, limit, options, present);  // words and meaning
+          if (m.semantic !== undefined) {  // words and meaning: semantic mode's code is read now
+            return source.loadPart('okf-semantic.js').then(function () { return use('engine/semantic').blend(self, query, limit, options, present); });
+          }
           return use('engine/smart').search(self, query, limit, options, present);
         });
       });
@@ -271,7 +273,9 @@ define('engine/index', function (use, root) {
         return Promise.reject(new OkfError('schema_validation', 'search does not take ' + errors.jsonText(other[0]) +
           '; semantic mode takes ' + C.SEMANTIC_OPTIONS.join(', '), { field: other[0] }));
       }
-      return this.consistent(function () { return use('engine/semantic').search(self, query, limit, options, present); });
+      return this.consistent(function () {
+        return source.loadPart('okf-semantic.js').then(function () { return use('engine/semantic').search(self, query, limit, options, present); });
+      });
     }
     return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword', 'smart' or 'semantic', got " + errors.jsonText(mode), { field: 'mode' }));
   };

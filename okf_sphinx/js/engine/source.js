@@ -67,5 +67,29 @@ define('engine/source', function (use, root) {
     return loader;
   }
 
-  return { checkName: checkName, scriptLoader: scriptLoader, nodeLoader: nodeLoader };
+  // The runtime's parts (okf_sphinx/surfaces/browser.py PARTS, such as okf-semantic.js): a file
+  // beside okf-search.js, read once when a request first needs it — a <script> in a page (with
+  // the runtime's own ?v=), require() in Node.  Their modules then answer use().
+  var here = doc && doc.currentScript ? doc.currentScript.src : null, parts = {};
+  function loadPart(file) {
+    if (!parts[file]) {
+      parts[file] = new Promise(function (resolve, reject) {
+        if (!doc) { require('./' + file); resolve(); return; }
+        var s = doc.createElement('script'), url = new URL(file, here || doc.baseURI);
+        if (here) url.search = new URL(here).search;
+        s.src = url.href;
+        s.onload = function () { s.remove(); resolve(); };
+        s.onerror = function () {
+          s.remove();
+          delete parts[file];
+          reject(new OkfError('missing_dependency', file + ' could not be loaded from ' + url.href + ': the site ships it beside okf-search.js; rebuild the site',
+            { file: file }));
+        };
+        doc.head.appendChild(s);
+      });
+    }
+    return parts[file];
+  }
+
+  return { checkName: checkName, scriptLoader: scriptLoader, nodeLoader: nodeLoader, loadPart: loadPart };
 });
