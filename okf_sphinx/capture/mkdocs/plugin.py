@@ -21,6 +21,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
 
 from okf_sphinx.core.errors import BuildError
 from okf_sphinx.core.hosts import MKDOCS
@@ -35,6 +36,7 @@ from .config import OkfConfig
 from .dirty import previous_records
 from .links import PageLinks, resolve_links, url_key
 from .nav import INDEXES_FEATURE, nav_depths, nav_groups
+from .markdown_sections import HeadingError
 from .page import PageCapture, Recorder, concept_id
 
 log = get_plugin_logger(__name__)
@@ -76,7 +78,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                                             f"{self._host.setting('semantic_model')} ({self._host.where})")
             except BuildError as exc:
                 raise PluginError(f"{self._host.prefix}{exc}") from None
-        self._capture = PageCapture(self.config)
+        self._capture = PageCapture(self.config, get_data)
         recorder = next((e for e in config["markdown_extensions"] if isinstance(e, Recorder)), None)
         if recorder is None:
             config["markdown_extensions"].append(Recorder(self._capture))
@@ -128,7 +130,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             self._skipped.append(file.src_uri)
             return html
         docname = concept_id(file.src_uri)
-        record, links, meta = self._capture.capture(page, html, config, not excluded(docname, self.config.exclude))
+        try:
+            record, links, meta = self._capture.capture(page, html, config, not excluded(docname, self.config.exclude))
+        except HeadingError as exc:
+            raise PluginError(f"{self._host.prefix}{exc}") from None
         self._records[file.src_uri] = record
         self._links[docname] = links
         self._metas[docname] = meta
@@ -257,6 +262,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         """The build log's notes on what could not be captured as written."""
         notes = self._capture
         assert notes is not None
+        for failed in notes.failed:
+            log.warning("could not parse %s a second time with the site's Markdown extensions; it is indexed "
+                        "as one section", failed)
         warn = self.config.unmatched_headings == "warn"
         say = log.warning if warn else log.info
         if notes.rewritten:
