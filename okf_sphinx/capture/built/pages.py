@@ -39,7 +39,7 @@ class BuiltPage:
 
     src_uri: str  # path in the docs folder, POSIX
     abs_src_path: str
-    url: str  # relative to the site root ("" for the home page)
+    url: str  # relative to the site root ("./" for the home page), as the generators write it
     built: Path  # the HTML file
     title: str = ""
 
@@ -91,7 +91,7 @@ def destination(src_uri: str, use_directory_urls: bool) -> tuple[str, str]:
         dest = posixpath.join(parent, stem, "index.html")
     url = dest
     if use_directory_urls and posixpath.basename(dest) == "index.html":
-        url = posixpath.dirname(dest) + "/" if posixpath.dirname(dest) else ""
+        url = (posixpath.dirname(dest) or ".") + "/"
     return dest, urllib.parse.quote(url)
 
 
@@ -145,7 +145,7 @@ def page_title(page: BuiltPage, nav_title: str | None, meta: dict[str, object], 
         text = html.unescape(_TAG.sub("", _HEADERLINK.sub("", m.group(1)))).strip()
         if text:
             return text
-    if page.url == "" or page.url == "index.html":
+    if page.src_uri in ("index.md", "README.md") or page.url in ("./", "index.html"):
         return "Home"
     stem = _stem(page.src_uri)
     stem = "index" if stem == "README" else stem
