@@ -37,7 +37,7 @@ from okf_sphinx.writer.smart_index import page_meta, page_prior
 
 from .content import generator, layout_of, page_content
 from .inject import inject_page, search_page_html, write_text
-from .pages import BuiltPage, files_nav, generated_pages, pair_pages, page_title
+from .pages import BuiltPage, files_nav, generated_pages, pair_by_title, pair_pages, page_title
 from .settings import Settings, find_config, read_settings
 
 
@@ -76,18 +76,26 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
         raise OkfError("schema_validation", str(exc), field="output_dir") from None
     pages, unbuilt = pair_pages(site, docs_dir, settings)
     layout = layout_of(sample)
+    skip = (options.output_dir + "/", theme.ASSETS + "/")
+    search_page = theme.search_page(options)
+    generated = [g for g in generated_pages(site, pages, skip) if g != search_page]
+
+    from mkdocs.utils.meta import get_data  # noqa: PLC0415 - the front matter as both generators read it
+
+    def content_of(rel: str) -> str | None:
+        page_html = (site / rel).read_text(encoding="utf-8")
+        page_layout = layout_of(page_html)
+        return page_content(page_html, page_layout) if page_layout is not None else None
+
+    pages += pair_by_title(site, unbuilt, generated, docs_dir, content_of, get_data)
+    pages.sort(key=lambda p: p.src_uri)
     notes = []
     if unbuilt:
         notes.append(f"{len(unbuilt)} Markdown pages have no built page and are not indexed (drafts, pages the build "
                      f"left out): {_names(unbuilt)}")
-    skip = (options.output_dir + "/", theme.ASSETS + "/")
-    search_page = theme.search_page(options)
-    generated = [g for g in generated_pages(site, pages, skip) if g != search_page]
     if generated:
         notes.append(f"{len(generated)} built pages have no Markdown source (generated pages) and are not indexed: "
                      f"{_names(generated)}")
-
-    from mkdocs.utils.meta import get_data  # noqa: PLC0415 - the front matter as both generators read it
 
     capture = PageCapture(options, get_data)
     records: list[DocRecord] = []

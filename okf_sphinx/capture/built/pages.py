@@ -7,7 +7,8 @@ has no ``index.md``) to their folder's ``index.html``.  Files and folders whose 
 with a dot, the top-level ``templates/`` folder and the author's ``exclude_docs`` patterns are
 not pages.  A source page with no built page (a draft, a page the build left out) and a built
 page with no source (a generated page: a blog index, tags, an API page a plugin wrote) are
-reported and left out; a page whose title the nav does not set is titled as the generators
+reported and left out — unless a plugin built the page at a URL of its own (a blog post's
+dated URL) and its first heading names the source's title (:func:`pair_by_title`); a page whose title the nav does not set is titled as the generators
 title it (front matter ``title``, else the page's first ``<h1>``, else the file name).
 """
 
@@ -19,7 +20,9 @@ import posixpath
 import re
 import urllib.parse
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from okf_sphinx.core.errors import OkfError
 
@@ -121,6 +124,48 @@ def pair_pages(site_dir: Path, docs_dir: Path, settings: Settings) -> tuple[list
     return paired, unbuilt
 
 
+def pair_by_title(site_dir: Path, unbuilt: list[str], generated: list[str], docs_dir: Path,
+                  content_of: Callable[[str], str | None],
+                  front_matter: Callable[[str], tuple[str, dict[str, Any]]]) -> list[BuiltPage]:
+    """Pages a plugin built at a URL of its own (a blog's dated post URLs): a source page with no
+    built page at the shared URL rule is paired with the one built page without a source whose
+    first ``<h1>`` has the words of the source's first ``# `` heading or front matter ``title``;
+    the pairs are taken out of ``unbuilt`` and ``generated``."""
+    if not unbuilt or not generated:
+        return []
+    by_title: dict[str, list[str]] = {}
+    for rel in generated:
+        content = content_of(rel)
+        m = _FIRST_H1.match(content or "")
+        if m:
+            by_title.setdefault(_key(_heading_text(m.group(1))), []).append(rel)
+    paired = []
+    for uri in list(unbuilt):
+        text, meta = front_matter((docs_dir / uri).read_text(encoding="utf-8-sig"))
+        heading = next((line[2:].strip() for line in text.split("\n") if line.startswith("# ")), "")
+        titles = {_key(heading), _key(str(meta.get("title") or ""))} - {""}
+        found = {rel for t in titles for rel in by_title.get(t, [])}
+        if len(found) == 1:
+            rel = found.pop()
+            url = rel[: -len("index.html")] if rel.endswith("/index.html") else rel
+            paired.append(BuiltPage(uri, str((docs_dir / uri).resolve()), urllib.parse.quote(url), site_dir / rel))
+            unbuilt.remove(uri)
+            generated.remove(rel)
+            for t in [t for t, rels in by_title.items() if rel in rels]:
+                by_title[t].remove(rel)
+    return paired
+
+
+def _key(title: str) -> str:
+    """A title as compared: its words, case-folded (Markdown's marks and the rendering's
+    punctuation aside)."""
+    return " ".join(re.findall(r"\w+", title.casefold()))
+
+
+def _heading_text(inner: str) -> str:
+    return html.unescape(_TAG.sub("", _HEADERLINK.sub("", inner))).strip()
+
+
 def generated_pages(site_dir: Path, paired: list[BuiltPage], skip: tuple[str, ...]) -> list[str]:
     """Built HTML pages that no source page was built into (404 and okf's own files aside)."""
     mine = {p.built.resolve() for p in paired}
@@ -142,7 +187,7 @@ def page_title(page: BuiltPage, nav_title: str | None, meta: dict[str, object], 
         return str(meta["title"])
     m = _FIRST_H1.match(content)
     if m:
-        text = html.unescape(_TAG.sub("", _HEADERLINK.sub("", m.group(1)))).strip()
+        text = _heading_text(m.group(1))
         if text:
             return text
     if page.src_uri in ("index.md", "README.md") or page.url in ("./", "index.html"):
