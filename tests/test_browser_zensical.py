@@ -25,7 +25,6 @@ from test_browser_search import browser, serve  # noqa: F401 - the shared Chromi
 from test_zensical import PROJECT, make_site
 
 pytestmark = pytest.mark.browser
-pytest.importorskip("zensical", reason="pip install zensical (the README's test set-up)")
 
 VARIANTS = ["modern", "classic"]
 

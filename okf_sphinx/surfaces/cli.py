@@ -3,12 +3,14 @@
 ``okf search|section|object|lines|concepts`` answer one request and exit; ``--json``
 prints exactly the structure the MCP tool of the same name returns (one line
 of compact JSON, :func:`okf_sphinx.agent.answers.answer_json`).  ``okf mcp`` serves
-the four tools over MCP.  Refusals print the error envelope on stdout with
+the four tools over MCP.  ``okf index SITE_DIR`` indexes a site after its build
+(Zensical, or MkDocs without the plugin: :mod:`okf_sphinx.capture.built.indexer`).  Refusals print the error envelope on stdout with
 ``--json`` (a one-line message on stderr without) and exit with the code's
 status from :data:`okf_sphinx.core.errors.EXIT_CODES`; output is written only once
 the whole answer exists, so an error never leaves partial results behind.
 
-Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs).
+Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs, nor MkDocs
+and Python-Markdown unless ``okf index`` runs).
 """
 
 from __future__ import annotations
