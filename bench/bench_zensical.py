@@ -116,7 +116,10 @@ def mkdocs_pair(corpus: Path, work: Path, reuse: bool) -> tuple[Path, Path, Path
     project = work / "mkdocs-src"
     plugin_site, plain_site, links = work / "mkdocs-plugin", work / "mkdocs-plain", work / bqm.LINKS_FILE
     times: dict[str, Any] = {}
-    if reuse and (plugin_site / "_okf" / "manifest.js").is_file() and (plain_site / "_okf").is_dir() and links.is_file():
+    if reuse and (plugin_site / "_okf" / "manifest.js").is_file() and (plain_site / "index.html").is_file() \
+            and links.is_file():
+        times["okf index after it"] = timed([sys.executable, "-m", "okf_sphinx", "index", str(plain_site), "--config",
+                                             "mkdocs-plain.yml"], project)
         return plugin_site, plain_site, links, times
     shutil.rmtree(project, ignore_errors=True)
     shutil.copytree(corpus, project, ignore=shutil.ignore_patterns("site", ".cache", "__pycache__"))
@@ -155,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--project", default=str(bq.CORPORA / "material"), help="the corpus (copied first)")
     ap.add_argument("--work", default=str(HERE / "results" / "zensical"), help="builds and outputs")
     ap.add_argument("--repeats", type=int, default=3, help="timed Zensical build + okf index pairs (default 3)")
-    ap.add_argument("--reuse", action="store_true", help="reuse the MkDocs builds under --work")
+    ap.add_argument("--reuse", action="store_true", help="reuse the MkDocs builds under --work (okf index runs again)")
     args = ap.parse_args(argv)
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -201,7 +204,10 @@ def main(argv: list[str] | None = None) -> int:
     keys = bqm.page_of_url(urls)
     queries = [i["query"] for i in items]
     print(f"{len(items)} known-item queries", file=sys.stderr, flush=True)
-    rankings, _sections = bq.okf_rankings(site, items, {"okf keyword", "okf smart"}, [])
+    from okf_sphinx.engine import smart as engine
+
+    rankings, _sections = bq.okf_rankings(site, items, {"okf keyword", "okf smart"},
+                                          [float(getattr(engine, "SUB_HIT_FLOOR", 0.0))])
     answers = bq.node_lines(["node", str(HERE / "quality_zensical.js"), str(site)], queries)
     rankings["zensical"] = [bq.distinct_pages([bqm.url_docname(u, keys) for u in a]) for a in answers]
     rows = bqm.rows(items)
@@ -226,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                  "ratio": {"wall": wall_i / wall_b, "cpu": cpu_i / cpu_b},
                  "all": {"builds": builds, "indexes": indexes}, "mkdocs": mkdocs_times},
         "bytes": sizes,
-        "quality": {f"{group} {which}": {s: bq.metrics([bq.rank_of(items[i]["target"], r[i]) for i in chosen])
+        "quality": {f"{group} {which}": {s: None if r is None else bq.metrics([bq.rank_of(items[i]["target"], r[i])
+                                                                               for i in chosen])
                                          for s, r in rankings.items()} for group, which, chosen in rows},
         "queries": len(items),
         "same_as_plugin": same,

@@ -23,7 +23,7 @@ if (!worker) throw new Error(`no Zensical search worker in ${workers}`);
 let replies = [];
 const context = vm.createContext({
   console: { log: () => {}, warn: () => {}, error: console.error },
-  setTimeout, clearTimeout, Promise, TextEncoder, TextDecoder, URL, Intl,
+  setTimeout, clearTimeout, Promise, TextEncoder, TextDecoder, URL, Intl, structuredClone,
 });
 context.self = vm.runInContext('this', context);
 context.self.postMessage = (message) => replies.push(message);
@@ -33,7 +33,8 @@ if (typeof listener !== 'function') throw new Error(`${worker} set no onmessage`
 
 async function send(message) {
   replies = [];
-  listener({ data: message });
+  // a copy, as postMessage hands a worker a structured clone: the worker changes what it is given
+  listener({ data: structuredClone(message) });
   for (let i = 0; i < 1000 && !replies.length; i++) await new Promise((r) => setImmediate(r));
   if (replies.length !== 1) throw new Error(`expected one reply to message type ${message.type}, got ${replies.length}`);
   return replies[0];
@@ -48,7 +49,7 @@ const NO_TAGS = { input: { type: 'operator', data: { operator: 'and', operands: 
   if (ready.type !== 1) throw new Error(`setup answered type ${ready.type}`);
   const queries = JSON.parse(fs.readFileSync(0, 'utf8'));
   for (const q of queries) {
-    const urls = [];
+      const urls = [];
     let page;
     for (let step = 0; step < 20 && urls.length < 10; step++) {
       const result = await send({ type: 2, data: { input: q, filter: NO_TAGS, page } });

@@ -30,7 +30,7 @@ PROJECT = {
     "zensical.toml": """[project]
 site_name = "Zen test"
 site_description = "A small Zensical site"
-nav = ["index.md", {"Guide" = ["guide/install.md", "guide/usage.md"]}, "notes.md"]
+nav = ["index.md", {"Guide" = ["guide/install.md", {"Using it" = "guide/usage.md"}]}, "notes.md"]
 """,
     "docs/index.md": "# Welcome\n\nIntro text about widgets.\n\n## Getting started\n\n"
                      "Read the [install guide](guide/install.md#requirements).\n",
@@ -108,6 +108,7 @@ def test_sections_have_exact_source_lines(zen: Path) -> None:
     assert index.search_concepts("notes")["concepts"][0]["title"] == "Notes"  # titled by its file name
     titles = {c["concept_id"]: c["title"] for c in index.search_concepts("install")["concepts"]}
     assert titles["guide/install"] == "Installing"  # front matter title, as Zensical titles it
+    assert index.search_concepts("usage")["concepts"][0]["title"] == "Using it"  # the nav's title first
 
 
 def test_agent_tools_read_exact_sections_verified_by_sha256(zen: Path) -> None:

@@ -8,7 +8,7 @@ MkDocs and Zensical's modern and classic themes, MkDocs' ``mkdocs`` and ``readth
 themes), without what the theme adds around it (Material's edit and view buttons, tags,
 the title it writes when the page has no ``<h1>``, source-file facts, feedback and
 comments; the ``mkdocs`` theme's source links).  Attribute values a minifier left
-unquoted are quoted again (``id=x`` → ``id="x"``), so the headings, ids and links read
+unquoted or put in single quotes are double-quoted again (``id=x`` → ``id="x"``), so the headings, ids and links read
 from it are those the plugin reads.  No generator imports.
 """
 
@@ -24,7 +24,7 @@ _Q = "[\"']?"  # a minifier drops the quotes of simple attribute values
 class Layout:
     """How a theme frames a page's content."""
 
-    name: str  # "material" (Material for MkDocs, Zensical's themes), "mkdocs", "readthedocs"
+    name: str  # "material" (Material for MkDocs, Zensical's themes), "material-blog", "mkdocs", "readthedocs"
     opens: re.Pattern[str]  # the start tag of the element holding the content
     tag: str  # that element's tag name
     before: tuple[re.Pattern[str], ...] = ()  # the theme's parts at the start of the element
@@ -54,6 +54,8 @@ LAYOUTS = (
         ),
         auto_title=True,
     ),
+    # Material's and Zensical's blog index: the page's own content in a header before the excerpts
+    Layout("material-blog", _re(r"<div\s+class=Qmd-content__innerQ[^>]*>\s*<header\s+class=Qmd-typesetQ[^>]*>"), "header"),
     Layout("mkdocs", _re(r"<div\s+class=Qcol-md-9Q\s+role=QmainQ[^>]*>"), "div",
            before=(_re(r"<div\s+class=Qsource-linksQ>.*?</div>"),)),
     Layout("readthedocs", _re(r"<div\s+class=QsectionQ\s+itemprop=QarticleBodyQ[^>]*>"), "div"),
@@ -129,18 +131,24 @@ def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 def quote_attributes(fragment: str) -> str:
-    """``fragment`` with every unquoted attribute value of its start tags in double quotes, as
-    Python-Markdown writes them (a minifier's ``<h2 id=usage>`` → ``<h2 id="usage">``);
-    quoted values and text are left as they are."""
+    """``fragment`` with every attribute value of its start tags in double quotes, as
+    Python-Markdown writes them (a minifier's ``<h2 id=usage>`` → ``<h2 id="usage">``,
+    ``href='?q="a"'`` → ``href="?q=&quot;a&quot;"``); double-quoted values and text are left
+    as they are."""
     if "=" not in fragment:
         return fragment
 
+    def value(a: re.Match[str]) -> str:
+        if a.group(5) is not None:  # unquoted
+            return f'{a.group(1)}{a.group(2)}{a.group(3)}"{a.group(5)}"'
+        if a.group(4) is not None and a.group(4).startswith("'"):  # single quotes around a '"'
+            return f'{a.group(1)}{a.group(2)}{a.group(3)}"{a.group(4)[1:-1].replace(chr(34), "&quot;")}"'
+        return a.group(0)
+
     def tag(m: re.Match[str]) -> str:
         attributes = m.group(2)
-        if not attributes or not re.search(r"=\s*[^\s\"']", attributes):
+        if not attributes or not re.search(r"=\s*[^\s\"]", attributes):
             return m.group(0)
-        fixed = _ATTRIBUTE.sub(lambda a: a.group(0) if a.group(5) is None
-                               else f'{a.group(1)}{a.group(2)}{a.group(3)}"{a.group(5)}"', attributes)
-        return f"<{m.group(1)}{fixed}{m.group(3)}>"
+        return f"<{m.group(1)}{_ATTRIBUTE.sub(value, attributes)}{m.group(3)}>"
 
     return _START_TAG.sub(tag, fragment)

@@ -103,14 +103,14 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
     metas: dict[str, dict[str, Any]] = {}
     nav_titles = _nav_titles(settings)
     captured: list[BuiltPage] = []
+    unread: list[str] = []  # pages whose built HTML shows no content element okf knows
     for page in pages:
         page_html = page.built.read_text(encoding="utf-8")
         page_layout = layout_of(page_html) or layout
         content = page_content(page_html, page_layout) if page_layout is not None else None
-        if content is None:
-            notes.append(f"{page.src_uri}: its built page {page.built.relative_to(site).as_posix()} has no content "
-                         "element of a theme okf knows; not indexed")
-            continue
+        if content is None:  # a template that shows no content (a redirect), a theme okf does not know
+            unread.append(page.src_uri)
+            content = ""
         _text, meta = get_data(Path(page.abs_src_path).read_text(encoding="utf-8-sig"))
         page.title = page_title(page, nav_titles.get(page.src_uri), meta, content)
         docname = concept_id(page.src_uri)
@@ -123,6 +123,10 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
         links[docname] = page_links
         metas[docname] = meta
         captured.append(page)
+    if unread:
+        notes.append(f"{len(unread)} built pages show no content element of a theme okf knows (a redirect template, "
+                     f"another theme); their sections come from the source, linked to the page without anchors: "
+                     f"{_names(unread)}")
     notes += _capture_notes(capture)
 
     keys = {url_key(p.url): concept_id(p.src_uri) for p in captured}

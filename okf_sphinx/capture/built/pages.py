@@ -8,8 +8,8 @@ with a dot, the top-level ``templates/`` folder and the author's ``exclude_docs`
 not pages.  A source page with no built page (a draft, a page the build left out) and a built
 page with no source (a generated page: a blog index, tags, an API page a plugin wrote) are
 reported and left out — unless a plugin built the page at a URL of its own (a blog post's
-dated URL) and its first heading names the source's title (:func:`pair_by_title`); a page whose title the nav does not set is titled as the generators
-title it (front matter ``title``, else the page's first ``<h1>``, else the file name).
+dated URL) and its first heading names the source's title (:func:`pair_by_title`).  A page is
+titled as the generators title it (:func:`page_title`).
 """
 
 from __future__ import annotations
@@ -179,10 +179,11 @@ def generated_pages(site_dir: Path, paired: list[BuiltPage], skip: tuple[str, ..
 
 
 def page_title(page: BuiltPage, nav_title: str | None, meta: dict[str, object], content: str) -> str:
-    """The title the generators give a page: front matter ``title``, else its first
-    ``<h1>`` when the content starts with one, else ``Home`` for the home page, else the file name
-    (``-`` and ``_`` as spaces, capitalised when all lower case).  A nav title names the page in
-    the nav only, as in MkDocs."""
+    """The title the generators give a page: its title in the ``nav``, else its front matter
+    ``title``, else its first ``<h1>`` when the content starts with one, else ``Home`` for the
+    home page, else the file name (``-`` and ``_`` as spaces, capitalised when all lower case)."""
+    if nav_title:
+        return nav_title
     if "title" in meta and meta["title"] is not None:
         return str(meta["title"])
     m = _FIRST_H1.match(content)

@@ -167,6 +167,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         records, reused, missing = self._all_records(target)
         self._report(missing)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
+        # the pages' final URLs: a plugin may move pages after on_files (Material's blog: dated post URLs)
+        self._page_keys = {url_key(url): docname for docname, url in urls.items()}
         site = Site(
             host=self._host,
             builder=_generator(),
