@@ -233,3 +233,28 @@ def test_mkdocs_build_then_okf_index_equals_the_plugin(tmp_path: Path) -> None:
     assert index_bytes(plain / "site") == index_bytes(with_plugin / "site")
     for name in ("llms.txt", "llms-full.txt"):
         assert (plain / "site" / name).read_bytes() == (with_plugin / "site" / name).read_bytes()
+
+
+def test_blog_posts_are_paired_with_their_dated_pages(tmp_path: Path) -> None:
+    """Zensical's blog plugin builds posts at dated URLs and archive pages of its own."""
+    site = make_site(tmp_path, {
+        "zensical.toml": '[project]\nsite_name = "Blog test"\n\n[project.plugins.blog]\n',
+        "docs/index.md": "# Home\n\nWelcome.\n",
+        "docs/blog/index.md": "# Blog\n\nNews from us.\n",
+        "docs/blog/posts/hello.md": "---\ndate: 2024-05-01\n---\n\n# Hello world\n\nFirst post about pelicans.\n\n"
+                                    "## Details\n\nMore pelicans.\n",
+    })
+    proc = run_okf("index", "site", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["pages"] == 3
+    assert report["notes"] == ["1 built pages have no Markdown source (generated pages) and are not indexed: "
+                               "blog/archive/2024/index.html"]
+    from okf_sphinx import open_index
+
+    index = open_index(site)
+    sections = {(s["path"], s["heading"]): (s["line_start"], s["url"])
+                for s in (index.section(i) for i in range(index.sections_all))}
+    assert sections[("blog/posts/hello.md", "Hello world")] == (5, "blog/2024/05/01/hello-world/#hello-world")
+    assert sections[("blog/posts/hello.md", "Details")] == (9, "blog/2024/05/01/hello-world/#details")
+    assert sections[("blog/index.md", "Blog")] == (1, "blog/#blog")  # the blog index's own text
