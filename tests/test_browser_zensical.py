@@ -101,3 +101,30 @@ def test_a_result_lands_on_the_section(browser: Any, sites: dict[str, Path], ser
     page.wait_for_url("**/guide/usage/**#setext-heading")
     assert page.evaluate("location.hash") == "#setext-heading"
     page.close()
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_okf_index_after_a_mkdocs_build_gives_the_dialog(browser: Any, tmp_path: Path, theme: str) -> None:  # noqa: F811
+    """A MkDocs build without the plugin, then okf index: the theme's box opens okf's dialog over file://."""
+    from mkdocs_sites import copy_example, mkdocs_build
+    from test_browser_mkdocs import SEARCH_BOX
+
+    project = copy_example(tmp_path / "src")
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config[: config.index("  - okf:")] + config[config.index("markdown_extensions:"):]
+    (project / "mkdocs.yml").write_text(config.replace("  name: mkdocs\n", f"  name: {theme}\n"), encoding="utf-8")
+    mkdocs_build(project, project / "site")
+    proc = subprocess.run([sys.executable, "-m", "okf_sphinx", "index", "site"], cwd=project, capture_output=True,
+                          text=True, env=build_env(), timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    folder = project / "site"
+    base = folder.as_uri() + "/"
+    page = browser.new_page()
+    page.goto(base + "guide/headings/index.html")
+    page.locator(SEARCH_BOX[theme][0]).locator("visible=true").first.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    _type(page, "retry pol")
+    want = _dialog_expected(folder, base, "retry pol")
+    got = _shown(page)
+    assert want and [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want]
+    page.close()
