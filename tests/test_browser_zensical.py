@@ -18,11 +18,14 @@ from typing import Any
 
 import pytest
 
-from mkdocs_sites import build_env
-from test_browser_dialog import _axe, _expected as _dialog_expected, _shown, _type
-from test_browser_mkdocs import _expected as _page_expected, _results
-from test_browser_search import browser, serve  # noqa: F401 - the shared Chromium fixture
-from test_zensical import PROJECT, make_site
+import okf_sphinx
+from support.dialog import axe_violations as _axe
+from support.dialog import expected_groups as _dialog_expected
+from support.dialog import shown_groups as _shown
+from support.dialog import type_query as _type
+from support.http import serve
+from support.mkdocs_sites import build_env, copy_example, mkdocs_build
+from support.zensical_sites import PROJECT, make_site
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +65,28 @@ def site(request: pytest.FixtureRequest, sites: dict[str, Path]) -> tuple[str, P
     return folder.as_uri() + "/", folder
 
 
-def test_search_button_opens_the_dialog_with_the_api_answer(browser: Any, site: tuple[str, Path]) -> None:  # noqa: F811
+#: What each MkDocs theme shows as its search box (what to click to open the dialog).
+SEARCH_BOX = {"mkdocs": 'a[data-bs-target="#mkdocs_search_modal"]', "material": "input.md-search__input"}
+
+
+def _results(page: Any) -> list[dict[str, str]]:
+    return page.eval_on_selector_all(
+        "li.okf-hit",
+        """els => els.map(li => ({href: li.querySelector('.okf-link').getAttribute('href'),
+                                   heading: li.querySelector('.okf-heading').textContent}))""",
+    )
+
+
+def _page_expected(folder: Path, query: str) -> list[tuple[str, str]]:
+    """The search page's smart answer from the Python API (5 pages per step, okf-search-page.js)."""
+    index = okf_sphinx.open_index(folder)
+    result = index.search(query, 5, mode="smart")
+    urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
+    return [("./" + urls[(h["path"], h["line_start"])], h["heading"] or h["title"])
+            for p in result["pages"] for h in p["hits"]]
+
+
+def test_search_button_opens_the_dialog_with_the_api_answer(browser: Any, site: tuple[str, Path]) -> None:
     base, folder = site
     page = browser.new_page()
     errors: list[str] = []
@@ -90,7 +114,7 @@ def test_search_button_opens_the_dialog_with_the_api_answer(browser: Any, site: 
     page.close()
 
 
-def test_a_result_lands_on_the_section(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:  # noqa: F811
+def test_a_result_lands_on_the_section(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:
     page = browser.new_page()
     page.goto(servers["modern"] + "index.html")
     page.keyboard.press("Control+k")
@@ -104,11 +128,8 @@ def test_a_result_lands_on_the_section(browser: Any, sites: dict[str, Path], ser
 
 
 @pytest.mark.parametrize("theme", ["mkdocs", "material"])
-def test_okf_index_after_a_mkdocs_build_gives_the_dialog(browser: Any, tmp_path: Path, theme: str) -> None:  # noqa: F811
+def test_okf_index_after_a_mkdocs_build_gives_the_dialog(browser: Any, tmp_path: Path, theme: str) -> None:
     """A MkDocs build without the plugin, then okf index: the theme's box opens okf's dialog over file://."""
-    from mkdocs_sites import copy_example, mkdocs_build
-    from test_browser_mkdocs import SEARCH_BOX
-
     project = copy_example(tmp_path / "src")
     config = (project / "mkdocs.yml").read_text(encoding="utf-8")
     config = config[: config.index("  - okf:")] + config[config.index("markdown_extensions:"):]
@@ -121,7 +142,7 @@ def test_okf_index_after_a_mkdocs_build_gives_the_dialog(browser: Any, tmp_path:
     base = folder.as_uri() + "/"
     page = browser.new_page()
     page.goto(base + "guide/headings/index.html")
-    page.locator(SEARCH_BOX[theme][0]).locator("visible=true").first.click()
+    page.locator(SEARCH_BOX[theme]).locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")
     _type(page, "retry pol")
     want = _dialog_expected(folder, base, "retry pol")

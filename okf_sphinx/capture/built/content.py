@@ -124,10 +124,8 @@ def page_content(page_html: str, layout: Layout) -> str | None:
 
 
 def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    found = None
-    for found in pattern.finditer(text):
-        pass
-    return found
+    matches = list(pattern.finditer(text))
+    return matches[-1] if matches else None
 
 
 def quote_attributes(fragment: str) -> str:

@@ -26,7 +26,6 @@ from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section
 
 from .links import PageLinks, capture_links
 from .markdown_sections import (
-    HeadingError,
     SnippetCapture,
     align,
     front_matter_lines,
@@ -135,7 +134,7 @@ class PageCapture:
         """A rendered page's record, its links to other pages and its front matter (``page.file``
         has a source file: ``src_uri``, ``abs_src_path``; ``page.title``, ``page.url``); ``html``:
         its rendered content; ``config``: the site's ``markdown_extensions`` and ``mdx_configs``.
-        A heading too long for the index raises :class:`HeadingError`."""
+        A heading too long for the index raises ``markdown_sections.HeadingError``."""
         file = page.file
         self.rendering = None
         tree = self.trees.pop(file.src_uri, None)
