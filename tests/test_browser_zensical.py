@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-import okf_sphinx
 from support.dialog import axe_violations as _axe
+from support.dialog import expected_page_results, page_results
 from support.dialog import expected_groups as _dialog_expected
 from support.dialog import shown_groups as _shown
 from support.dialog import type_query as _type
@@ -69,23 +69,6 @@ def site(request: pytest.FixtureRequest, sites: dict[str, Path]) -> tuple[str, P
 SEARCH_BOX = {"mkdocs": 'a[data-bs-target="#mkdocs_search_modal"]', "material": "input.md-search__input"}
 
 
-def _results(page: Any) -> list[dict[str, str]]:
-    return page.eval_on_selector_all(
-        "li.okf-hit",
-        """els => els.map(li => ({href: li.querySelector('.okf-link').getAttribute('href'),
-                                   heading: li.querySelector('.okf-heading').textContent}))""",
-    )
-
-
-def _page_expected(folder: Path, query: str) -> list[tuple[str, str]]:
-    """The search page's smart answer from the Python API (5 pages per step, okf-search-page.js)."""
-    index = okf_sphinx.open_index(folder)
-    result = index.search(query, 5, mode="smart")
-    urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
-    return [("./" + urls[(h["path"], h["line_start"])], h["heading"] or h["title"])
-            for p in result["pages"] for h in p["hits"]]
-
-
 def test_search_button_opens_the_dialog_with_the_api_answer(browser: Any, site: tuple[str, Path]) -> None:
     base, folder = site
     page = browser.new_page()
@@ -108,8 +91,8 @@ def test_search_button_opens_the_dialog_with_the_api_answer(browser: Any, site: 
     page.keyboard.press("Enter")
     page.wait_for_url("**/search.html?q=toasters*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    got_page = [(r["href"], r["heading"]) for r in _results(page)]
-    assert got_page and got_page == _page_expected(folder, "toasters")
+    got_page = [(r["href"], r["heading"]) for r in page_results(page)]
+    assert got_page and got_page == expected_page_results(folder, "toasters")
     assert errors == []
     page.close()
 
