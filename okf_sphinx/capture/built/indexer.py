@@ -17,6 +17,7 @@ leave the site as it was; a failure of the index itself leaves no index (``build
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,7 +67,7 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
     settings = read_settings(config_file, "zensical" if built_by.startswith("zensical") else "mkdocs")
     host = MKDOCS.configured_in(config_file.name)
     options = _options(settings, host)
-    docs_dir = Path(source).resolve() if source is not None else settings.docs_dir
+    docs_dir = Path(os.path.abspath(source)) if source is not None else settings.docs_dir
     if not docs_dir.is_dir():
         raise OkfError("source_mismatch", f"the docs folder {str(docs_dir)!r} is not a folder; give the folder of the "
                        "site's Markdown sources with --source. Nothing was written", source=str(docs_dir))

@@ -109,7 +109,7 @@ def pair_pages(site_dir: Path, docs_dir: Path, settings: Settings) -> tuple[list
         dest, url = destination(uri, settings.use_directory_urls)
         built = site_dir.joinpath(*dest.split("/"))
         if built.is_file():
-            paired.append(BuiltPage(uri, str((docs_dir / uri).resolve()), url, built))
+            paired.append(BuiltPage(uri, os.path.normpath(docs_dir / uri), url, built))
         else:
             unbuilt.append(uri)
     if not paired:
@@ -148,7 +148,7 @@ def pair_by_title(site_dir: Path, unbuilt: list[str], generated: list[str], docs
         if len(found) == 1:
             rel = found.pop()
             url = rel[: -len("index.html")] if rel.endswith("/index.html") else rel
-            paired.append(BuiltPage(uri, str((docs_dir / uri).resolve()), urllib.parse.quote(url), site_dir / rel))
+            paired.append(BuiltPage(uri, os.path.normpath(docs_dir / uri), urllib.parse.quote(url), site_dir / rel))
             unbuilt.remove(uri)
             generated.remove(rel)
             for t in [t for t, rels in by_title.items() if rel in rels]:

@@ -103,7 +103,7 @@ def _zensical(config_file: Path) -> Settings:
     return Settings(
         config_file=config_file,
         generator="zensical",
-        docs_dir=(root / config["docs_dir"]).resolve(),
+        docs_dir=Path(os.path.abspath(root / config["docs_dir"])),  # where the generator sees it: links kept
         use_directory_urls=bool(config.get("use_directory_urls", True)),
         nav=[_zensical_item(i) for i in config["nav"]] if config.get("nav") else None,
         site_name=config.get("site_name") or "",
@@ -134,7 +134,7 @@ def _mkdocs(config_file: Path) -> Settings:
     return Settings(
         config_file=config_file,
         generator="mkdocs",
-        docs_dir=Path(config["docs_dir"]).resolve(),
+        docs_dir=Path(os.path.abspath(config["docs_dir"])),
         use_directory_urls=bool(config["use_directory_urls"]),
         nav=_mkdocs_nav(config["nav"]) if config["nav"] else None,
         site_name=config["site_name"] or "",

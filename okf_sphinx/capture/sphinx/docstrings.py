@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okf_sphinx.core.records import CapturedFile, decode
+from okf_sphinx.core.records import CapturedFile, decode, lexical
 
 
 def _library_dirs() -> tuple[str, ...]:
@@ -28,7 +28,9 @@ def _library_dirs() -> tuple[str, ...]:
     out = set()
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
         try:
-            out.add(Path(sysconfig.get_paths()[key]).resolve().as_posix().rstrip("/") + "/")
+            folder = sysconfig.get_paths()[key]
+            out.add(Path(folder).resolve().as_posix().rstrip("/") + "/")
+            out.add(lexical(folder).rstrip("/") + "/")  # a virtual environment's own (linked) path too
         except (KeyError, OSError):
             pass
     return tuple(sorted(out))
@@ -151,14 +153,14 @@ def _source_file(obj: Any) -> str | None:
         return None
     if not file or not file.endswith(".py"):
         return None
+    path = lexical(file)  # where Python imported it from (a link keeps its own path)
     try:
         resolved = Path(file).resolve()
     except OSError:
         return None
     if not resolved.is_file():
         return None
-    path = resolved.as_posix()
-    if path.startswith(_LIBRARY_DIRS):
+    if path.startswith(_LIBRARY_DIRS) or resolved.as_posix().startswith(_LIBRARY_DIRS):
         return None
     return path
 
@@ -186,7 +188,7 @@ class SourceFiles:
     def docs(self, path: str) -> dict[str, Docstring]:
         """qualname -> docstring location of every documented name of the file at ``path``."""
         if path not in self.captured:
-            self.captured[path] = CapturedFile.read(Path(path))[0]
+            self.captured[path] = CapturedFile.read(path)[0]
         return _python_docs(path, self.captured[path].sha256)
 
     def files(self) -> list[CapturedFile]:

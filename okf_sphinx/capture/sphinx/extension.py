@@ -14,7 +14,7 @@ from sphinx.util.display import status_iterator
 from okf_sphinx import __version__
 from okf_sphinx.core.errors import BuildError
 from okf_sphinx.core.hosts import SPHINX
-from okf_sphinx.core.records import DEFAULT_EXCLUDE
+from okf_sphinx.core.records import DEFAULT_EXCLUDE, lexical
 from okf_sphinx.core.terms import native
 from okf_sphinx.writer.build import AgentFiles, build_site, discard_index, index_folder
 from okf_sphinx.writer.index_writer import Site
@@ -76,10 +76,10 @@ def _source_copies(app: Sphinx) -> Any:
         source = Path(app.env.doc2path(docname))
         suffix = source.suffix
         name = docname + suffix + ("" if suffix == link_suffix else link_suffix)
-        docs.setdefault(str(source.resolve()), name)
+        docs.setdefault(lexical(source), name)
 
     def copy(path: str) -> tuple[str, Path] | None:
-        name = docs.get(str(Path(path).resolve()))
+        name = docs.get(lexical(path))
         if name is None:
             return None
         return f"{up}_sources/{name}", outdir / "_sources" / name
@@ -114,6 +114,31 @@ def _check_settings(app: Sphinx) -> None:
             check_file_scale(app.config.okf_search_index_files, SPHINX)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        _check_publish_sources(app)
+
+
+#: What an HTML build with okf_sphinx publishes of the sources (docs/configuration.md).
+PUBLISHED = ("the exact text of every captured source file (search snippets, the agent tools' sections and "
+             "line ranges) in the search index and in llms-full.txt")
+
+
+def _check_publish_sources(app: Sphinx) -> None:
+    """``okf_search_publish_sources``: True publishes the sources (the index is their exact
+    text); False refuses the build before a page is read; None (the default) publishes,
+    with a warning when ``html_copy_source`` is off — its author may expect otherwise."""
+    publish = app.config.okf_search_publish_sources
+    if publish is False:
+        raise ConfigError(
+            f"okf_search_publish_sources = False, but okf_sphinx publishes {PUBLISHED}; it cannot search without "
+            "them, so nothing was built. Remove okf_sphinx from extensions for this build, or set "
+            "okf_search_publish_sources = True"
+        )
+    if publish is None and not app.config.html_copy_source:
+        logger.warning(
+            "okf_sphinx: html_copy_source = False, but okf_sphinx publishes %s. Set okf_search_publish_sources = True "
+            "in conf.py to publish them (and silence this warning), or okf_search_publish_sources = False to have "
+            "okf_sphinx refuse to build", PUBLISHED, type="okf", subtype="sources",
+        )
 
 
 def _load_semantic_model(app: Sphinx) -> None:
@@ -176,6 +201,9 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         raise ExtensionError(str(exc)) from None
     for line in summary.report(SPHINX):
         logger.info("%s%s", SPHINX.prefix, line)
+    if app.config.okf_search_publish_sources is True and not app.config.html_copy_source:
+        logger.info("okf_sphinx: published %s, although html_copy_source = False (okf_search_publish_sources = True)",
+                    PUBLISHED)
     note = summary.stemmer_note()
     if note is not None:
         logger.warning("%s%s", SPHINX.prefix, note, type="okf", subtype="stemmer")
@@ -191,6 +219,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_objects", True, "env", types=[bool])
     app.add_config_value("okf_search_index_files", 1.0, "", types=[int, float])
+    app.add_config_value("okf_search_publish_sources", None, "", types=[bool, type(None)])
     app.add_config_value("okf_search_semantic_model", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
