@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from okf_sphinx import open_index
 from support.mkdocs_sites import built_example, copy_example, mkdocs_build
 from support.dialog import (axe_violations, expected_groups, expected_page_results, open_by_key, page_results, shown_groups,
                             type_query, wait_closed_with_focus_on)
@@ -336,7 +337,7 @@ def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: 
     """output_dir is written into every page's data-okf-index: a quote ended the attribute,
     a # or ? cut the URL — search broke on every page (issue 20, point 13). It is now
     escaped for HTML and for a URL path."""
-    from mkdocs_sites import write_mkdocs_project
+    from support.mkdocs_sites import write_mkdocs_project
 
     project = write_mkdocs_project(tmp_path / "src", {"index.md": "# Home\n\nThe walrus swims.\n",
                                                        "more.md": "# More\n\nA walrus again.\n"},
@@ -344,7 +345,7 @@ def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: 
     out = tmp_path / "site"
     mkdocs_build(project, out)
     assert (out / output_dir / "manifest.js").is_file()
-    want = [h["locator"] for h in okf_sphinx.open_index(out / output_dir).search("walrus")["hits"]]
+    want = [h["locator"] for h in open_index(out / output_dir).search("walrus")["hits"]]
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -353,6 +354,6 @@ def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: 
         got = page.evaluate("OkfSearch.search('walrus').then(r => r.hits.map(h => h.locator))")
         assert got == want, (where, got)
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert len(_results(page)) == len(want)
+    assert len(page_results(page)) == len(want)
     assert [e for e in errors if "hljs" not in e] == []  # the mkdocs theme's highlight.js comes from a CDN: offline here
     page.close()
