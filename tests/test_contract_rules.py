@@ -28,6 +28,7 @@ from okf_sphinx.engine import query as q
 from okf_sphinx.writer.disk import write_index
 from okf_sphinx.writer.index_writer import Site, build_index
 from okf_sphinx.writer.limits import DEFAULT_LIMITS
+from support.cli import code_of
 
 CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
 
@@ -51,12 +52,6 @@ def envelope(fn) -> dict:  # type: ignore[no-untyped-def]
 def details(fn) -> tuple[str, dict]:  # type: ignore[no-untyped-def]
     e = envelope(fn)
     return e["code"], {k: v for k, v in e.items() if k not in ("code", "message")}
-
-
-def code_of(fn) -> str:  # type: ignore[no-untyped-def]
-    with pytest.raises(OkfError) as err:
-        fn()
-    return err.value.code
 
 
 # -- index_format.py ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import okf_sphinx
 from okf_sphinx import OkfError
 from support.build import same_build
 from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap
+from support.cli import code_of
 
 
 @pytest.fixture
@@ -19,12 +20,6 @@ def site(example_html: Path, tmp_path: Path) -> Path:
     dest = tmp_path / "site"
     shutil.copytree(example_html, dest, ignore=shutil.ignore_patterns(".doctrees"))
     return dest
-
-
-def code_of(fn) -> str:  # type: ignore[no-untyped-def]
-    with pytest.raises(OkfError) as err:
-        fn()
-    return err.value.code
 
 
 def search(site: Path, q: str = "retry policy") -> dict:

@@ -61,6 +61,7 @@ class ObjectInfo:
     signature: str  # the rendered signature(s), as text
     generated: bool = False  # no source holds its words: located at the directive, text is the rendering
     text: str = ""  # the rendered text (``generated`` only)
+    unmatched: str = ""  # ``generated`` for want of a project file: the installed module file it was read from
 
 
 @dataclass

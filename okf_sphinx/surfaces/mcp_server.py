@@ -37,6 +37,7 @@ from okf_sphinx.agent.sites import (
 )
 from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core.guide import AGENT_GUIDE
 from okf_sphinx.engine.source import is_url, open_source
 
 log = logging.getLogger("okf_sphinx.mcp")
@@ -470,10 +471,7 @@ def build_server(site: Any) -> Any:
         version=__version__,
         title="okf_sphinx documentation search",
         instructions=(
-            "Search this Sphinx documentation site with search_sections (AND of exact words, no stemming), then "
-            "read exactly what you need with get_section (by locator or concept_id + heading) or read_lines. "
-            "Quote locators and content_sha256 when you cite; find pages by name with search_concepts; "
-            "read several sections at once with read_batch. " + where
+            AGENT_GUIDE + " " + where
         ),
         on_list_tools=list_tools,
         on_call_tool=call,

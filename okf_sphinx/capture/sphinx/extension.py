@@ -23,6 +23,7 @@ from okf_sphinx.writer.sizing import check_file_scale
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 from .collector import OkfCollector, all_records, links, on_include_read
+from .docstrings import forget_project, project_roots
 from .links import resolve as resolve_links
 from .llms import groups_from_env, summary_from_env
 from .search_page import HTML_BUILDERS, setup_search_page
@@ -204,9 +205,33 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     if app.config.okf_search_publish_sources is True and not app.config.html_copy_source:
         logger.info("okf_sphinx: published %s, although html_copy_source = False (okf_search_publish_sources = True)",
                     PUBLISHED)
+    unmatched = _unmatched_note(app)
+    if unmatched is not None:
+        logger.info("%s%s", SPHINX.prefix, unmatched)
     note = summary.stemmer_note()
     if note is not None:
         logger.warning("%s%s", SPHINX.prefix, note, type="okf", subtype="stemmer")
+
+
+def _unmatched_note(app: Sphinx) -> str | None:
+    """Once per build: how many autodoc objects are generated because the module autodoc
+    imported is an installed file no file of the project matches, and what to do about it."""
+    files: dict[str, int] = {}
+    for record in all_records(app.env):
+        for section in record.sections:
+            if section.obj is not None and section.obj.unmatched:
+                files[section.obj.unmatched] = files.get(section.obj.unmatched, 0) + 1
+    if not files:
+        return None
+    roots = project_roots(Path(app.srcdir), app.config.okf_search_source_root)
+    count = sum(files.values())
+    examples = ", ".join(sorted(files)[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return (f"{count} autodoc object{'s are' if count != 1 else ' is'} located at {'their' if count != 1 else 'its'} "
+            f"directive line (generated), not in the Python source: autodoc imported "
+            f"{'them' if count != 1 else 'it'} from installed files that no file under "
+            f"{', '.join(r.rstrip('/') for r in roots)} matches byte for byte ({examples}). Install the version "
+            "you document (pip install . from this checkout), or let autodoc import the checkout "
+            "(an editable install, or sys.path in conf.py).")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -224,6 +249,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
+    app.connect("builder-inited", lambda app: forget_project())
     app.connect("builder-inited", _check_settings)
     app.connect("builder-inited", _load_semantic_model)
     app.connect("build-finished", on_build_finished)
