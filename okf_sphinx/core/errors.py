@@ -44,6 +44,11 @@ EXIT_CODES: dict[str, int] = {
     "semantic_unavailable": 22,
     # a file of another build than the manifest (a rebuild, a deployment, a cache serving two builds)
     "index_changed": 23,
+    # `okf index SITE_DIR` (docs/zensical.md): no build there, sources that do not match it, an index that
+    # cannot be written (a cap, a heading too long); nothing is written
+    "site_not_built": 24,
+    "source_mismatch": 25,
+    "build_failed": 26,
     # an unexpected failure inside a server: reported as an envelope, never a traceback
     "internal_error": 70,
 }

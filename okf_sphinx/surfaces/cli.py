@@ -3,12 +3,14 @@
 ``okf search|section|object|lines|concepts`` answer one request and exit; ``--json``
 prints exactly the structure the MCP tool of the same name returns (one line
 of compact JSON, :func:`okf_sphinx.agent.answers.answer_json`).  ``okf mcp`` serves
-the four tools over MCP.  Refusals print the error envelope on stdout with
+the four tools over MCP.  ``okf index SITE_DIR`` indexes a site after its build
+(Zensical, or MkDocs without the plugin: :mod:`okf_sphinx.capture.built.indexer`).  Refusals print the error envelope on stdout with
 ``--json`` (a one-line message on stderr without) and exit with the code's
 status from :data:`okf_sphinx.core.errors.EXIT_CODES`; output is written only once
 the whole answer exists, so an error never leaves partial results behind.
 
-Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs).
+Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs, nor MkDocs
+and Python-Markdown unless ``okf index`` runs).
 """
 
 from __future__ import annotations
@@ -133,6 +135,19 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--dims", type=int, default=256, help="PCA dimensions of the token vectors (default 256)")
     d.add_argument("--json", action="store_true", help="print what was made as JSON")
 
+    p = sub.add_parser("index", help="add okf's index, llms.txt and dialog to a site built by Zensical or MkDocs",
+                       description="Index the site a build wrote into SITE_DIR (Zensical, or MkDocs without the okf "
+                       "plugin): every built page paired with its Markdown source, sections with exact source lines, "
+                       "_okf/, llms.txt, llms-full.txt and the search dialog on every page. Reads the zensical.toml "
+                       "or mkdocs.yml the site was built from (okf's options: its okf plugin entry).")
+    p.add_argument("site_dir", help="the built site (the generator's site_dir)")
+    p.add_argument("--source", default=None, metavar="DOCS_DIR",
+                   help="the site's Markdown sources (default: the configuration's docs_dir)")
+    p.add_argument("--config", default=None, metavar="FILE",
+                   help="the zensical.toml or mkdocs.yml of the build (default: found in the current folder, "
+                   "then beside SITE_DIR)")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON (one line)")
+
     p = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio or streamable HTTP)",
                        description="Serve search_sections, get_section, read_lines, search_concepts, read_batch and "
                        "list_sites over MCP, for one site or several.")
@@ -235,6 +250,26 @@ def visible(text: str) -> str:
 def _escape(m: re.Match[str]) -> str:
     c = ord(m.group())
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def _index(args: argparse.Namespace) -> int:
+    """``okf index``: the report on stderr (the build log's lines), JSON or nothing on stdout."""
+    import json
+
+    from okf_sphinx.capture.built.indexer import index_built_site
+
+    lines: list[str] = []
+    done = index_built_site(args.site_dir, args.source, args.config, lines.append)
+    if args.json:
+        s = done.summary
+        _write(sys.stdout, json.dumps({
+            "generator": done.generator, "pages": len(done.pages), "sections": s.sections, "terms": s.terms,
+            "bytes": s.written, "index_dir": s.index_dir, "agent_files": list(s.agent_files),
+            "search_page": done.search_page, "injected": done.injected, "notes": done.notes,
+        }, sort_keys=True) + "\n")
+    else:
+        _write(sys.stderr, "".join(f"{PROG} index: {line}\n" for line in lines))
+    return 0
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -493,6 +528,8 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
                 f"name it in conf.py: okf_search_semantic_model = {made['model']!r}\n")
             _write(sys.stdout, text)
             return 0
+        if args.command == "index":
+            return _index(args)
         check_timeout(args.timeout)
         if args.command == "mcp":
             try:

@@ -22,6 +22,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import BuildError
@@ -38,6 +39,7 @@ from .config import OkfConfig
 from .dirty import previous_records
 from .links import PageLinks, resolve_links, url_key
 from .nav import INDEXES_FEATURE, nav_depths, nav_groups
+from .markdown_sections import HeadingError
 from .page import PageCapture, Recorder, concept_id
 
 log = get_plugin_logger(__name__)
@@ -82,7 +84,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                                             f"{self._host.setting('semantic_model')} ({self._host.where})")
             except BuildError as exc:
                 raise PluginError(f"{self._host.prefix}{exc}") from None
-        self._capture = PageCapture(self.config)
+        self._capture = PageCapture(self.config, get_data)
         recorder = next((e for e in config["markdown_extensions"] if isinstance(e, Recorder)), None)
         if recorder is None:
             config["markdown_extensions"].append(Recorder(self._capture))
@@ -136,7 +138,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             self._skipped.append(file.src_uri)
             return html
         docname = concept_id(file.src_uri)
-        record, links, meta = self._capture.capture(page, html, config, not excluded(docname, self.config.exclude))
+        try:
+            record, links, meta = self._capture.capture(page, html, config, not excluded(docname, self.config.exclude))
+        except HeadingError as exc:
+            raise PluginError(f"{self._host.prefix}{exc}") from None
         self._records[file.src_uri] = record
         self._links[docname] = links
         self._metas[docname] = meta
@@ -171,6 +176,8 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         records, reused, missing = self._all_records(target)
         self._report(missing)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
+        # the pages' final URLs: a plugin may move pages after on_files (Material's blog: dated post URLs)
+        self._page_keys = {url_key(url): docname for docname, url in urls.items()}
         site = Site(
             host=self._host,
             builder=_generator(),
@@ -305,6 +312,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         """The build log's notes on what could not be captured as written."""
         notes = self._capture
         assert notes is not None
+        for failed in notes.failed:
+            log.warning("could not parse %s a second time with the site's Markdown extensions; it is indexed "
+                        "as one section", failed)
         warn = self.config.unmatched_headings == "warn"
         say = log.warning if warn else log.info
         if notes.rewritten:

@@ -29,12 +29,13 @@ HERE = Path(__file__).resolve().parents[2]
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
-#: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
+#: The search boxes of the mkdocs, readthedocs and Material themes, Zensical's (and of themes built on
 #: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
 THEME_BOXES = ", ".join((
     "#mkdocs-search-query", 'a[data-bs-target="#mkdocs_search_modal"]',  # mkdocs: the navbar link, the modal's box
     "#rtd-search-form input[name=q]",  # readthedocs
     "input.md-search__input", 'label[for="__search"]',  # Material: the header's box, the search button
+    "button.md-search__button",  # Zensical's themes: the header's search button
 ))
 #: Material for MkDocs mounts its search on these attributes; without them its search never
 #: starts (no index download, no "/", "s", "f" keys, no ?q= overlay).
