@@ -40,10 +40,10 @@ def test_okf_index_writes_the_index_agent_files_and_dialog(zen: Path) -> None:
     assert (zen / "search.html").is_file() and 'id="okf-search"' in (zen / "search.html").read_text(encoding="utf-8")
     for rel in ("index.html", "guide/install/index.html", "guide/usage/index.html", "notes/index.html", "search.html"):
         text = (zen / rel).read_text(encoding="utf-8")
-        assert text.count("okf-dialog.js") == 1, rel
+        assert text.count("okf-boot.js") == 1, rel
         assert 'data-md-component="search"' not in text  # Zensical's own search is not started
-    assert "okf-dialog.js" not in (zen / "404.html").read_text(encoding="utf-8")
-    for name in ("okf-search.js", "okf-dialog.js", "okf-mkdocs.js", "okf-stemmer-english.js"):
+    assert "okf-boot.js" not in (zen / "404.html").read_text(encoding="utf-8")
+    for name in ("okf-boot.js", "okf-search.js", "okf-dialog.js", "okf-mkdocs.js", "okf-stemmer-english.js"):
         assert (zen / "assets" / "okf" / name).is_file()
 
 
@@ -118,7 +118,7 @@ def test_a_rebuild_after_an_edit_is_indexed_again(tmp_path: Path) -> None:
 
     hits = open_index(site).search("capybara")["hits"]
     assert [(h["path"], h["heading"], h["line_start"]) for h in hits] == [("guide/usage.md", "Added later", 14)]
-    assert (site / "guide/usage/index.html").read_text(encoding="utf-8").count("okf-dialog.js") == 1
+    assert (site / "guide/usage/index.html").read_text(encoding="utf-8").count("okf-boot.js") == 1
 
 
 def test_pages_without_a_source_are_logged_and_left_out(tmp_path: Path) -> None:
