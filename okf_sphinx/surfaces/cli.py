@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "partial answers and spelling suggestions (and meaning, on a site built with a semantic model); "
                    "semantic: pages by meaning alone")
     p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
+    p.add_argument("--no-correct", dest="correct", action="store_false",
+                   help="smart: search misspelt words as written (by default a word no page holds that is "
+                   "confidently a misspelling of the site's word is searched as that word)")
     p.add_argument("--expand", action="store_true",
                    help="smart: also list up to 5 sections the hits link to (the site's own cross-references)")
     p.add_argument("--under", metavar="PATH", help="smart: only pages whose source path starts with these path units")
@@ -172,6 +175,8 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
             request["mode"] = args.mode
         if args.prefix:
             request["prefix"] = True
+        if not args.correct:
+            request["correct"] = False
         if args.expand:
             request["expand"] = True
         if args.under is not None:
@@ -239,6 +244,8 @@ def _render_smart(r: dict[str, Any]) -> str:
     head = f"{r['total']} page{'s' if r['total'] != 1 else ''} {'hold some of' if partial else 'match'} {r['query']!r}"
     head += f" (showing {shown})" if r["truncated"] else ""
     out = [head + f"  [terms: {' '.join(r['terms'])}]"]
+    if "corrected" in r:
+        out.append(f"Showing results for {r['corrected']['query']!r} (search for {r['query']!r} instead: --no-correct)")
     for s in r["suggestions"]:
         out.append(f"no page has {s['term']!r}" + (f"; did you mean: {', '.join(s['candidates'])}?" if s["candidates"] else ""))
     for page in r["pages"]:
