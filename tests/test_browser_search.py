@@ -214,11 +214,26 @@ def test_invalid_queries_show_the_contract_message(browser: Any, site: tuple[str
         assert _results(page) == []
     _submit(page, "zzzqqqnothing")
     assert page.inner_text(".okf-status") == "No page contains zzzqqqnothing."
-    # no dead end: pages with some of the words, what they lack, and the site's own spellings
+    # a misspelt word: searched as the site's word at once, said above the results
     _submit(page, "retry polcy")
+    assert page.inner_text(".okf-status").startswith("Showing results for \u201cretry policy\u201d. ")
+    assert page.inner_text(".okf-corrected") == "Showing results for \u201cretry policy\u201d. Search for \u201cretry polcy\u201d instead"
+    assert "polcy" not in [m.lower() for r in _results(page) for m in r["marks"]]
+    assert "policy" in [m.lower() for r in _results(page) for m in r["marks"]]
+    # no dead end as typed either: pages with some of the words, what they lack, the site's own spellings
+    page.click(".okf-as-typed")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('as_typed') === '1'")
+    _wait_done(page)
+    page.wait_for_function("() => document.querySelector('.okf-status').textContent.startsWith('No page contains all of')")
     status = page.inner_text(".okf-status")
     assert status.startswith("No page contains all of: retry, polcy.") and "did you mean policy?" in status
     assert page.inner_text("li.okf-page-result .okf-missing") == "Missing: polcy"
+    assert not page.locator(".okf-corrected").count()
+    page.reload()  # the state is in the URL
+    _wait_done(page)
+    assert page.inner_text(".okf-status").startswith("No page contains all of: retry, polcy.")
+    _submit(page, "retry polcy ")  # a new search corrects again
+    assert page.locator(".okf-corrected").count() == 1
     page.close()
 
 

@@ -81,6 +81,7 @@
     partial_one: 'No page contains all of: {terms}. 1 page has some of them.',
     match: '{n} pages match.', match_one: '1 page matches.', missing: 'Missing: {terms}',
     suggest: 'Did you mean', suggest_said: 'No page has \u201c{term}\u201d: did you mean {words}?',
+    corrected: 'Showing results for \u201c{query}\u201d.', as_typed: 'Search for \u201c{query}\u201d instead',
     all: 'All results', more: 'Load more', recent: 'Recent searches', clear_recent: 'Clear recent searches',
     hint: '\u2191\u2193 to move, Enter to open, {mod}+Enter for a new tab, Esc to close. Open with {key} or /.',
     failed: 'Search failed: {error}', matches: 'Search matches', hide: 'Hide Search Matches',
@@ -108,6 +109,7 @@
   var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
   var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
   var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
+  var asTyped = null;  // the query the reader asked to search as typed (no correction)
   var limit = PAGES, focusAt = -1;
   var perf = win.performance && win.performance.mark ? win.performance : null;
   var outlines = {};
@@ -353,9 +355,13 @@
 
   function render(q, result, norm, stem, eng, mine) {
     clear();
-    var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !result.terms.length ? null : result.terms[result.terms.length - 1];
+    // a misspelt word searched as the site's word: its results are marked and opened with the word as searched
+    var fixed = {}, said = result.corrected ? result.corrected.query : q;
+    if (result.corrected) result.corrected.words.forEach(function (w) { fixed[w.from] = w.to; });
+    var marked = result.terms.map(function (t) { return fixed.hasOwnProperty(t) ? fixed[t] : t; });
+    var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !marked.length ? null : marked[marked.length - 1];
     var seg = okf.module('engine/smart').segmenter(eng);  // a Chinese, Japanese or Korean site: mark the words inside runs
-    var terms = { terms: result.terms.join(', '), n: result.total };
+    var terms = { terms: marked.join(', '), n: result.total };
     if (!result.total) msg = tr('none', terms);
     else if (result.pages[0].partial) msg = tr(result.total === 1 ? 'partial_one' : 'partial', terms);
     else msg = tr(result.total === 1 ? 'match_one' : 'match', terms);
@@ -376,7 +382,7 @@
         if (!h.url) return;  // a section this build renders nowhere (singlehtml orphans)
         var a = el('a', 'okf-dialog-option');
         a.id = 'okf-dialog-opt-' + n++;
-        a.href = landingUrl(h.url, q);
+        a.href = landingUrl(h.url, said);
         a.tabIndex = -1;
         a.setAttribute('role', 'option');
         a.setAttribute('aria-selected', 'false');
@@ -391,10 +397,10 @@
           a.appendChild(crumb);
           jobs.push([h, pageTitle, crumb]);
         }
-        var shown = readable(h.snippet), said = h.heading || '';
+        var shown = readable(h.snippet), heading = h.heading || '';
         // the excerpt of a section starts with its heading, already shown above it
-        if (!h.snippet_offset && said && shown.slice(0, said.length) === said && shown.length > said.length) shown = shown.slice(said.length).replace(/^\s+/, '');
-        var snip = okf.highlight(norm, shown, result.terms, stem, prefix, seg);
+        if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
+        var snip = okf.highlight(norm, shown, marked, stem, prefix, seg);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
         if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);
@@ -404,6 +410,14 @@
       list.appendChild(group);
     });
     var sugg = el('p', 'okf-dialog-suggest');
+    if (result.corrected) {  // "Showing results for parametrize. Search for paramterize instead"
+      var corrected = tr('corrected', { query: result.corrected.query });
+      sugg.appendChild(doc.createTextNode(corrected + ' '));
+      var typed = button('okf-dialog-did okf-dialog-as-typed', tr('as_typed', { query: q }));
+      typed.addEventListener('click', function () { asTyped = q; input.focus(); limit = PAGES; run(); });
+      sugg.appendChild(typed);
+      msg = corrected + ' ' + msg;
+    }
     result.suggestions.forEach(function (s) {
       if (!s.candidates.length) return;
       sugg.appendChild(doc.createTextNode((sugg.firstChild ? ' ' : '') + STRINGS.suggest + ' '));
@@ -419,7 +433,7 @@
     if (sugg.firstChild) list.parentNode.insertBefore(sugg, list);
     say(msg);
     input.setAttribute('aria-expanded', n ? 'true' : 'false');
-    all.href = searchUrl(q);
+    all.href = searchUrl(q) + (q === asTyped ? '&as_typed=1' : '');
     all.hidden = !result.total;
     more.hidden = !(result.truncated && limit < MAX);
     if (focusAt >= 0) { select(Math.min(focusAt, n - 1)); focusAt = -1; }
@@ -455,8 +469,9 @@
     }
     if (!q.trim()) { focusAt = -1; showRecent(); say(''); done(); return; }
     var eng = okf.index();
-    eng.search(q, { mode: 'smart', limit: limit, prefix: true, present: true }).then(function (result) {
-      return eng.normaliserFor(q).then(function (norm) {
+    eng.search(q, { mode: 'smart', limit: limit, prefix: true, correct: q !== asTyped, present: true }).then(function (result) {
+      // (the words as searched: a correction may hold what an ASCII query does not)
+      return eng.normaliserFor(result.corrected ? result.corrected.query : q).then(function (norm) {
         if (mine !== token) return;  // a newer keystroke has its own answer coming
         render(q, result, norm, eng.stem(), eng, mine);
       });

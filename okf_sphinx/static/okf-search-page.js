@@ -1,6 +1,6 @@
 /* okf_sphinx search page: the results page of the theme's search box (#okf-search, from
  * templates/okf-search-body.html), on window.OkfSearch (okf-search.js, loaded before it).
- * The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=); index text is
+ * The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=, as_typed=); index text is
  * inserted as text only, never as HTML. */
 (function (root) {
   'use strict';
@@ -23,6 +23,8 @@
     function byPages() { return mode === 'smart' || mode === 'semantic'; }
     function pageSize() { return byPages() ? SMART_PAGE : PAGE; }
     var under = null, kinds = [], expand = false;  // smart options, from the URL (?under=guide&kind=py:function&expand=1)
+    var asTyped = false;  // smart: misspelt words searched as typed, not corrected (?as_typed=1)
+    var correction = null;  // the line: Showing results for ... Search for ... instead
 
     function el(tag, cls, text) {
       var e = doc.createElement(tag);
@@ -82,9 +84,37 @@
       });
       related.appendChild(ol);
     }
+    // a misspelt word searched as the site's word: say so, with a link to the words as typed
+    function renderCorrected(result) {
+      if (correction) { correction.remove(); correction = null; }
+      if (!result.corrected) return;
+      correction = el('p', 'okf-corrected', 'Showing results for \u201c' + result.corrected.query + '\u201d. ');
+      var typed = el('a', 'okf-as-typed', 'Search for \u201c' + result.query + '\u201d instead');
+      asTyped = true;
+      typed.href = toUrl(result.query);
+      asTyped = false;
+      typed.addEventListener('click', function (ev) {
+        ev.preventDefault();
+        asTyped = true;
+        shown = pageSize();
+        record(result.query, false);
+        box.setAttribute('data-okf-state', 'busy');
+        run(result.query);
+      });
+      correction.appendChild(typed);
+      list.parentNode.insertBefore(correction, list);
+    }
     function renderSmart(result, norm, stem) {
       list.textContent = '';
       renderRelated(result.expanded || []);
+      renderCorrected(result);
+      if (result.corrected) {  // the results are marked for the words as searched
+        var fixed = {}, view = {};
+        result.corrected.words.forEach(function (w) { fixed[w.from] = w.to; });
+        Object.keys(result).forEach(function (k) { view[k] = result[k]; });
+        view.terms = result.terms.map(function (t) { return fixed.hasOwnProperty(t) ? fixed[t] : t; });
+        result = view;
+      }
       var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
       var msg;
       if (result.mode === 'semantic') msg = !result.total ? 'No page is near in meaning to: ' + result.terms.join(', ') + '.'
@@ -92,6 +122,7 @@
       else if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
       else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
       else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
+      if (result.corrected) msg = 'Showing results for \u201c' + result.corrected.query + '\u201d. ' + msg;
       if (under || kinds.length) msg += ' Filters: ' + (under ? 'under ' + under : '') + (under && kinds.length ? '; ' : '') + (kinds.length ? 'kind ' + kinds.join(', ') : '') + '.';
       result.suggestions.forEach(function (s) {
         if (s.candidates.length) msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
@@ -113,6 +144,7 @@
       if (result.mode === 'smart' || result.mode === 'semantic') return renderSmart(result, norm, stem);
       list.textContent = '';
       if (related) renderRelated([]);
+      renderCorrected(result);
       var n = result.hits.length;
       if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
       else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
@@ -129,8 +161,9 @@
       if (byPages() && under) opts.under = under;
       if (byPages() && kinds.length) opts.kind = kinds;
       if (byPages() && expand) opts.expand = true;
+      if (mode === 'smart' && asTyped) opts.correct = false;
       return eng.search(q, opts).then(function (result) {
-        return eng.normaliserFor(q).then(function (norm) {
+        return eng.normaliserFor(result.corrected ? result.corrected.query : q).then(function (norm) {  // the words as searched
           var stem = result.mode === 'smart' ? eng.stem() : null;
           segmented = result.mode === 'smart' ? okf.module('engine/smart').segmenter(eng) : null;
           if (mine === token) render(result, norm, stem);
@@ -154,6 +187,7 @@
       under = p.get('under') || null;
       kinds = p.getAll('kind').filter(function (k) { return k; });
       expand = p.get('expand') === '1';
+      asTyped = p.get('as_typed') === '1';
       return p.get('q') || '';
     }
     function toUrl(q) {
@@ -164,6 +198,7 @@
       if (under) p.set('under', under);
       kinds.forEach(function (k) { p.append('kind', k); });
       if (expand) p.set('expand', '1');
+      if (asTyped && mode === 'smart') p.set('as_typed', '1');
       return '?' + p.toString();
     }
     function record(q, replace) {
@@ -175,6 +210,7 @@
       ev.preventDefault();
       var q = input.value;
       shown = pageSize();
+      asTyped = false;  // a new search corrects again
       record(q, false);
       box.setAttribute('data-okf-state', 'busy');
       run(q);
