@@ -66,7 +66,7 @@ def _results(page: Any) -> list[dict[str, str]]:
 
 def _expected(folder: Path, query: str) -> list[tuple[str, str]]:
     index = okf_sphinx.open_index(folder)
-    result = index.search(query, 5, mode="smart")  # the page's smart answer, 5 pages per step (okf-search-page.js SMART_PAGE)
+    result = index.search(query, 5, mode="smart", prefix=True)  # the page's smart answer, 5 pages per step (okf-search-page.js SMART_PAGE)
     urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
     hits = [h for p in result["pages"] for h in p["hits"]]
     return [("./" + urls[(h["path"], h["line_start"])], h["heading"] or h["title"]) for h in hits]

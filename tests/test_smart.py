@@ -232,6 +232,16 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
     assert "Showing results for 'walrus narwhal' (search for 'walrus narwhel' instead: --no-correct)" in text
     text = subprocess.run(argv + ["--no-correct"], capture_output=True, text=True).stdout
     assert "did you mean: narwhal?" in text and "lacks: narwhel" in text
+    # the text answer is a reader's: it completes the last word, as the dialog does; --json
+    # (an agent's) and --no-prefix search the words as given
+    partial = argv[:5] + ["--query", "walrus narwh", "--mode", "smart"]
+    text = subprocess.run(partial, capture_output=True, text=True).stdout
+    assert text.startswith(f"{index.search('walrus narwh', mode='smart', prefix=True)['total']} pages match 'walrus narwh'")
+    assert "corrected" not in index.search("walrus narwh", mode="smart", prefix=True)
+    as_json = json.loads(subprocess.run(partial + ["--json"], capture_output=True, text=True).stdout)
+    assert as_json == index.search("walrus narwh", mode="smart")
+    text = subprocess.run(partial + ["--no-prefix"], capture_output=True, text=True).stdout
+    assert "lacks: narwh" in text
     proc = subprocess.run(argv[:-2] + ["--prefix", "--json"], capture_output=True, text=True)
     assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["field"] == "prefix"
 

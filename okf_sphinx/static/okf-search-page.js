@@ -161,6 +161,7 @@
       if (byPages() && under) opts.under = under;
       if (byPages() && kinds.length) opts.kind = kinds;
       if (byPages() && expand) opts.expand = true;
+      if (mode === 'smart') opts.prefix = true;  // the last word completed, as in the dialog and the CLI's text answer
       if (mode === 'smart' && asTyped) opts.correct = false;
       return eng.search(q, opts).then(function (result) {
         return eng.normaliserFor(result.corrected ? result.corrected.query : q).then(function (norm) {  // the words as searched

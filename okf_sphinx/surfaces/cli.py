@@ -62,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
                    "partial answers and spelling suggestions (and meaning, on a site built with a semantic model); "
                    "semantic: pages by meaning alone")
-    p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
+    p.add_argument("--prefix", action=argparse.BooleanOptionalAction, default=None,
+                   help="smart: also complete the last word as a prefix (default: on for the text answer, as "
+                   "the site's dialog and search page do; off with --json, as for every agent tool)")
     p.add_argument("--no-correct", dest="correct", action="store_false",
                    help="smart: search misspelt words as written (by default a word no page holds that is "
                    "confidently a misspelling of the site's word is searched as that word)")
@@ -173,8 +175,8 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         request: dict[str, Any] = {"query": args.query, "limit": args.limit}
         if args.mode is not None:
             request["mode"] = args.mode
-        if args.prefix:
-            request["prefix"] = True
+        if args.prefix or (args.prefix is None and args.mode == "smart" and not args.json):
+            request["prefix"] = True  # a reader's surface completes the word being typed (docs/smart.md)
         if not args.correct:
             request["correct"] = False
         if args.expand:
