@@ -27,7 +27,8 @@ with no such word are left out.  The questions' templates (:data:`TEMPLATES`) wr
 lower-cased text in question words and stop words, or add a word the target page may not
 hold ("guide", "example", "reference", "tutorial").
 
-Systems: ``okf smart`` (the Python API, limit 10, as bench_quality asks), ``sphinx``
+Systems: ``okf smart`` (the Python API, limit 10, as bench_quality asks), ``okf as typed``
+(the same with ``correct=False``: misspelt words searched as written), ``sphinx``
 (searchindex.js in Node), ``pagefind`` and, on a MkDocs site, ``material``.  Page MRR@10 and
 found@10 over the first 10 distinct pages.
 
@@ -208,7 +209,7 @@ def okf_pages(index: Any, queries: list[str], correct: bool = True) -> list[list
     out = []
     for q in queries:
         try:
-            pages = index.search(q, limit=bq.TOP, mode="smart", correct=correct)["pages"]
+            pages = index.search(q, limit=bq.TOP, mode="smart", **({} if correct else {"correct": False}))["pages"]
         except OkfError:
             pages = []
         out.append(bq.distinct_pages([p["concept_id"] for p in pages]))

@@ -237,6 +237,20 @@ def test_invalid_queries_show_the_contract_message(browser: Any, site: tuple[str
     page.close()
 
 
+def test_questions_mark_only_the_words_that_matched(browser: Any, site: tuple[str, Path]) -> None:
+    """A question on the search page: its stop words are marked in no excerpt, each excerpt marks
+    the words its section matched, and the last word is completed where it matched."""
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "search.html")
+    _wait_done(page)
+    _submit(page, "how do I set the retry polic")
+    marks = {m.lower() for r in _results(page) for m in r["marks"]}
+    assert "retry" in marks and "policy" in marks, marks
+    assert not marks & {"how", "do", "i", "the"}, marks
+    page.close()
+
+
 def test_history_back_and_forward(browser: Any, site: tuple[str, Path]) -> None:
     base, site_dir = site
     page = browser.new_page()

@@ -378,11 +378,18 @@
         miss.setAttribute('aria-hidden', 'true');
         group.appendChild(miss);
       }
+      // the words each section matched (no stop word, a corrected word as searched) are the ones
+      // marked, in its excerpt and on the page it opens; the last word is completed where it matched
+      var pageWords = [];
+      pg.hits.forEach(function (h) { (h.matched_terms || []).forEach(function (t) { if (pageWords.indexOf(t) < 0) pageWords.push(t); }); });
+      var completes = prefix !== null && pageWords.indexOf(prefix) >= 0;  // the landing page completes the last word it gets
+      if (completes) pageWords = pageWords.filter(function (t) { return t !== prefix; }).concat([prefix]);
+      var landing = pageWords.join(' ') + (completes ? '' : ' ');
       pg.hits.slice(0, 3).forEach(function (h) {
         if (!h.url) return;  // a section this build renders nowhere (singlehtml orphans)
         var a = el('a', 'okf-dialog-option');
         a.id = 'okf-dialog-opt-' + n++;
-        a.href = landingUrl(h.url, said);
+        a.href = landingUrl(h.url, pageWords.length ? landing : said);
         a.tabIndex = -1;
         a.setAttribute('role', 'option');
         a.setAttribute('aria-selected', 'false');
@@ -400,7 +407,8 @@
         var shown = readable(h.snippet), heading = h.heading || '';
         // the excerpt of a section starts with its heading, already shown above it
         if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
-        var snip = okf.highlight(norm, shown, marked, stem, prefix, seg);
+        var words = h.matched_terms || marked;
+        var snip = okf.highlight(norm, shown, words, stem, words.indexOf(prefix) >= 0 ? prefix : null, seg);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
         if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);

@@ -37,7 +37,7 @@
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
     var segmented = null;  // the answer's site splits CJK words (smart mode): marks inside runs
-    function highlighted(norm, text, terms, stem) { return okf.highlight(norm, text, terms, stem, undefined, segmented); }
+    function highlighted(norm, text, terms, stem, prefix) { return okf.highlight(norm, text, terms, stem, prefix, segmented); }
     // one section row (keyword hits; smart hits inside their page)
     function hitItem(h, result, norm, stem, pageTitle) {
       // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
@@ -51,7 +51,10 @@
       if (!pageTitle && h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
       // a site with semantic vectors: a section found by meaning, not by the words, says so
       if (h.matched === 'meaning') li.appendChild(el('span', 'okf-matched', 'by meaning'));
-      var snip = highlighted(norm, h.snippet, result.terms, stem);
+      // smart: the words the section matched (no stop word; a corrected word as searched), the
+      // last one completed where it matched (the page asks with prefix)
+      var words = pageTitle && h.matched_terms ? h.matched_terms : result.terms, last = result.terms[result.terms.length - 1];
+      var snip = highlighted(norm, h.snippet, words, stem, pageTitle && words.indexOf(last) >= 0 ? last : undefined);
       if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
       if (h.snippet_offset + okf.cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
       li.appendChild(snip);
