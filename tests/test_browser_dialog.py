@@ -317,6 +317,18 @@ def test_questions_mark_only_the_words_that_matched(browser: Any, site: tuple[st
     for g in shown:
         for o in g["options"]:
             assert not set(o["landing"].split()) & {"how", "do", "i", "the", "for", "a"}, o["landing"]
+    # more pages than shown: the status says how many are shown
+    cache = open_index(site_dir).search("cache", DIALOG_PAGES, mode="smart", prefix=True)
+    assert cache["truncated"] and not cache["pages"][0]["partial"]
+    page.fill("#okf-dialog-q", "")
+    _type(page, "cache")
+    assert page.inner_text("#okf-dialog-status") == f"{cache['total']} pages match; showing the first {DIALOG_PAGES}."
+    _type(page, " ")  # (back to the question's answer for the check below)
+    page.fill("#okf-dialog-q", "")
+    _type(page, query)
+    # no option repeats its page's title as its heading (the page's first section shows its excerpt)
+    assert page.eval_on_selector_all(".okf-dialog-list [role=group]", """gs => gs.filter(g => Array.from(
+        g.querySelectorAll('.okf-dialog-heading')).some(h => h.textContent === g.getAttribute('aria-label'))).length""") == 0
     page.close()
 
 

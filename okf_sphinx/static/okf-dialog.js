@@ -79,7 +79,8 @@
     searching: 'Searching', close: 'Close', none: 'No page contains {terms}.',
     partial: 'No page contains all of: {terms}. {n} pages have some of them.',
     partial_one: 'No page contains all of: {terms}. 1 page has some of them.',
-    match: '{n} pages match.', match_one: '1 page matches.', missing: 'Missing: {terms}',
+    match: '{n} pages match.', match_one: '1 page matches.', match_shown: '{n} pages match; showing the first {k}.',
+    missing: 'Missing: {terms}',
     suggest: 'Did you mean', suggest_said: 'No page has \u201c{term}\u201d: did you mean {words}?',
     corrected: 'Showing results for \u201c{query}\u201d.', as_typed: 'Search for \u201c{query}\u201d instead',
     all: 'All results', more: 'Load more', recent: 'Recent searches', clear_recent: 'Clear recent searches',
@@ -361,10 +362,10 @@
     var marked = result.terms.map(function (t) { return fixed.hasOwnProperty(t) ? fixed[t] : t; });
     var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !marked.length ? null : marked[marked.length - 1];
     var seg = okf.module('engine/smart').segmenter(eng);  // a Chinese, Japanese or Korean site: mark the words inside runs
-    var terms = { terms: marked.join(', '), n: result.total };
+    var terms = { terms: marked.join(', '), n: result.total, k: result.pages.length };
     if (!result.total) msg = tr('none', terms);
     else if (result.pages[0].partial) msg = tr(result.total === 1 ? 'partial_one' : 'partial', terms);
-    else msg = tr(result.total === 1 ? 'match_one' : 'match', terms);
+    else msg = tr(result.total === 1 ? 'match_one' : result.truncated ? 'match_shown' : 'match', terms);
     result.pages.forEach(function (pg) {
       var pageTitle = pg.title || pg.concept_id;
       var group = el('div', 'okf-dialog-group');
@@ -393,12 +394,13 @@
         a.tabIndex = -1;
         a.setAttribute('role', 'option');
         a.setAttribute('aria-selected', 'false');
-        var head = el('span', 'okf-dialog-heading');
+        var head = el('span', 'okf-dialog-heading'), headText = h.heading || h.title || h.concept_id;
         if (h.kind) head.appendChild(el('span', 'okf-kind', h.kind));
-        head.appendChild(doc.createTextNode(h.heading || h.title || h.concept_id));
+        head.appendChild(doc.createTextNode(headText));
         // a site with semantic vectors: a section found by meaning, not by the words, says so
         if (h.matched === 'meaning') head.appendChild(el('span', 'okf-matched', 'by meaning'));
-        a.appendChild(head);
+        // a page's first section is headed by the page title, already shown above: its excerpt alone
+        if (h.kind || h.matched === 'meaning' || headText !== pageTitle) a.appendChild(head);
         if (h.level >= 3) {
           var crumb = el('span', 'okf-dialog-crumbs');
           a.appendChild(crumb);
