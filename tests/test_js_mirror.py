@@ -35,6 +35,7 @@ JS_ONLY_FILES = {
     "core/strings.js": "JavaScript strings are UTF-16: code-point helpers Python needs none of",
     "engine/source.js": "plays engine/source.py's part in a browser (script tags) and in Node (file reads)",
     "surfaces/highlight.js": "the marks a reader sees (search page, dialog, landing highlights)",
+    "surfaces/readable.js": "the excerpts' text a reader sees (search page, dialog): display only",
     "api.js": "the public OkfSearch object (Python's is okf_sphinx/__init__.py)",
 }
 

@@ -11,67 +11,11 @@
  *   data-okf-search-page  the search page, relative to the site root (default search.html)
  *   data-okf-strings      JSON object of UI strings replacing the English defaults (STRINGS)
  * The page's direction (dir="rtl" on <html>/<body>, or an RTL lang) lays the dialog out RTL.
- * In Node, the file exports {readable, STRINGS} for tests.
+ * In Node, the file exports {STRINGS} for tests; the excerpts' readable text is the runtime's
+ * (OkfSearch.readable, js/surfaces/readable.js).
  */
 (function () {
   'use strict';
-
-  // -- readable excerpts: source markup -> the text a reader sees (display only) -------------
-  var ROLE_RST = /:([A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)*):`([^`]+)`/g;
-  var ROLE_MYST = /\{([A-Za-z][\w.:+-]*)\}`([^`]+)`/g;
-  function roleText(role, s) {
-    var m = /^([\s\S]*?)\s*<([^<>]*)>$/.exec(s);  // `title <target>`
-    if (m) s = m[1] || m[2];
-    else if (s.charAt(0) === '~') { s = s.slice(1); s = s.slice(s.lastIndexOf('.') + 1); }
-    s = s.replace(/^!/, '');
-    return /^(pep|rfc)$/i.test(role) && /^\d/.test(s) ? role.toUpperCase() + ' ' + s : s;
-  }
-  function inline(t) {
-    return t
-      .replace(ROLE_MYST, function (_, r, x) { return roleText(r.split(':').pop(), x); })
-      .replace(ROLE_RST, function (_, r, x) { return roleText(r.split(':').pop(), x); })
-      .replace(/``([^`]+?)``/g, '$1')
-      .replace(/`([^`<]*?)\s*<([^`>]*)>`__?/g, function (_, a, b) { return a || b; })  // `text <url>`_
-      .replace(/`([^`]+)`__?(?![\w])/g, '$1')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')  // ![alt](src)
-      .replace(/\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')  // [text](url), [text][ref]
-      .replace(/<((?:https?|ftp|mailto):[^<>\s]+)>/g, '$1')
-      .replace(/`([^`]+)`/g, '$1')
-      .replace(/\*\*(\S(?:[^*]*?\S)?)\*\*/g, '$1')
-      .replace(/(^|[\s(["'])\*(\S(?:[^*]*?\S)?)\*(?=$|[\s)\].,;:!?'"])/g, '$1$2')
-      .replace(/\s?\[(?:#[\w-]*|\d+|\*)\]_/g, '')  // footnote references
-      .replace(/\|(\S(?:[^|]*?\S)?)\|(?!_)/g, '$1')  // |substitution|
-      .replace(/`([^`<]*?)\s*<[^`>]*$/, '$1')  // a link cut by the snippet's end
-      .replace(/^[^`<>\s]*>`__?/, '')  // ... or by its start
-      .replace(/``|`__?(?=\s|$)|`(?=[^`]*$)/g, '')  // other markup cut in two
-      .replace(/\\([\\`*_{}[\]()#+\-.!|:<>~])/g, '$1');
-  }
-  // line by line: drop underlines, rules, fences, directive markers and options, comments and
-  // targets; then the inline markup of the whole text (roles and links may span lines)
-  function readable(text) {
-    var out = [], opts = false;
-    String(text).replace(/\r\n?/g, '\n').split('\n').forEach(function (line) {
-      var t = line.trim(), m;
-      if (!t) { opts = false; return; }
-      if (t.length >= 3 && /^[=\-~^"'`#*+<>_:.|\s]+$/.test(t)) { opts = false; return; }  // underlines, rules, table borders
-      if ((m = /^(?:`{3,}|~{3,}|:{3,})\s*(\{[^}]*\})?\s*(.*)$/.exec(t))) {  // MyST / Markdown fences
-        opts = !!m[1];
-        if (m[1] && m[2] && !/^(code|code-block|sourcecode|literalinclude|eval-rst)\b/.test(m[1].slice(1, -1))) out.push(m[2]);
-        return;
-      }
-      if ((m = /^\.\.\s+[\w:.+-]+::\s*(.*)$/.exec(t))) { opts = true; if (m[1]) out.push(m[1]); return; }  // directive
-      if (/^\.\.(\s|$)/.test(t) || /^\(.*\)=$/.test(t) || /^%/.test(t) || t === '::') { opts = false; return; }  // comments, targets
-      if (opts && /^:[\w-]+:(\s|$)/.test(t)) return;  // directive options
-      opts = false;
-      t = t.replace(/^(?:>(?!>>)\s?)+/, '');  // Markdown quotes (not >>> prompts)
-      if (!t) return;
-      t = t.replace(/^#{1,6}\s+/, '').replace(/(\S)\s*::$/, '$1:').replace(/\s+::$/, '').replace(/^(?:[*+-]\s+)+/, '');
-      if ((m = /^:([\w-]+)((?:\s+[^:]+)?):(\s|$)/.exec(t))) t = (m[2] ? m[2].trim() : m[1]) + ':' + t.slice(m[0].length - m[3].length);  // :param x: text
-      if (/^\|.*\|$/.test(t)) t = t.slice(1, -1).trim();  // Markdown table row
-      out.push(t);
-    });
-    return inline(out.join(' ')).replace(/\s+/g, ' ').trim();
-  }
 
   // -- UI strings (English defaults; the build passes translations in data-okf-strings) ------
   var STRINGS = {
@@ -88,7 +32,7 @@
     failed: 'Search failed: {error}', matches: 'Search matches', hide: 'Hide Search Matches',
     next: 'next', previous: 'previous', count: '{i} of {n}', count_none: 'No match on this page'
   };
-  if (typeof module === 'object' && module.exports) { module.exports = { readable: readable, STRINGS: STRINGS }; return; }
+  if (typeof module === 'object' && module.exports) { module.exports = { STRINGS: STRINGS }; return; }
 
   var doc = document, win = window;
   var script = doc.currentScript;
@@ -406,7 +350,7 @@
           a.appendChild(crumb);
           jobs.push([h, pageTitle, crumb]);
         }
-        var shown = readable(h.snippet), heading = h.heading || '';
+        var shown = okf.readable(h.snippet), heading = h.heading || '';
         // the excerpt of a section starts with its heading, already shown above it
         if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
         var words = h.matched_terms || marked;

@@ -54,7 +54,11 @@
       // smart: the words the section matched (no stop word; a corrected word as searched), the
       // last one completed where it matched (the page asks with prefix)
       var words = pageTitle && h.matched_terms ? h.matched_terms : result.terms, last = result.terms[result.terms.length - 1];
-      var snip = highlighted(norm, h.snippet, words, stem, pageTitle && words.indexOf(last) >= 0 ? last : undefined);
+      // the excerpt as a reader reads it (the snippet is source text: markup dropped, display only);
+      // a section's excerpt starts with its heading, already shown above it
+      var shown = okf.readable(h.snippet), heading = h.heading || '';
+      if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
+      var snip = highlighted(norm, shown, words, stem, pageTitle && words.indexOf(last) >= 0 ? last : undefined);
       if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
       if (h.snippet_offset + okf.cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
       li.appendChild(snip);
