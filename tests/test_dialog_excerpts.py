@@ -94,6 +94,20 @@ MARKUP = [r"``", r":[a-z][\w+.-]*:`", r"\{[a-z][\w:.-]*\}`", r"`_", r"(^|\s)\.\.
           r"\]\(", r"<https?:"]
 
 
+def test_a_cut_word_is_dropped_not_shown_in_part() -> None:
+    """A snippet cut inside its section's text loses the word cut at either end (issue 22:
+    "… ozen", "… ING, validator=None"); CJK text, which has no spaces, keeps its characters."""
+    script = """
+    const okf = require(process.argv[2]);
+    let data = ''; process.stdin.on('data', c => data += c).on('end', () => {
+      console.log(JSON.stringify(JSON.parse(data).map(a => okf.readable(a[0], a[1], a[2]))));
+    });
+    """
+    got = _node(script, [["ozen set of rules, frozen", True, False], ["ING, validator=None is the default val", True, True],
+                         ["whole words only", False, False], ["数据库连接和缓存", True, True], ["``x`` y", True, False]])
+    assert got == ["set of rules, frozen", "validator=None is the default", "whole words only", "数据库连接和缓存", "y"]
+
+
 def test_readable_on_every_section_of_a_real_build(example_html: Path) -> None:
     """No markup left and no new word, on every section's text and on snippet-sized windows of it."""
     import re

@@ -350,13 +350,14 @@
           a.appendChild(crumb);
           jobs.push([h, pageTitle, crumb]);
         }
-        var shown = okf.readable(h.snippet), heading = h.heading || '';
+        var cutEnd = h.snippet_offset + okf.cpLen(h.snippet) < h.text_length;
+        var shown = okf.readable(h.snippet, h.snippet_offset > 0, cutEnd), heading = h.heading || '';
         // the excerpt of a section starts with its heading, already shown above it
         if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
         var words = h.matched_terms || marked;
         var snip = okf.highlight(norm, shown, words, stem, words.indexOf(prefix) >= 0 ? prefix : null, seg);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
-        if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
+        if (cutEnd) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);
         a.addEventListener('mousemove', function () { var i = Array.prototype.indexOf.call(options(), a); if (i !== active) select(i); });
         group.appendChild(a);

@@ -56,7 +56,7 @@
       var words = pageTitle && h.matched_terms ? h.matched_terms : result.terms, last = result.terms[result.terms.length - 1];
       // the excerpt as a reader reads it (the snippet is source text: markup dropped, display only);
       // a section's excerpt starts with its heading, already shown above it
-      var shown = okf.readable(h.snippet), heading = h.heading || '';
+      var shown = okf.readable(h.snippet, h.snippet_offset > 0, h.snippet_offset + okf.cpLen(h.snippet) < h.text_length), heading = h.heading || '';
       if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
       var snip = highlighted(norm, shown, words, stem, pageTitle && words.indexOf(last) >= 0 ? last : undefined);
       if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);

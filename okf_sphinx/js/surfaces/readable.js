@@ -46,9 +46,19 @@ define('surfaces/readable', function () {
   }
   // line by line: drop underlines, rules, fences, directive markers and options, comments and
   // targets; then the inline markup of the whole text (roles and links may span lines)
-  function readable(text) {
+  // cutStart / cutEnd: the snippet starts / ends inside its section's text (snippet_offset > 0;
+  // offset + length < text_length): the word cut there is dropped, not shown in part (a snippet
+  // starts SNIPPET_LEAD code points before its first match, so the cut word is never the match)
+  var CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+  function uncut(text, cutStart, cutEnd) {
+    var m;
+    if (cutStart && (m = /^\S{1,40}\s+/.exec(text)) && !CJK.test(m[0])) text = text.slice(m[0].length);
+    if (cutEnd && (m = /\s+\S{1,40}$/.exec(text)) && !CJK.test(m[0])) text = text.slice(0, text.length - m[0].length);
+    return text;
+  }
+  function readable(text, cutStart, cutEnd) {
     var out = [], opts = false;
-    String(text).replace(/\r\n?/g, '\n').split('\n').forEach(function (line) {
+    uncut(String(text), cutStart, cutEnd).replace(/\r\n?/g, '\n').split('\n').forEach(function (line) {
       var t = line.trim(), m;
       if (!t) { opts = false; return; }
       if (t.length >= 3 && /^[=\-~^"'\x60#*+<>_:.|\s]+$/.test(t)) { opts = false; return; }  // underlines, rules, table borders
