@@ -14,6 +14,7 @@ Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -221,6 +222,18 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 # -- text rendering ------------------------------------------------------------------------
 
 
+def _excerpt(snippet: str) -> str:
+    """A snippet as the text answer shows it: one of the full length was cut by the contract's
+    limit (SNIPPET_CODE_POINTS), so the word cut there is dropped and an ellipsis says more
+    follows (``--json`` keeps the exact bytes)."""
+    from okf_sphinx.core.terms import SNIPPET_CODE_POINTS
+
+    if len(snippet) < SNIPPET_CODE_POINTS:
+        return snippet
+    cut = re.search(r"\s+\S{1,40}$", snippet)
+    return (snippet[: cut.start()] if cut else snippet).rstrip() + " \u2026"
+
+
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line.rstrip("\r") for line in text.split("\n"))
 
@@ -236,7 +249,7 @@ def _render_search(index: Any, r: dict[str, Any]) -> str:
         out.append(f"{h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}")
         title = titles.get(h["concept_id"], "")
         out.append(f"  {h['concept_id']}" + (f" — {title}" if title else "") + f"  score {h['score']:.4f}")
-        out.append(_indent(h["snippet"], "    "))
+        out.append(_indent(_excerpt(h["snippet"]), "    "))
     return "\n".join(out) + "\n"
 
 
@@ -257,7 +270,7 @@ def _render_smart(r: dict[str, Any]) -> str:
         for h in page["hits"]:
             how = f"  [{h['matched']}]" if "matched" in h else ""
             out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}{how}")
-            out.append(_indent(h["snippet"], "      "))
+            out.append(_indent(_excerpt(h["snippet"]), "      "))
     if r.get("expanded"):
         out.append("")
         out.append("linked from these hits:")
