@@ -164,16 +164,75 @@ def test_xss_pages_stay_inert(browser: Any, site: tuple[str, Path]) -> None:
     page.close()
 
 
-def test_partial_match_and_suggestion(browser: Any, site: tuple[str, Path]) -> None:
-    base, _ = site
+def _wait_suggest(page: Any, text: str) -> None:
+    page.wait_for_function("t => { const s = document.querySelector('.okf-dialog-suggest');"
+                           " return s && s.textContent.includes(t)"
+                           " && document.querySelector('dialog.okf-dialog').getAttribute('data-okf-state') === 'done'; }", arg=text)
+
+
+def test_misspelt_word_corrected_then_as_typed(browser: Any, site: tuple[str, Path]) -> None:
+    """A misspelt word is searched as the site's word at once, and the dialog says so; the
+    button searches the words as typed: the partial answer with its "Did you mean"."""
+    from okf_sphinx import open_index
+
+    base, site_dir = site
+    expected = open_index(site_dir).search("retry polcy zz", DIALOG_PAGES, mode="smart", prefix=True)
+    assert expected["corrected"]["query"] == "retry policy zz"
     page = browser.new_page()
     page.goto(base + "index.html")
     open_by_key(page, "Control+k")
     type_query(page, "retry polcy zz")
-    assert page.inner_text(".okf-dialog-missing").startswith("Missing: ")
-    assert "polcy" in page.inner_text(".okf-dialog-missing")
     suggest = page.inner_text(".okf-dialog-suggest")
-    assert "Did you mean" in suggest and "policy" in suggest
+    assert suggest == "Showing results for \u201cretry policy zz\u201d. Search for \u201cretry polcy zz\u201d instead"
+    assert page.inner_text("#okf-dialog-status").startswith("Showing results for \u201cretry policy zz\u201d. ")
+    assert [g["label"] for g in shown_groups(page)] == [p["title"] or p["concept_id"] for p in expected["pages"]]
+    marks = {m.lower() for g in shown_groups(page) for o in g["options"] for m in o["marks"]}
+    assert "policy" in marks and "polcy" not in marks
+    landings = {o["landing"] for g in shown_groups(page) for o in g["options"]}  # lands marking the words searched
+    assert not any("polcy" in x for x in landings) and any("policy" in x for x in landings), landings
+    assert not page.locator(".okf-dialog-did:not(.okf-dialog-as-typed)").count()  # no "Did you mean" besides
+    page.click(".okf-dialog-as-typed")
+    _wait_suggest(page, "Did you mean")
+    assert "polcy" in page.inner_text(".okf-dialog-missing")
+    assert "policy" in page.inner_text(".okf-dialog-suggest") and "Showing results" not in page.inner_text(".okf-dialog-suggest")
+    assert page.get_attribute("a.okf-dialog-more", "href").endswith("?q=retry%20polcy%20zz&as_typed=1")  # All results: as typed too
+    # the next keystroke corrects again
+    type_query(page, "z")
+    _wait_suggest(page, "Showing results for")
+    page.close()
+
+
+def test_questions_mark_only_the_words_that_matched(browser: Any, site: tuple[str, Path]) -> None:
+    """A question's stop words are marked nowhere (not in an excerpt, not on the landing page):
+    each excerpt marks the words its section matched."""
+    from okf_sphinx import open_index
+
+    base, site_dir = site
+    query = "how do I set the retry policy for a client"
+    expected = open_index(site_dir).search(query, DIALOG_PAGES, mode="smart", prefix=True)
+    page = browser.new_page()
+    page.goto(base + "index.html")
+    open_by_key(page, "Control+k")
+    type_query(page, query)
+    shown = shown_groups(page)
+    assert [g["label"] for g in shown] == [p["title"] or p["concept_id"] for p in expected["pages"]]
+    marks = {m.lower() for g in shown for o in g["options"] for m in o["marks"]}
+    assert marks and not marks & {"how", "do", "i", "the", "for", "a"}, marks
+    for g in shown:
+        for o in g["options"]:
+            assert not set(o["landing"].split()) & {"how", "do", "i", "the", "for", "a"}, o["landing"]
+    # more pages than shown: the status says how many are shown
+    cache = open_index(site_dir).search("cache", DIALOG_PAGES, mode="smart", prefix=True)
+    assert cache["truncated"] and not cache["pages"][0]["partial"]
+    page.fill("#okf-dialog-q", "")
+    type_query(page, "cache")
+    assert page.inner_text("#okf-dialog-status") == f"{cache['total']} pages match; showing the first {DIALOG_PAGES}."
+    type_query(page, " ")  # (back to the question's answer for the check below)
+    page.fill("#okf-dialog-q", "")
+    type_query(page, query)
+    # no option repeats its page's title as its heading (the page's first section shows its excerpt)
+    assert page.eval_on_selector_all(".okf-dialog-list [role=group]", """gs => gs.filter(g => Array.from(
+        g.querySelectorAll('.okf-dialog-heading')).some(h => h.textContent === g.getAttribute('aria-label'))).length""") == 0
     page.close()
 
 
@@ -656,14 +715,14 @@ def test_japanese_site_marks_words_inside_runs(browser: Any, tmp_path: Path) -> 
     page.close()
 
 
-@pytest.mark.parametrize(("language", "files", "prefix", "word", "typo", "said"), [
+@pytest.mark.parametrize(("language", "files", "prefix", "word", "typo", "said", "corrected"), [
     ("ru", {"index.rst": "Словари\n=======\n\nСловари OpenCorpora хранятся отдельно. Установка словарей описана ниже.\n"},
-     "словар", "словари", "словори", "Возможно, вы имели в виду"),
+     "словар", "словари", "словори", "Возможно, вы имели в виду", "Показаны результаты для «словари»."),
     ("fr", {"index.rst": "Paramètres\n==========\n\nLes paramètres de la recherche se règlent ici.\n"},
-     "paramè", "paramètres", "paramtres", "Vouliez-vous dire"),
+     "paramè", "paramètres", "paramtres", "Vouliez-vous dire", "Résultats pour « paramètres »."),
 ])
 def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_path: Path, language: str, files: dict[str, str],
-                                                           prefix: str, word: str, typo: str, said: str) -> None:
+                                                           prefix: str, word: str, typo: str, said: str, corrected: str) -> None:
     """Russian and French sites: the word being typed is completed and marked, a misspelt word
     gets the site's own spelling (in the site's language), in the dialog as in Python."""
     from okf_sphinx import open_index
@@ -671,14 +730,20 @@ def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_pat
     out, page = _site_page(browser, tmp_path, files, language)
     index = open_index(out)
     assert index.search(prefix, 5, mode="smart", prefix=True)["pages"]
-    assert index.search(typo, 5, mode="smart")["suggestions"][0]["candidates"][0] == word
+    assert index.search(typo, 5, mode="smart")["corrected"]["words"] == [{"from": typo, "to": word}]
+    assert index.search(typo, 5, mode="smart", correct=False)["suggestions"][0]["candidates"][0] == word
     open_by_key(page, "Control+k")
     type_query(page, prefix)
     marks = [m.lower() for m in page.locator(".okf-dialog-option mark").all_inner_texts()]
     assert word in marks, marks
     page.fill("#okf-dialog-q", "")
     type_query(page, typo)
-    assert page.locator(".okf-dialog-did").all_inner_texts()[0] == word
+    marks = [m.lower() for m in page.locator(".okf-dialog-option mark").all_inner_texts()]
+    assert word in marks, marks  # corrected at once, in the site's language
+    assert corrected in page.inner_text(".okf-dialog-suggest")
+    page.click(".okf-dialog-as-typed")
+    _wait_suggest(page, said)
+    assert page.locator(".okf-dialog-did:not(.okf-dialog-as-typed)").all_inner_texts()[0] == word
     assert said in page.inner_text(".okf-dialog-suggest")
     page.locator(".okf-dialog-did").first.click()
     page.wait_for_function("w => document.querySelector('#okf-dialog-q').value === w", arg=word)

@@ -53,7 +53,7 @@ def _expected(site_dir: Path, query: str, limit: int = SMART_PAGE) -> tuple[dict
     """The page's default (smart) answer, and the section links it shows, page after page."""
     from okf_sphinx import open_index
 
-    result = open_index(site_dir).search(query, limit, mode="smart")
+    result = open_index(site_dir).search(query, limit, mode="smart", prefix=True)
     urls = _section_urls(site_dir)
     result["hits"] = [h for p in result["pages"] for h in p["hits"]]
     return result, ["./" + urls[(h["path"], h["line_start"])] for h in result["hits"]]
@@ -94,7 +94,9 @@ def test_theme_search_box_leads_to_results(browser: Any, site: tuple[str, Path])
     assert [r["href"] for r in got] == hrefs
     assert [r["heading"] for r in got] == [h["heading"] or "" for h in result["hits"]] or all(r["heading"] for r in got)
     for r, h in zip(got, result["hits"]):
-        assert h["snippet"].strip()[:40].split()[0] in r["snippet"]
+        # the excerpt a reader reads: the snippet's words, none added, no source markup left
+        assert r["snippet"].strip() and set(re.findall(r"\w+", r["snippet"])) <= set(re.findall(r"\w+", h["snippet"]))
+        assert not re.search(r"``|:[a-z:]+:`|\{[a-z:]+\}`|^#+ |===|---|\.\. |`_", r["snippet"]), r["snippet"]
         assert _stems(r["marks"]) <= _stems(["retry", "policy"])  # word forms are marked too
         # an object's section can match by its name alone (the heading), with no query word in its docstring
         assert r["marks"] or not _stems(re.findall(r"\w+", r["snippet"])) & _stems(["retry", "policy"])
@@ -169,11 +171,40 @@ def test_invalid_queries_show_the_contract_message(browser: Any, site: tuple[str
         assert _results(page) == []
     _submit(page, "zzzqqqnothing")
     assert page.inner_text(".okf-status") == "No page contains zzzqqqnothing."
-    # no dead end: pages with some of the words, what they lack, and the site's own spellings
+    # a misspelt word: searched as the site's word at once, said above the results
     _submit(page, "retry polcy")
+    assert page.inner_text(".okf-status").startswith("Showing results for \u201cretry policy\u201d. ")
+    assert page.inner_text(".okf-corrected") == "Showing results for \u201cretry policy\u201d. Search for \u201cretry polcy\u201d instead"
+    assert "polcy" not in [m.lower() for r in _results(page) for m in r["marks"]]
+    assert "policy" in [m.lower() for r in _results(page) for m in r["marks"]]
+    # no dead end as typed either: pages with some of the words, what they lack, the site's own spellings
+    page.click(".okf-as-typed")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('as_typed') === '1'")
+    _wait_done(page)
+    page.wait_for_function("() => document.querySelector('.okf-status').textContent.startsWith('No page contains all of')")
     status = page.inner_text(".okf-status")
     assert status.startswith("No page contains all of: retry, polcy.") and "did you mean policy?" in status
     assert page.inner_text("li.okf-page-result .okf-missing") == "Missing: polcy"
+    assert not page.locator(".okf-corrected").count()
+    page.reload()  # the state is in the URL
+    _wait_done(page)
+    assert page.inner_text(".okf-status").startswith("No page contains all of: retry, polcy.")
+    _submit(page, "retry polcy ")  # a new search corrects again
+    assert page.locator(".okf-corrected").count() == 1
+    page.close()
+
+
+def test_questions_mark_only_the_words_that_matched(browser: Any, site: tuple[str, Path]) -> None:
+    """A question on the search page: its stop words are marked in no excerpt, each excerpt marks
+    the words its section matched, and the last word is completed where it matched."""
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "search.html")
+    _wait_done(page)
+    _submit(page, "how do I set the retry polic")
+    marks = {m.lower() for r in _results(page) for m in r["marks"]}
+    assert "retry" in marks and "policy" in marks, marks
+    assert not marks & {"how", "do", "i", "the"}, marks
     page.close()
 
 
@@ -244,9 +275,11 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     result, _ = _expected(example_html, "retry policy")
     okf = {p.split("/_okf/", 1)[1][:-3] for p in loaded if "/_okf/" in p}
     stem = smart.stemmer(index)
-    forms = [t for w in result["terms"] for t, _w in smart.variants(index, w, stem, False)[0]]
+    last = len(result["terms"]) - 1  # the page completes the last word (prefix), as the dialog does
+    forms = [t for i, w in enumerate(result["terms"]) for t, _w in smart.variants(index, w, stem, i == last)[0]]
     shards = {index.shard_of(t) for t in forms}
-    groups = {fmt.shard_name(stem(t), index.shards) for t in result["terms"]}  # the same files: a word's forms sit with its group
+    groups = {fmt.shard_name(stem(t), index.shards) for t in result["terms"] + forms}  # a word's forms sit with its group
+    groups.add(fmt.dict_shard_name(fmt.dict_key(result["terms"][last]), index.manifest["smart"]["dict_shards"]))  # completions
     # the object-name shard of the whole query (the exact-name boost; a site with objects)
     name_shard = fmt.name_shard_name(fmt.name_key(fmt.object_name_query("retry policy")), index.manifest["smart"]["name_shards"])
     assert name_shard in okf
@@ -356,7 +389,7 @@ def test_object_hits_show_kind_badge_and_signature(browser: Any, site: tuple[str
             heading: li.querySelector('.okf-heading').textContent}))""",
     )
     # the page answers in smart mode: each page's best sections, in rank order
-    hits = [h for pg in index.search("CacheStore.put", 10, mode="smart")["pages"] for h in pg["hits"]]
+    hits = [h for pg in index.search("CacheStore.put", 10, mode="smart", prefix=True)["pages"] for h in pg["hits"]]
     records = {(s["path"], s["line_start"]): s for s in (index.section(i) for i in range(index.section_count))}
     assert [x["heading"] for x in shown] == [h["heading"] for h in hits]
     for x, h in zip(shown, hits):
@@ -404,7 +437,7 @@ def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
     # a shared link with a filter: the smart answer under guide/
     page.goto(base + "search.html?q=retry&under=guide")
     _wait_done(page)
-    want = index.search("retry", SMART_PAGE, mode="smart", under="guide")
+    want = index.search("retry", SMART_PAGE, mode="smart", prefix=True, under="guide")
     assert _page_links(page) == ["./" + p["url"] for p in want["pages"]]
     assert "Filters: under guide." in page.inner_text(".okf-status")
     # mode=keyword: the contract's answer
@@ -416,11 +449,11 @@ def test_full_state_in_the_url(browser: Any, site: tuple[str, Path]) -> None:
     # how many are shown: Show more writes n=10 (two steps of 5 pages), and a reload keeps 10
     page.goto(base + "search.html?q=cache")
     _wait_done(page)
-    assert index.search("cache", SMART_PAGE, mode="smart")["truncated"]
+    assert index.search("cache", SMART_PAGE, mode="smart", prefix=True)["truncated"]
     page.click(".okf-more")
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('n') === '{2 * SMART_PAGE}'")
     _wait_done(page)
-    twenty = [p["url"] for p in index.search("cache", 2 * SMART_PAGE, mode="smart")["pages"]]
+    twenty = [p["url"] for p in index.search("cache", 2 * SMART_PAGE, mode="smart", prefix=True)["pages"]]
     assert _page_links(page) == ["./" + u for u in twenty]
     # the focus moved to the first page the click added (not to the n-th section link)
     assert page.evaluate("document.activeElement.getAttribute('href')") == "./" + twenty[SMART_PAGE]
@@ -449,7 +482,7 @@ def test_linked_sections_on_request(browser: Any, site: tuple[str, Path]) -> Non
     page = browser.new_page()
     page.goto(base + "search.html?q=cache&expand=1")
     _wait_done(page)
-    want = index.search("cache", SMART_PAGE, mode="smart", expand=True)["expanded"]
+    want = index.search("cache", SMART_PAGE, mode="smart", prefix=True, expand=True)["expanded"]
     assert len(want) >= 2 and {e["via"] for e in want} >= {"object", "toctree"}
     shown = page.eval_on_selector_all(".okf-related li", """els => els.map(li => ({
         href: li.querySelector('.okf-link').getAttribute('href'),
@@ -459,14 +492,14 @@ def test_linked_sections_on_request(browser: Any, site: tuple[str, Path]) -> Non
     assert len({s["via"] for s in shown}) == len({e["via"] for e in want})  # each way of linking said apart
     assert page.inner_text(".okf-related h2") == "Linked from these results"
     # the results themselves are the answer's pages, not the linked sections
-    assert _page_links(page) == ["./" + p["url"] for p in index.search("cache", SMART_PAGE, mode="smart")["pages"]]
+    assert _page_links(page) == ["./" + p["url"] for p in index.search("cache", SMART_PAGE, mode="smart", prefix=True)["pages"]]
     assert axe_violations(page, "#okf-search") == []
     # Show more keeps the option (and its list follows the longer answer)
     page.click(".okf-more")
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('n') === '{2 * SMART_PAGE}'")
     _wait_done(page)
     assert page.evaluate("new URLSearchParams(location.search).get('expand')") == "1"
-    more = index.search("cache", 2 * SMART_PAGE, mode="smart", expand=True)["expanded"]
+    more = index.search("cache", 2 * SMART_PAGE, mode="smart", prefix=True, expand=True)["expanded"]
     assert page.eval_on_selector_all(".okf-related .okf-link", "els => els.map(a => a.getAttribute('href'))") == [
         "./" + e["url"] for e in more]
     # without it (and for a query whose results link nowhere) there is no list
@@ -475,6 +508,6 @@ def test_linked_sections_on_request(browser: Any, site: tuple[str, Path]) -> Non
     assert page.query_selector(".okf-related") is None or not page.is_visible(".okf-related")
     page.goto(base + "search.html?q=install&expand=1")
     _wait_done(page)
-    assert not index.search("install", SMART_PAGE, mode="smart", expand=True)["expanded"]
+    assert not index.search("install", SMART_PAGE, mode="smart", prefix=True, expand=True)["expanded"]
     assert not page.is_visible(".okf-related")
     page.close()

@@ -157,6 +157,25 @@ def test_a_query_that_starts_with_a_dash_is_text_not_an_option(site, query):
     assert json.loads(r.stdout)["query"] == query
 
 
+def test_text_snippets_cut_by_the_limit_end_with_an_ellipsis_not_a_word_in_part(site):
+    """The text answer's snippet of a long section drops the word the 512-code-point limit cuts
+    and says more follows; --json keeps the contract's exact bytes."""
+    from okf_sphinx.core.terms import SNIPPET_CODE_POINTS
+
+    index = open_index(site)
+    long = next(s for s in (index.section(i) for i in range(index.section_count)) if len(s["text"]) > SNIPPET_CODE_POINTS + 100)
+    word = index.normaliser.terms(long["text"])[0]
+    hits = [h for h in index.search(word, 100)["hits"] if len(h["snippet"]) == SNIPPET_CODE_POINTS]
+    assert hits
+    text = okf("search", str(site), "--query", word, "--limit", "100").stdout.decode()
+    for h in hits:
+        kept = h["snippet"][: h["snippet"].rstrip().rfind(" ")].rstrip()
+        shown = "\n".join("    " + line.rstrip("\r") for line in (kept + " \u2026").split("\n"))
+        assert shown in text
+        assert json.loads(okf("search", str(site), "--query", word, "--limit", "100", "--json").stdout)["hits"][0]["snippet"] in (
+            [x["snippet"] for x in index.search(word, 100)["hits"]])
+
+
 # -- terminal escapes from the index (issue 20, point 5) --------------------------------------------
 
 #: What a page (or a URL site) could hold to act on a reader's terminal: a window title (OSC 0),

@@ -1,4 +1,4 @@
-"""Readable excerpts in the search dialog: okf-dialog.js's ``readable()`` in Node.
+"""Readable excerpts in the search dialog and page: the runtime's ``readable()`` (js/surfaces/readable.js) in Node.
 
 The hit's snippet stays the contract's bytes; for display the dialog turns source markup into
 the text a reader sees (roles, literals, links, underlines, directive markers, MyST fences and
@@ -54,6 +54,13 @@ CASES = [
      "Third level A heading inside a directive. retry(3)"),
     (":::{admonition} Careful\n:class: warning\nDo not {term}`cache` secrets.\n:::\n% a comment\n",
      "Careful Do not cache secrets."),
+    # directive arguments that are no prose (issue 22): code languages, paths, module names, versions
+    ("```{code-block} pytb\nRuntimeError: boom\n```\n", "RuntimeError: boom"),
+    (".. literalinclude:: /example/test_fixtures_order_scope.py\n   :language: python\n\nThe fixtures run in order.",
+     "The fixtures run in order."),
+    (".. versionadded:: 5.2 In some cases\n\n   the flag is read twice.", "In some cases the flag is read twice."),
+    (".. currentmodule:: flask\n\nThe application object.", "The application object."),
+    ("See :doc:`/reqcontext` and :doc:`the guide <guide/index>`.", "See reqcontext and the guide."),
     ("> ## A heading in a quote\n>\n> A heading inside a block quote\n\n| setting | default |\n|---|---|\n| `retry.attempts` | `5` |\n",
      "A heading in a quote A heading inside a block quote setting | default retry.attempts | 5"),
     ("![diagram](img.png) <https://example.org> `code` \\*not emphasis\\*", "diagram https://example.org code *not emphasis*"),
@@ -69,7 +76,7 @@ def _node(script: str, payload: Any) -> Any:
 
 
 READABLE = """
-const d = require(process.argv[1]);
+const d = require(process.argv[2]);  // the runtime: OkfSearch.readable
 let data = ''; process.stdin.on('data', c => data += c).on('end', () => {
   console.log(JSON.stringify(JSON.parse(data).map(t => d.readable(t))));
 });
@@ -85,6 +92,20 @@ MARKUP = [r"``", r":[a-z][\w+.-]*:`", r"\{[a-z][\w:.-]*\}`", r"`_", r"(^|\s)\.\.
           r"\]\(", r"<https?:"]
 
 
+def test_a_cut_word_is_dropped_not_shown_in_part() -> None:
+    """A snippet cut inside its section's text loses the word cut at either end (issue 22:
+    "… ozen", "… ING, validator=None"); CJK text, which has no spaces, keeps its characters."""
+    script = """
+    const okf = require(process.argv[2]);
+    let data = ''; process.stdin.on('data', c => data += c).on('end', () => {
+      console.log(JSON.stringify(JSON.parse(data).map(a => okf.readable(a[0], a[1], a[2]))));
+    });
+    """
+    got = _node(script, [["ozen set of rules, frozen", True, False], ["ING, validator=None is the default val", True, True],
+                         ["whole words only", False, False], ["数据库连接和缓存", True, True], ["``x`` y", True, False]])
+    assert got == ["set of rules, frozen", "validator=None is the default", "whole words only", "数据库连接和缓存", "y"]
+
+
 def test_readable_on_every_section_of_a_real_build(example_html: Path) -> None:
     """No markup left and no new word, on every section's text and on snippet-sized windows of it."""
     import re
@@ -97,7 +118,7 @@ def test_readable_on_every_section_of_a_real_build(example_html: Path) -> None:
         t = index.section(sid)["text"]
         texts += [t, t[:200], t[37:237], t[-150:]]
     script = """
-    const d = require(process.argv[1]), okf = require(process.argv[2]);
+    const okf = require(process.argv[2]), d = okf;
     const norm = new okf.Normaliser(null);  // ASCII terms; other characters pass through unchanged
     let data = ''; process.stdin.on('data', c => data += c).on('end', () => {
       console.log(JSON.stringify(JSON.parse(data).map(t => { const r = d.readable(t);

@@ -26,7 +26,7 @@ JS = browser.SOURCES
 
 #: The Python modules of the query path, each with a JavaScript twin.
 TWINS = ("core.errors", "core.terms", "core.segment", "core.index_format", "engine.validators", "engine.index", "engine.query",
-         "engine.smart", "engine.filters", "engine.spelling", "engine.phrases", "engine.expansion",
+         "engine.smart", "engine.filters", "engine.spelling", "engine.words", "engine.phrases", "engine.expansion",
          "engine.object_names", "core.semantic", "engine.semantic")
 
 #: JavaScript files with no Python twin, and why.
@@ -35,6 +35,7 @@ JS_ONLY_FILES = {
     "core/strings.js": "JavaScript strings are UTF-16: code-point helpers Python needs none of",
     "engine/source.js": "plays engine/source.py's part in a browser (script tags) and in Node (file reads)",
     "surfaces/highlight.js": "the marks a reader sees (search page, dialog, landing highlights)",
+    "surfaces/readable.js": "the excerpts' text a reader sees (search page, dialog): display only",
     "api.js": "the public OkfSearch object (Python's is okf_sphinx/__init__.py)",
 }
 

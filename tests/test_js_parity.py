@@ -340,7 +340,16 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
             req["limit"] = rng.choice([1, 2, 3, 10, 100])
         if rng.random() < 0.3:
             req["expand"] = rng.random() < 0.9
+        if 0.3 <= r < 0.55 and rng.random() < 0.3:  # misspelt words as written: suggestions, no correction
+            req["correct"] = False
         out.append(req)
+    starts = ["how do I", "how to", "why is my", "what is the", "where can I find", "can I", "Is there a"]
+    for _ in range(n // 10):  # questions: stop words and question words around the words, a typo sometimes
+        words = [rng.choice(vocab) for _ in range(rng.choice([1, 2, 3]))]
+        if rng.random() < 0.3:
+            words[-1] = _typo(rng, words[-1])
+        q = rng.choice(starts) + " " + (" with " if rng.random() < 0.3 else " ").join(words) + rng.choice(["", "?", " for a"])
+        out.append({"query": q, "mode": "smart", **({"prefix": True} if rng.random() < 0.3 else {})})
     objects = site / "_okf" / "objects.js"
     names = [r[0] for r in fmt.unwrap("objects", objects.read_bytes())] if objects.exists() else []
     for _ in range(n // 10 if names else 0):  # object names: full, a dotted tail, the short name (the exact-name boost)
@@ -372,6 +381,8 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
         {"query": "retry", "mode": "smart", "expand": 1}, {"query": "retry", "mode": "smart", "expand": "yes"},
         {"query": "retry", "mode": "smart", "expand": None}, {"query": "retry", "mode": "keyword", "expand": True},
         {"query": "retry", "mode": "smart", "expand": True, "prefix": 0},
+        {"query": "retyr", "mode": "smart", "correct": 1}, {"query": "retyr", "mode": "smart", "correct": None},
+        {"query": "retyr", "mode": "keyword", "correct": True}, {"query": "the of a", "mode": "smart"},
     ]
     return out
 
@@ -380,7 +391,7 @@ def _assert_smart_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str
     from okf_sphinx import open_index
 
     index = open_index(site)
-    stats = {"full": 0, "partial": 0, "suggested": 0, "errors": 0, "stem_only": 0, "prefix_hits": 0}
+    stats = {"full": 0, "partial": 0, "suggested": 0, "errors": 0, "stem_only": 0, "prefix_hits": 0, "corrected": 0}
     for req, js in zip(requests, run_node(site / "_okf", requests)):
         py = python_answer(index, req)
         diff = same(js, py)
@@ -390,6 +401,8 @@ def _assert_smart_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str
             continue
         if py.get("pages"):
             stats["partial" if py["pages"][0]["partial"] else "full"] += 1
+        if "corrected" in py:
+            stats["corrected"] += 1
         if any(s["candidates"] for s in py.get("suggestions", [])):
             stats["suggested"] += 1
         if req.get("prefix") and py.get("pages"):
@@ -402,7 +415,7 @@ def _assert_smart_parity(site: Path, requests: list[dict[str, Any]]) -> dict[str
 def test_smart_parity_generated_unicode_site(stress_site: Path, diff_code_points: list[int]) -> None:
     stats = _assert_smart_parity(stress_site, smart_requests(stress_site, diff_code_points, 1500, seed=3))
     assert stats["full"] > 300 and stats["partial"] > 50 and stats["suggested"] > 20 and stats["errors"] > 50, stats
-    assert stats["prefix_hits"] > 100, stats
+    assert stats["prefix_hits"] > 100 and stats["corrected"] > 20, stats
 
 
 def test_smart_parity_example_site(example_html: Path, diff_code_points: list[int]) -> None:
@@ -410,7 +423,7 @@ def test_smart_parity_example_site(example_html: Path, diff_code_points: list[in
     requests += [{"query": q, "mode": "smart"} for q in ("retries policies", "caching", "installed", "retyr", "conf")]
     requests += [{"query": q, "mode": "smart", "prefix": True} for q in ("conf", "ret", "c", "Caf", "clearing ca")]
     stats = _assert_smart_parity(example_html, requests)
-    assert stats["full"] > 200 and stats["partial"] > 30 and stats["suggested"] > 10, stats
+    assert stats["full"] > 200 and stats["partial"] > 30 and stats["suggested"] > 10 and stats["corrected"] > 10, stats
 
 
 def test_both_engines_score_with_the_manifest_s_bm25_parameters(example_html: Path, tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ def test_exact_word_ranks_above_its_stem_forms(index: okf_sphinx.Index) -> None:
 
 
 def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
-    assert index.search("installb", mode="smart")["total"] == 0
+    assert index.search("installb", mode="smart", correct=False)["total"] == 0
     r = index.search("installb", mode="smart", prefix=True)
     assert pages(r) == ["prefix"]
     r = index.search("instal", mode="smart", prefix=True)  # the stem's forms and the completions
@@ -95,8 +95,29 @@ def test_prefix_completes_the_last_word_only(index: okf_sphinx.Index) -> None:
     assert index.search("installb walrus", mode="smart", prefix=True)["pages"][0]["partial"] is True
 
 
-def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> None:
+def test_misspelt_words_are_corrected_at_once(index: okf_sphinx.Index) -> None:
+    # one misspelt word among correct ones: searched as the site's word, and the answer says so
     r = index.search("walrus narwhel", mode="smart")
+    assert r["corrected"] == {"query": "walrus narwhal", "words": [{"from": "narwhel", "to": "narwhal"}]}
+    assert r["terms"] == ["walrus", "narwhel"]  # the words as typed
+    assert pages(r)[0] in {"together", "spread"} and r["suggestions"] == []
+    assert r["pages"][0]["hits"][0]["matched_terms"] and not r["pages"][0]["partial"]
+    assert pages(r) == pages(index.search("walrus narwhal", mode="smart"))
+    # the query keeps what the reader typed around the corrected word (case, punctuation)
+    r = index.search("Walrsu, please", mode="smart")
+    assert r["corrected"]["query"] == "walrus, please" and r["corrected"]["words"] == [{"from": "walrsu", "to": "walrus"}]
+    # words the site has, short words, numbers and words inside quotes are never corrected
+    for q in ("walrus narwhal", "walrus zeb", "walrus 1.2x", '"walrsu plan"'):
+        assert "corrected" not in index.search(q, mode="smart"), q
+    # keyword mode is the contract: nothing corrected
+    assert "corrected" not in index.search("walrus narwhel")
+    with pytest.raises(okf_sphinx.OkfError) as err:
+        index.search("walrsu", mode="smart", correct="yes")
+    assert err.value.code == "schema_validation" and err.value.details["field"] == "correct"
+
+
+def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> None:
+    r = index.search("walrus narwhel", mode="smart", correct=False)
     assert r["total"] == 6 and all(p["partial"] and p["missing_terms"] == ["narwhel"] for p in r["pages"])
     assert r["suggestions"] == [{"term": "narwhel", "candidates": ["narwhal"]}]
     # pages holding more of the words come first
@@ -105,7 +126,7 @@ def test_no_dead_ends_partial_pages_and_suggestions(index: okf_sphinx.Index) -> 
     assert [len(p["missing_terms"]) for p in r["pages"]] == sorted(len(p["missing_terms"]) for p in r["pages"])
     assert r["pages"][0]["partial"] is True
     # nothing matches at all: an empty answer with the suggestions, the reader's word kept
-    r = index.search("walrsu", mode="smart")
+    r = index.search("walrsu", mode="smart", correct=False)
     assert r["total"] == 0 and r["pages"] == [] and r["terms"] == ["walrsu"]
     assert r["suggestions"] == [{"term": "walrsu", "candidates": ["walrus"]}]
 
@@ -208,7 +229,19 @@ def test_cli_smart(site: Path, index: okf_sphinx.Index) -> None:
     proc = subprocess.run(argv + ["--json", "--limit", "2"], capture_output=True, text=True)
     assert proc.returncode == 0 and json.loads(proc.stdout) == index.search("walrus narwhel", 2, mode="smart")
     text = subprocess.run(argv, capture_output=True, text=True).stdout
+    assert "Showing results for 'walrus narwhal' (search for 'walrus narwhel' instead: --no-correct)" in text
+    text = subprocess.run(argv + ["--no-correct"], capture_output=True, text=True).stdout
     assert "did you mean: narwhal?" in text and "lacks: narwhel" in text
+    # the text answer is a reader's: it completes the last word, as the dialog does; --json
+    # (an agent's) and --no-prefix search the words as given
+    partial = argv[:5] + ["--query", "walrus narwh", "--mode", "smart"]
+    text = subprocess.run(partial, capture_output=True, text=True).stdout
+    assert text.startswith(f"{index.search('walrus narwh', mode='smart', prefix=True)['total']} pages match 'walrus narwh'")
+    assert "corrected" not in index.search("walrus narwh", mode="smart", prefix=True)
+    as_json = json.loads(subprocess.run(partial + ["--json"], capture_output=True, text=True).stdout)
+    assert as_json == index.search("walrus narwh", mode="smart")
+    text = subprocess.run(partial + ["--no-prefix"], capture_output=True, text=True).stdout
+    assert "lacks: narwh" in text
     proc = subprocess.run(argv[:-2] + ["--prefix", "--json"], capture_output=True, text=True)
     assert proc.returncode != 0 and json.loads(proc.stdout)["error"]["field"] == "prefix"
 
@@ -275,7 +308,9 @@ def test_quoted_phrases(index: okf_sphinx.Index) -> None:
     assert {p["concept_id"] for p in r["pages"][:2]} == {"guide/draft", "guide/final"}
     assert all(p["missing_terms"] == ['"plan walrus"'] for p in r["pages"][:2])  # they lack the order only
     # mixed with plain words; curly quotes too; a lone quote mark is text
-    assert pages(index.search("“walrus plan” done", mode="smart")) == ["guide/final"]
+    # (the page holding the phrase but not the common word is shown too, below, partial)
+    r = index.search("“walrus plan” done", mode="smart")
+    assert pages(r) == ["guide/final", "guide/draft"] and [p["partial"] for p in r["pages"]] == [False, True]
     assert index.search('walrus "plan', mode="smart")["total"] == index.search("walrus plan", mode="smart")["total"]
     # a page holding the phrase outranks one holding only its words, other things equal
     plain = index.search("narwhal walrus", mode="smart")

@@ -33,9 +33,12 @@ STRINGS = {
     "partial_one": "No page contains all of: {terms}. 1 page has some of them.",
     "match": "{n} pages match.",
     "match_one": "1 page matches.",
+    "match_shown": "{n} pages match; showing the first {k}.",  # more match than the dialog shows
     "missing": "Missing: {terms}",
     "suggest": "Did you mean",
     "suggest_said": "No page has \u201c{term}\u201d: did you mean {words}?",
+    "corrected": "Showing results for \u201c{query}\u201d.",  # a misspelt word searched as the site's word
+    "as_typed": "Search for \u201c{query}\u201d instead",  # the button that searches the words as typed
     "all": "All results",
     "more": "Load more",
     "recent": "Recent searches",

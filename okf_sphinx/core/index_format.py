@@ -302,6 +302,33 @@ def dict_shard_name(key: str, shards: int) -> str:
     return f"d/{fnv1a32(key) % shards:x}"
 
 
+#: The site's words that corrections may lead to (``e/``): at least this many code points …
+MIN_EDIT_TERM = 3
+#: … at most this many, with no digit 0-9 (docs/index-format.md, "Smart mode files").
+MAX_EDIT_TERM = 40
+_DIGIT = re.compile("[0-9]")
+
+
+def edit_keys(term: str) -> list[str]:
+    """The keys a word is filed under for corrections (``e/``), distinct, in this order: its
+    first two code points, its second and third, its first and third.  A word one edit
+    (deletion, insertion, substitution, transposition) away from another shares a key with
+    it, wherever the edit is: so a misspelt word finds its correction in three files."""
+    keys = [term[:2], term[1:3], term[:1] + term[2:3]]
+    return [k for i, k in enumerate(keys) if k and k not in keys[:i]]
+
+
+def edit_shard_name(key: str, shards: int) -> str:
+    return f"e/{fnv1a32(key) % shards:x}"
+
+
+def correctable(term: str) -> bool:
+    """Is ``term`` a word corrections may lead to, or be asked for?  Of :data:`MIN_EDIT_TERM`
+    to :data:`MAX_EDIT_TERM` code points, with no digit 0-9 (numbers, versions and hashes are
+    not misspelt words).  (The build leaves out terms with CJK text too: those are not corrected.)"""
+    return MIN_EDIT_TERM <= len(term) <= MAX_EDIT_TERM and _DIGIT.search(term) is None
+
+
 def name_shard_name(key: str, shards: int) -> str:
     return f"n/{fnv1a32(key) % shards:x}"
 

@@ -170,7 +170,7 @@ def page_record_for(index: Index, sid: int, score: float, hits: list[dict[str, A
 
 
 def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
-          kind: Any = None, expand: Any = False) -> dict[str, Any]:
+          kind: Any = None, expand: Any = False, correct: Any = True) -> dict[str, Any]:
     """Smart mode on an index with vectors: the words' pages (smart mode's ranking) and the
     meaning's pages fused by weighted reciprocal ranks, each ranking cut at ``limit``.  A
     page both rankings hold keeps its words' hits, each marked ``both`` when it is also one
@@ -178,15 +178,16 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     when it is not one (in place of the last when the page already shows
     :data:`smart.HITS_PER_PAGE`).  A page only meaning found shows its hits by meaning."""
     words_sids: list[int] = []
-    words_answer = smart.search(index, query, limit, prefix, under, meta, kind, False, words_sids)
+    state: dict[str, Any] = {}
+    words_answer = smart.search(index, query, limit, prefix, under, meta, kind, expand=False, correct=correct,
+                                hit_sids_out=words_sids, state_out=state)
     limit = validate_limit(limit)  # smart.search checked it
-    words = words_answer["terms"]
+    words = state["terms"]  # the query's terms, misspelt words corrected
     keep = _filters(index, under, meta, kind)
     q, _known = query_vector(index, words)
     meaning_all = by_page(index, ranked(index, q, keep))
     meaning = meaning_all[:limit]
-    weight = (MEANING_PARTIAL if all(p["partial"] for p in words_answer["pages"])
-              else MEANING_LONG if len(words) >= LONG_QUERY else MEANING)
+    weight = (MEANING_PARTIAL if not state["full"] else MEANING_LONG if len(words) >= LONG_QUERY else MEANING)
     fused: dict[str, list[Any]] = {}  # concept_id -> [score, words rank, page record or None, meaning sections, sids]
     at = 0
     for r, page in enumerate(words_answer["pages"], 1):
@@ -202,18 +203,18 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     hit_sids: list[int] = []
     for _cid, (score, _r, record, secs, page_sids) in order:
         if record is None:
-            hits = meaning_hits(index, secs, words)
+            hits = meaning_hits(index, secs, state["counted"])
             sids = [sid for _s, sid in secs[: len(hits)]]
             record = page_record_for(index, secs[0][1], score, hits)
         else:
             record = dict(record)
-            hits, sids = _words_hits(index, record["hits"], page_sids, secs, words, weight)
+            hits, sids = _words_hits(index, record["hits"], page_sids, secs, state["counted"], weight)
             record["hits"] = hits
             record["score"] = score
         hit_sids += sids
         shown.append(record)
     total = max(words_answer["total"], len(meaning_all))
-    result = {**{k: words_answer[k] for k in ("query", "mode", "terms", "snapshot_revision")},
+    result = {**{k: words_answer[k] for k in ("query", "mode", "terms", "corrected", "snapshot_revision") if k in words_answer},
               "total": total, "truncated": total > limit or words_answer["truncated"], "pages": shown}
     if expand:
         result["expanded"] = expanded(index, hit_sids, keep or (lambda sid: True))

@@ -36,8 +36,9 @@ from .filters import check_filters, page_filter
 from .object_names import UNNAMED, named
 from .phrases import phrase_sections, phrases
 from .query import check_size, hit, prepare
-from .spelling import dictionary, suggestions
+from .spelling import corrected_query, correction, dictionary, suggestions
 from .validators import check_meta, check_page_table, check_paths, check_smart
+from .words import Coverage, counting, power, stop_words
 
 if TYPE_CHECKING:
     from .index import Index, Posting
@@ -238,16 +239,19 @@ class Candidates(NamedTuple):
     pages: list[int]  # in the order they were found (named pages last)
     count: dict[int, int]  # per page: how many of the query's words and phrases it holds
     needed: int  # words + phrases: what a full match holds
-    full: bool  # does some page hold them all (then only those are candidates, besides named pages)
+    full: bool  # does some page hold them all
     phrase_pages: list[set[int]]  # per phrase: the pages holding it
     tier: dict[int, int]  # per page holding a named object: its best tier
     named_by_page: dict[int, list[int]]  # per page: its named sections
+    factor: dict[int, float]  # per page: its coverage to the power (engine/words.py), its score's factor
 
 
 def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], firsts: list[int],
-               page_ok: Callable[[int], bool] | None) -> Candidates:
-    """Pages: how many words (and phrases) each holds; when some page holds all, only those,
-    and every page holding an object the query names."""
+               page_ok: Callable[[int], bool] | None, weights: list[float]) -> Candidates:
+    """Pages: how many words (and phrases) each holds and its coverage (``weights``: each
+    word's, then each phrase's idf; engine/words.py); when some page holds all, those and the
+    pages :meth:`Coverage.shown` keeps, else every page holding one; and every page holding
+    an object the query names."""
     tier: dict[int, int] = {}
     named_by_page: dict[int, list[int]] = {}
     for sid in sorted(names):
@@ -263,24 +267,30 @@ def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], f
         for page in pages_k:
             count[page] += 1
     needed = len(ev) + len(pv)  # every word and every phrase
+    cover = Coverage(weights, [e["page_part"] for e in ev] + phrase_pages)
     pages = [page for page in count if page_ok is None or page_ok(page)]
     full = any(count[page] == needed for page in pages)
+    coverage = {page: cover.of(page) for page in pages}
     if full:
-        pages = [page for page in pages if count[page] == needed]
+        pages = [page for page in pages if count[page] == needed or cover.shown(page, coverage[page])]
     pages += [page for page in sorted(tier) if page not in pages]  # named pages always
     for page in tier:
         count.setdefault(page, 0)
-    return Candidates(pages, count, needed, full, phrase_pages, tier, named_by_page)
+        if page not in coverage:
+            coverage[page] = cover.of(page)
+    return Candidates(pages, count, needed, full, phrase_pages, tier, named_by_page,
+                      {page: power(coverage[page]) for page in pages})
 
 
 def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], found: Candidates,
-               priors: list[float], limit: int) -> tuple[list[tuple[int, int, float, int]], dict[int, list[tuple[float, int]]]]:
-    """The best ``limit`` candidate pages as ``(tier, -count, -score, page)``, best first, and
-    the section scores computed on the way (by page).
+               priors: list[float], limit: int) -> tuple[list[tuple[int, float, int]], dict[int, list[tuple[float, int]]]]:
+    """The best ``limit`` candidate pages as ``(tier, -score, page)``, best first, and the
+    section scores computed on the way (by page).
 
     Every candidate's page part, and a bound on its score from each word's best section there:
-    IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum.
-    Pages are scored exactly in bound order until no bound can reach the limit-th score."""
+    IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum,
+    and a product with the same non-negative factors bounds the product.  Pages are scored
+    exactly in bound order until no bound can reach the limit-th score."""
     single = ev[0] if len(ev) == 1 and not iv and not pv and not found.tier else None  # its cached best section per page
     bounds = []
     for page in found.pages:
@@ -300,19 +310,19 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
             if page in found.phrase_pages[k]:
                 for e in pw:
                     top += e["page_best"][page]
-        bounds.append((found.tier.get(page, UNNAMED), -found.count[page], -((part + top) * priors[page]), page, part))
+        bounds.append((found.tier.get(page, UNNAMED), -((part + top) * priors[page] * found.factor[page]), page, part))
     bounds.sort()
-    ranked: list[tuple[int, int, float, int]] = []
+    ranked: list[tuple[int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
-    for page_tier, neg_count, neg_bound, page, part in bounds:
-        if len(ranked) >= limit and (page_tier, neg_count, neg_bound) > ranked[limit - 1][:3]:
+    for page_tier, neg_bound, page, part in bounds:
+        if len(ranked) >= limit and (page_tier, neg_bound) > ranked[limit - 1][:2]:
             break  # neither this page nor any after it can reach the shown pages
         if single is not None:
             best = single["page_best"][page]
         else:
             scored[page] = secs = section_scores(ev, iv, pv, page, found.named_by_page.get(page, ()))
             best = max(x for x, _sid in secs)
-        ranked.append((page_tier, neg_count, -((part + best) * priors[page]), page))
+        ranked.append((page_tier, -((part + best) * priors[page] * found.factor[page]), page))
         if len(ranked) >= limit:
             ranked.sort()
             del ranked[limit:]
@@ -360,11 +370,14 @@ def _holds(index: Index, term: str, sid: int) -> bool:
 
 
 def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
-           kind: Any = None, expand: Any = False, hit_sids_out: list[int] | None = None) -> dict[str, Any]:
+           kind: Any = None, expand: Any = False, correct: Any = True, hit_sids_out: list[int] | None = None,
+           state_out: dict[str, Any] | None = None) -> dict[str, Any]:
     """``search_sections`` in smart mode: the page-grouped answer of docs/smart.md;
-    ``hit_sids_out`` (the blend's, engine/semantic.py) gets the sids of its hits in answer order."""
+    ``hit_sids_out`` (the blend's, engine/semantic.py) gets the sids of its hits in answer
+    order, ``state_out`` whether some page holds every word (``full``), the query's terms as
+    corrected (``terms``) and those of them that count (``counted``, engine/words.py)."""
     words, limit = prepare(index, query, limit)
-    for name, value in (("prefix", prefix), ("expand", expand)):
+    for name, value in (("prefix", prefix), ("expand", expand), ("correct", correct)):
         if not isinstance(value, bool):
             raise OkfError("schema_validation", f"{name} must be true or false, got {json_text(value)}", field=name)
     units, wanted, kinds = check_filters(under, meta, kind)
@@ -377,20 +390,54 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     stem = stemmer(index)
     scoring = Scoring(table["lengths"], firsts, index.avglen, float(m["pavglen"]), *index.bm25)
     # the words smart mode matches: the query's terms, or on a CJK site their units
-    # (okf_sphinx/core/segment.py); CJK units are neither completed nor spelled out
-    if segmenter(index) is None:
+    # (okf_sphinx/core/segment.py); CJK units are neither completed, corrected nor spelled out
+    cjk_site = segmenter(index) is not None
+    if not cjk_site:
         found_units = [(w, 0, word) for w, word in enumerate(words)]
     else:
         found_units = segment.query_units(words)
     smart_words = [u for _w, _at, u in found_units]
     paired = [segment.has_cjk(u) for u in smart_words]
-
-    def said(chosen: list[int]) -> list[str]:
-        return segment.spans(words, found_units, chosen)
+    last = len(smart_words) - 1
+    # quoted phrases (their words all count), and which words count (engine/words.py): not the
+    # stop words, unless being completed or quoted
+    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in smart_words for t in ph)]
+    in_phrase = {smart_words.index(t) for ph in quoted for t in ph}
+    kept = in_phrase | ({last} if prefix else set())
+    stops = stop_words(m["language"])
+    counts = counting(smart_words, stops, kept)
 
     # per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
-    found = [variants(index, w, stem, prefix and i == len(smart_words) - 1 and not paired[i]) for i, w in enumerate(smart_words)]
-    unknown = [w for w, cjk, (forms, _s, _p) in zip(smart_words, paired, found) if not forms and not cjk]
+    # and, when a site's word is confidently what it misspells, is that word (``correct``)
+    found: list[Any] = [None] * len(smart_words)
+    fixes: dict[int, str] = {}
+    for i, w in enumerate(smart_words):
+        if not counts[i]:
+            continue
+        complete = prefix and i == last and not paired[i]
+        found[i] = variants(index, w, stem, complete)
+        if not found[i][0] and correct and not paired[i] and i not in in_phrase and words[found_units[i][0]] == w:
+            fix = correction(index, w)
+            if fix is not None:
+                fixes[i] = fix
+                found[i] = variants(index, fix, stem, complete)
+                if fix in stops and i not in kept and any(c and j != i for j, c in enumerate(counts)):
+                    counts[i] = False  # corrected into a stop word: it counts no more than one
+    active = [i for i in range(len(smart_words)) if counts[i]]
+    unknown = [smart_words[i] for i in active if not found[i][0] and not paired[i]]
+    # the query as corrected: its terms, and the units smart mode matches (a corrected unit is a whole term)
+    said_words = list(words)
+    said_units = list(found_units)
+    for i, fix in fixes.items():
+        said_words[found_units[i][0]] = fix
+        said_units[i] = (found_units[i][0], 0, fix)
+    act_units = [said_units[i] for i in active]
+    act_words = [u for _w, _at, u in act_units]
+    found = [found[i] for i in active]
+
+    def said(chosen: list[int]) -> list[str]:
+        return segment.spans(said_words, act_units, chosen)
+
     idents = [(i, p) for i, p in ((i, index.posting(i, "x", m["id_shards"])) for i in query_identifiers(query))
               if p is not None]
     allowed = None
@@ -402,35 +449,46 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
           for forms, sidf, pidf in found]
     iv = [evidence(index, ("x", ident), [(p, EXACT)], p.idf, p.idf, scoring, allowed) for ident, p in idents]
     # quoted phrases: the sections holding each, and the words whose section parts it adds again
-    quoted = [ph for ph in phrases(index.normaliser, query) if all(t in smart_words for t in ph)]
     keep = lambda sid: (allowed is None or sid in allowed) and (page_ok is None or page_ok(page_of(firsts, sid)))  # noqa: E731
-    pv = [(phrase_sections(index, ph, keep), [ev[smart_words.index(t)] for t in ph]) for ph in quoted]
+    pv = [(phrase_sections(index, ph, keep), [ev[act_words.index(t)] for t in ph]) for ph in quoted]
     # the objects the whole query names (they rank first)
     names = {sid: t for sid, t in named(index, query, kinds).items() if page_ok is None or page_ok(page_of(firsts, sid))}
 
-    pages = candidates(ev, pv, names, firsts, page_ok)
+    # each word counts by its page idf, each phrase by its words' (engine/words.py)
+    weights = [pidf for _f, _s, pidf in found]
+    for ph in quoted:
+        total = 0.0
+        for t in ph:
+            total += weights[act_words.index(t)]
+        weights.append(total)
+    pages = candidates(ev, pv, names, firsts, page_ok, weights)
     ranked, scored = rank_pages(ev, iv, pv, pages, priors, limit)
     shown = []
     hit_sids: list[int] = []
-    for _t, _m, neg, p in ranked[:limit]:
+    for _t, neg, p in ranked[:limit]:
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
         best = page_hits(secs, names)
         hit_sids += [sid for _s, sid in best]
         missing = (said([i for i, e in enumerate(ev) if p not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, pages.phrase_pages) if p not in pages_k])
-        shown.append(page(index, -neg, missing, not pages.full or pages.count[p] < pages.needed, found, ev, best, said))
+        shown.append(page(index, -neg, missing, pages.count[p] < pages.needed, found, ev, best, said))
     total = len(pages.pages)
-    result = {
-        "query": query,
-        "mode": "smart",
-        "terms": words,
+    result: dict[str, Any] = {"query": query, "mode": "smart", "terms": words}
+    if fixes:
+        result["corrected"] = {"query": corrected_query(index.normaliser, query, {smart_words[i]: f for i, f in fixes.items()}),
+                               "words": [{"from": smart_words[i], "to": fixes[i]} for i in sorted(fixes)]}
+    result.update({
         "snapshot_revision": index.snapshot_revision,
         "total": total,
         "truncated": total > limit,
         "pages": shown,
-    }
+    })
     if hit_sids_out is not None:
         hit_sids_out.extend(hit_sids)
+    if state_out is not None:
+        state_out["full"] = pages.full
+        state_out["terms"] = said_words
+        state_out["counted"] = [said_words[w] for w in sorted({w for w, _at, _u in act_units})]
     if expand:
         result["expanded"] = expanded(index, hit_sids, lambda sid: (
             page_ok is None or page_ok(page_of(firsts, sid))) and (

@@ -120,7 +120,7 @@ def check_smart(m: Any) -> dict[str, Any]:
             "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'",
         )
     if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 1 for k in ("dict_shards", "id_shards"))
-            and (m.get("name_shards") is None or (is_int(m["name_shards"]) and m["name_shards"] >= 1))
+            and all(m.get(k) is None or (is_int(m[k]) and m[k] >= 1) for k in ("name_shards", "edit_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
             and is_finite(m.get("pavglen")) and m["pavglen"] > 0):

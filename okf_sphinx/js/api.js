@@ -5,12 +5,12 @@
 define('api', function (use, root) {
   'use strict';
   var index = use('engine/index'), errors = use('core/errors'), terms = use('core/terms'), source = use('engine/source');
-  var highlight = use('surfaces/highlight'), S = use('core/strings'), fmt = use('core/index_format');
+  var highlight = use('surfaces/highlight'), readable = use('surfaces/readable'), S = use('core/strings'), fmt = use('core/index_format');
   var doc = root && root.document, thisScript = doc && doc.currentScript;
   var api = {
     Index: index.Index, OkfError: errors.OkfError, scriptLoader: source.scriptLoader, nodeLoader: source.nodeLoader,
     Normaliser: terms.Normaliser, jsonText: errors.jsonText, canonicalJson: fmt.canonicalJson, cpSlice: S.cpSlice, cpLen: S.cpLen,
-    matches: highlight.matches, highlight: highlight.highlight
+    matches: highlight.matches, highlight: highlight.highlight, readable: readable.readable
   };
   var siteIndex = null;
   // The site's own index: the search page's data-okf-index, else this script tag's (MkDocs),

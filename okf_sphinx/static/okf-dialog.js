@@ -8,69 +8,10 @@
  * focus returns where it was.  WAI-ARIA 1.2 combobox: the input owns a listbox of page groups
  * whose options are real links.  Index text is inserted as text only, never as HTML.
  * The page's direction (dir="rtl" on <html>/<body>, or an RTL lang) lays the dialog out RTL.
- * In Node, the file exports {readable} for tests.
+ * The excerpts' readable text is the runtime's (OkfSearch.readable, js/surfaces/readable.js).
  */
 (function () {
   'use strict';
-
-  // -- readable excerpts: source markup -> the text a reader sees (display only) -------------
-  var ROLE_RST = /:([A-Za-z][\w.+-]*(?::[A-Za-z][\w.+-]*)*):`([^`]+)`/g;
-  var ROLE_MYST = /\{([A-Za-z][\w.:+-]*)\}`([^`]+)`/g;
-  function roleText(role, s) {
-    var m = /^([\s\S]*?)\s*<([^<>]*)>$/.exec(s);  // `title <target>`
-    if (m) s = m[1] || m[2];
-    else if (s.charAt(0) === '~') { s = s.slice(1); s = s.slice(s.lastIndexOf('.') + 1); }
-    s = s.replace(/^!/, '');
-    return /^(pep|rfc)$/i.test(role) && /^\d/.test(s) ? role.toUpperCase() + ' ' + s : s;
-  }
-  function inline(t) {
-    return t
-      .replace(ROLE_MYST, function (_, r, x) { return roleText(r.split(':').pop(), x); })
-      .replace(ROLE_RST, function (_, r, x) { return roleText(r.split(':').pop(), x); })
-      .replace(/``([^`]+?)``/g, '$1')
-      .replace(/`([^`<]*?)\s*<([^`>]*)>`__?/g, function (_, a, b) { return a || b; })  // `text <url>`_
-      .replace(/`([^`]+)`__?(?![\w])/g, '$1')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')  // ![alt](src)
-      .replace(/\[([^\]]+)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')  // [text](url), [text][ref]
-      .replace(/<((?:https?|ftp|mailto):[^<>\s]+)>/g, '$1')
-      .replace(/`([^`]+)`/g, '$1')
-      .replace(/\*\*(\S(?:[^*]*?\S)?)\*\*/g, '$1')
-      .replace(/(^|[\s(["'])\*(\S(?:[^*]*?\S)?)\*(?=$|[\s)\].,;:!?'"])/g, '$1$2')
-      .replace(/\s?\[(?:#[\w-]*|\d+|\*)\]_/g, '')  // footnote references
-      .replace(/\|(\S(?:[^|]*?\S)?)\|(?!_)/g, '$1')  // |substitution|
-      .replace(/`([^`<]*?)\s*<[^`>]*$/, '$1')  // a link cut by the snippet's end
-      .replace(/^[^`<>\s]*>`__?/, '')  // ... or by its start
-      .replace(/``|`__?(?=\s|$)|`(?=[^`]*$)/g, '')  // other markup cut in two
-      .replace(/\\([\\`*_{}[\]()#+\-.!|:<>~])/g, '$1');
-  }
-  // line by line: drop underlines, rules, fences, directive markers and options, comments and
-  // targets; then the inline markup of the whole text (roles and links may span lines)
-  function readable(text) {
-    var out = [], opts = false;
-    String(text).replace(/\r\n?/g, '\n').split('\n').forEach(function (line) {
-      var t = line.trim(), m;
-      if (!t) { opts = false; return; }
-      if (t.length >= 3 && /^[=\-~^"'`#*+<>_:.|\s]+$/.test(t)) { opts = false; return; }  // underlines, rules, table borders
-      if ((m = /^(?:`{3,}|~{3,}|:{3,})\s*(\{[^}]*\})?\s*(.*)$/.exec(t))) {  // MyST / Markdown fences
-        opts = !!m[1];
-        if (m[1] && m[2] && !/^(code|code-block|sourcecode|literalinclude|eval-rst)\b/.test(m[1].slice(1, -1))) out.push(m[2]);
-        return;
-      }
-      if ((m = /^\.\.\s+[\w:.+-]+::\s*(.*)$/.exec(t))) { opts = true; if (m[1]) out.push(m[1]); return; }  // directive
-      if (/^\.\.(\s|$)/.test(t) || /^\(.*\)=$/.test(t) || /^%/.test(t) || t === '::') { opts = false; return; }  // comments, targets
-      if (opts && /^:[\w-]+:(\s|$)/.test(t)) return;  // directive options
-      opts = false;
-      t = t.replace(/^(?:>(?!>>)\s?)+/, '');  // Markdown quotes (not >>> prompts)
-      if (!t) return;
-      t = t.replace(/^#{1,6}\s+/, '').replace(/(\S)\s*::$/, '$1:').replace(/\s+::$/, '').replace(/^(?:[*+-]\s+)+/, '');
-      if ((m = /^:([\w-]+)((?:\s+[^:]+)?):(\s|$)/.exec(t))) t = (m[2] ? m[2].trim() : m[1]) + ':' + t.slice(m[0].length - m[3].length);  // :param x: text
-      if (/^\|.*\|$/.test(t)) t = t.slice(1, -1).trim();  // Markdown table row
-      out.push(t);
-    });
-    return inline(out.join(' ')).replace(/\s+/g, ' ').trim();
-  }
-
-  if (typeof module === 'object' && module.exports) { module.exports = { readable: readable }; return; }
 
   var doc = document, win = window;
   var boot = win.OkfDialog && win.OkfDialog.boot;  // okf-boot.js: the page's settings and the dialog's elements
@@ -79,6 +20,7 @@
   var el = boot.el, button = boot.button, direction = boot.direction;
   var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250, XHTML = 'http://www.w3.org/1999/xhtml';
   var dialog = null, input, status, list, more, all, recentBar, token = 0, active = -1;
+  var asTyped = null;  // the query the reader asked to search as typed (no correction)
   var limit = PAGES, focusAt = -1;
   var perf = win.performance && win.performance.mark ? win.performance : null;
   var outlines = {};
@@ -244,12 +186,16 @@
 
   function render(q, result, norm, stem, eng, mine) {
     clear();
-    var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !result.terms.length ? null : result.terms[result.terms.length - 1];
+    // a misspelt word searched as the site's word: its results are marked and opened with the word as searched
+    var fixed = {}, said = result.corrected ? result.corrected.query : q;
+    if (result.corrected) result.corrected.words.forEach(function (w) { fixed[w.from] = w.to; });
+    var marked = result.terms.map(function (t) { return fixed.hasOwnProperty(t) ? fixed[t] : t; });
+    var n = 0, msg, jobs = [], prefix = /\s$/.test(q) || !marked.length ? null : marked[marked.length - 1];
     var seg = okf.module('engine/smart').segmenter(eng);  // a Chinese, Japanese or Korean site: mark the words inside runs
-    var terms = { terms: result.terms.join(', '), n: result.total };
+    var terms = { terms: marked.join(', '), n: result.total, k: result.pages.length };
     if (!result.total) msg = tr('none', terms);
     else if (result.pages[0].partial) msg = tr(result.total === 1 ? 'partial_one' : 'partial', terms);
-    else msg = tr(result.total === 1 ? 'match_one' : 'match', terms);
+    else msg = tr(result.total === 1 ? 'match_one' : result.truncated ? 'match_shown' : 'match', terms);
     result.pages.forEach(function (pg) {
       var pageTitle = pg.title || pg.concept_id;
       var group = el('div', 'okf-dialog-group');
@@ -263,31 +209,41 @@
         miss.setAttribute('aria-hidden', 'true');
         group.appendChild(miss);
       }
+      // the words each section matched (no stop word, a corrected word as searched) are the ones
+      // marked, in its excerpt and on the page it opens; the last word is completed where it matched
+      var pageWords = [];
+      pg.hits.forEach(function (h) { (h.matched_terms || []).forEach(function (t) { if (pageWords.indexOf(t) < 0) pageWords.push(t); }); });
+      var completes = prefix !== null && pageWords.indexOf(prefix) >= 0;  // the landing page completes the last word it gets
+      if (completes) pageWords = pageWords.filter(function (t) { return t !== prefix; }).concat([prefix]);
+      var landing = pageWords.join(' ') + (completes ? '' : ' ');
       pg.hits.slice(0, 3).forEach(function (h) {
         if (!h.url) return;  // a section this build renders nowhere (singlehtml orphans)
         var a = el('a', 'okf-dialog-option');
         a.id = 'okf-dialog-opt-' + n++;
-        a.href = landingUrl(h.url, q);
+        a.href = landingUrl(h.url, pageWords.length ? landing : said);
         a.tabIndex = -1;
         a.setAttribute('role', 'option');
         a.setAttribute('aria-selected', 'false');
-        var head = el('span', 'okf-dialog-heading');
+        var head = el('span', 'okf-dialog-heading'), headText = h.heading || h.title || h.concept_id;
         if (h.kind) head.appendChild(el('span', 'okf-kind', h.kind));
-        head.appendChild(doc.createTextNode(h.heading || h.title || h.concept_id));
+        head.appendChild(doc.createTextNode(headText));
         // a site with semantic vectors: a section found by meaning, not by the words, says so
         if (h.matched === 'meaning') head.appendChild(el('span', 'okf-matched', 'by meaning'));
-        a.appendChild(head);
+        // a page's first section is headed by the page title, already shown above: its excerpt alone
+        if (h.kind || h.matched === 'meaning' || headText !== pageTitle) a.appendChild(head);
         if (h.level >= 3) {
           var crumb = el('span', 'okf-dialog-crumbs');
           a.appendChild(crumb);
           jobs.push([h, pageTitle, crumb]);
         }
-        var shown = readable(h.snippet), said = h.heading || '';
+        var cutEnd = h.snippet_offset + okf.cpLen(h.snippet) < h.text_length;
+        var shown = okf.readable(h.snippet, h.snippet_offset > 0, cutEnd), heading = h.heading || '';
         // the excerpt of a section starts with its heading, already shown above it
-        if (!h.snippet_offset && said && shown.slice(0, said.length) === said && shown.length > said.length) shown = shown.slice(said.length).replace(/^\s+/, '');
-        var snip = okf.highlight(norm, shown, result.terms, stem, prefix, seg);
+        if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
+        var words = h.matched_terms || marked;
+        var snip = okf.highlight(norm, shown, words, stem, words.indexOf(prefix) >= 0 ? prefix : null, seg);
         if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
-        if (h.snippet_offset + Array.from(h.snippet).length < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
+        if (cutEnd) snip.appendChild(doc.createTextNode(' \u2026'));
         a.appendChild(snip);
         a.addEventListener('mousemove', function () { var i = Array.prototype.indexOf.call(options(), a); if (i !== active) select(i); });
         group.appendChild(a);
@@ -295,6 +251,14 @@
       list.appendChild(group);
     });
     var sugg = el('p', 'okf-dialog-suggest');
+    if (result.corrected) {  // "Showing results for parametrize. Search for paramterize instead"
+      var corrected = tr('corrected', { query: result.corrected.query });
+      sugg.appendChild(doc.createTextNode(corrected + ' '));
+      var typed = button('okf-dialog-did okf-dialog-as-typed', tr('as_typed', { query: q }));
+      typed.addEventListener('click', function () { asTyped = q; input.focus(); limit = PAGES; run(); });
+      sugg.appendChild(typed);
+      msg = corrected + ' ' + msg;
+    }
     result.suggestions.forEach(function (s) {
       if (!s.candidates.length) return;
       sugg.appendChild(doc.createTextNode((sugg.firstChild ? ' ' : '') + STRINGS.suggest + ' '));
@@ -310,7 +274,7 @@
     if (sugg.firstChild) list.parentNode.insertBefore(sugg, list);
     say(msg);
     input.setAttribute('aria-expanded', n ? 'true' : 'false');
-    all.href = searchUrl(q);
+    all.href = searchUrl(q) + (q === asTyped ? '&as_typed=1' : '');
     all.hidden = !result.total;
     more.hidden = !(result.truncated && limit < MAX);
     if (focusAt >= 0) { select(Math.min(focusAt, n - 1)); focusAt = -1; }
@@ -346,8 +310,9 @@
     }
     if (!q.trim()) { focusAt = -1; showRecent(); say(''); done(); return; }
     var eng = okf.index();
-    eng.search(q, { mode: 'smart', limit: limit, prefix: true, present: true }).then(function (result) {
-      return eng.normaliserFor(q).then(function (norm) {
+    eng.search(q, { mode: 'smart', limit: limit, prefix: true, correct: q !== asTyped, present: true }).then(function (result) {
+      // (the words as searched: a correction may hold what an ASCII query does not)
+      return eng.normaliserFor(result.corrected ? result.corrected.query : q).then(function (norm) {
         if (mine !== token) return;  // a newer keystroke has its own answer coming
         render(q, result, norm, eng.stem(), eng, mine);
       });

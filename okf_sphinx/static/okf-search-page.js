@@ -1,6 +1,6 @@
 /* okf_sphinx search page: the results page of the theme's search box (#okf-search, from
  * templates/okf-search-body.html), on window.OkfSearch (okf-search.js, loaded before it).
- * The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=); index text is
+ * The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=, as_typed=); index text is
  * inserted as text only, never as HTML. */
 (function (root) {
   'use strict';
@@ -23,6 +23,8 @@
     function byPages() { return mode === 'smart' || mode === 'semantic'; }
     function pageSize() { return byPages() ? SMART_PAGE : PAGE; }
     var under = null, kinds = [], expand = false;  // smart options, from the URL (?under=guide&kind=py:function&expand=1)
+    var asTyped = false;  // smart: misspelt words searched as typed, not corrected (?as_typed=1)
+    var correction = null;  // the line: Showing results for ... Search for ... instead
 
     function el(tag, cls, text) {
       var e = doc.createElement(tag);
@@ -35,7 +37,7 @@
       status.className = 'okf-status' + (isError ? ' okf-error' : '');
     }
     var segmented = null;  // the answer's site splits CJK words (smart mode): marks inside runs
-    function highlighted(norm, text, terms, stem) { return okf.highlight(norm, text, terms, stem, undefined, segmented); }
+    function highlighted(norm, text, terms, stem, prefix) { return okf.highlight(norm, text, terms, stem, prefix, segmented); }
     // one section row (keyword hits; smart hits inside their page)
     function hitItem(h, result, norm, stem, pageTitle) {
       // url "" = a section this build renders nowhere (singlehtml: a page outside the toctree)
@@ -49,7 +51,14 @@
       if (!pageTitle && h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
       // a site with semantic vectors: a section found by meaning, not by the words, says so
       if (h.matched === 'meaning') li.appendChild(el('span', 'okf-matched', 'by meaning'));
-      var snip = highlighted(norm, h.snippet, result.terms, stem);
+      // smart: the words the section matched (no stop word; a corrected word as searched), the
+      // last one completed where it matched (the page asks with prefix)
+      var words = pageTitle && h.matched_terms ? h.matched_terms : result.terms, last = result.terms[result.terms.length - 1];
+      // the excerpt as a reader reads it (the snippet is source text: markup dropped, display only);
+      // a section's excerpt starts with its heading, already shown above it
+      var shown = okf.readable(h.snippet, h.snippet_offset > 0, h.snippet_offset + okf.cpLen(h.snippet) < h.text_length), heading = h.heading || '';
+      if (!h.snippet_offset && heading && shown.slice(0, heading.length) === heading && shown.length > heading.length) shown = shown.slice(heading.length).replace(/^\s+/, '');
+      var snip = highlighted(norm, shown, words, stem, pageTitle && words.indexOf(last) >= 0 ? last : undefined);
       if (h.snippet_offset > 0) snip.insertBefore(doc.createTextNode('\u2026 '), snip.firstChild);
       if (h.snippet_offset + okf.cpLen(h.snippet) < h.text_length) snip.appendChild(doc.createTextNode(' \u2026'));
       li.appendChild(snip);
@@ -82,9 +91,37 @@
       });
       related.appendChild(ol);
     }
+    // a misspelt word searched as the site's word: say so, with a link to the words as typed
+    function renderCorrected(result) {
+      if (correction) { correction.remove(); correction = null; }
+      if (!result.corrected) return;
+      correction = el('p', 'okf-corrected', 'Showing results for \u201c' + result.corrected.query + '\u201d. ');
+      var typed = el('a', 'okf-as-typed', 'Search for \u201c' + result.query + '\u201d instead');
+      asTyped = true;
+      typed.href = toUrl(result.query);
+      asTyped = false;
+      typed.addEventListener('click', function (ev) {
+        ev.preventDefault();
+        asTyped = true;
+        shown = pageSize();
+        record(result.query, false);
+        box.setAttribute('data-okf-state', 'busy');
+        run(result.query);
+      });
+      correction.appendChild(typed);
+      list.parentNode.insertBefore(correction, list);
+    }
     function renderSmart(result, norm, stem) {
       list.textContent = '';
       renderRelated(result.expanded || []);
+      renderCorrected(result);
+      if (result.corrected) {  // the results are marked for the words as searched
+        var fixed = {}, view = {};
+        result.corrected.words.forEach(function (w) { fixed[w.from] = w.to; });
+        Object.keys(result).forEach(function (k) { view[k] = result[k]; });
+        view.terms = result.terms.map(function (t) { return fixed.hasOwnProperty(t) ? fixed[t] : t; });
+        result = view;
+      }
       var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
       var msg;
       if (result.mode === 'semantic') msg = !result.total ? 'No page is near in meaning to: ' + result.terms.join(', ') + '.'
@@ -92,6 +129,7 @@
       else if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
       else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
       else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
+      if (result.corrected) msg = 'Showing results for \u201c' + result.corrected.query + '\u201d. ' + msg;
       if (under || kinds.length) msg += ' Filters: ' + (under ? 'under ' + under : '') + (under && kinds.length ? '; ' : '') + (kinds.length ? 'kind ' + kinds.join(', ') : '') + '.';
       result.suggestions.forEach(function (s) {
         if (s.candidates.length) msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
@@ -113,6 +151,7 @@
       if (result.mode === 'smart' || result.mode === 'semantic') return renderSmart(result, norm, stem);
       list.textContent = '';
       if (related) renderRelated([]);
+      renderCorrected(result);
       var n = result.hits.length;
       if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
       else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
@@ -129,8 +168,10 @@
       if (byPages() && under) opts.under = under;
       if (byPages() && kinds.length) opts.kind = kinds;
       if (byPages() && expand) opts.expand = true;
+      if (mode === 'smart') opts.prefix = true;  // the last word completed, as in the dialog and the CLI's text answer
+      if (mode === 'smart' && asTyped) opts.correct = false;
       return eng.search(q, opts).then(function (result) {
-        return eng.normaliserFor(q).then(function (norm) {
+        return eng.normaliserFor(result.corrected ? result.corrected.query : q).then(function (norm) {  // the words as searched
           var stem = result.mode === 'smart' ? eng.stem() : null;
           segmented = result.mode === 'smart' ? okf.module('engine/smart').segmenter(eng) : null;
           if (mine === token) render(result, norm, stem);
@@ -154,6 +195,7 @@
       under = p.get('under') || null;
       kinds = p.getAll('kind').filter(function (k) { return k; });
       expand = p.get('expand') === '1';
+      asTyped = p.get('as_typed') === '1';
       return p.get('q') || '';
     }
     function toUrl(q) {
@@ -164,6 +206,7 @@
       if (under) p.set('under', under);
       kinds.forEach(function (k) { p.append('kind', k); });
       if (expand) p.set('expand', '1');
+      if (asTyped && mode === 'smart') p.set('as_typed', '1');
       return '?' + p.toString();
     }
     function record(q, replace) {
@@ -175,6 +218,7 @@
       ev.preventDefault();
       var q = input.value;
       shown = pageSize();
+      asTyped = false;  // a new search corrects again
       record(q, false);
       box.setAttribute('data-okf-state', 'busy');
       run(q);

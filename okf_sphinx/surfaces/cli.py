@@ -71,7 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keyword (default): exact words, sections; smart: pages ranked for readers, with stemming, "
                    "partial answers and spelling suggestions (and meaning, on a site built with a semantic model); "
                    "semantic: pages by meaning alone")
-    p.add_argument("--prefix", action="store_true", help="smart: also complete the last word as a prefix")
+    p.add_argument("--prefix", action=argparse.BooleanOptionalAction, default=None,
+                   help="smart: also complete the last word as a prefix (default: on for the text answer, as "
+                   "the site's dialog and search page do; off with --json, as for every agent tool)")
+    p.add_argument("--no-correct", dest="correct", action="store_false",
+                   help="smart: search misspelt words as written (by default a word no page holds that is "
+                   "confidently a misspelling of the site's word is searched as that word)")
     p.add_argument("--expand", action="store_true",
                    help="smart: also list up to 5 sections the hits link to (the site's own cross-references)")
     p.add_argument("--under", metavar="PATH", help="smart: only pages whose source path starts with these path units")
@@ -192,8 +197,10 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         request: dict[str, Any] = {"query": args.query, "limit": args.limit}
         if args.mode is not None:
             request["mode"] = args.mode
-        if args.prefix:
-            request["prefix"] = True
+        if args.prefix or (args.prefix is None and args.mode == "smart" and not args.json):
+            request["prefix"] = True  # a reader's surface completes the word being typed (docs/smart.md)
+        if not args.correct:
+            request["correct"] = False
         if args.expand:
             request["expand"] = True
         if args.under is not None:
@@ -272,6 +279,18 @@ def _index(args: argparse.Namespace) -> int:
     return 0
 
 
+def _excerpt(snippet: str) -> str:
+    """A snippet as the text answer shows it: one of the full length was cut by the contract's
+    limit (SNIPPET_CODE_POINTS), so the word cut there is dropped and an ellipsis says more
+    follows (``--json`` keeps the exact bytes)."""
+    from okf_sphinx.core.terms import SNIPPET_CODE_POINTS
+
+    if len(snippet) < SNIPPET_CODE_POINTS:
+        return snippet
+    cut = re.search(r"\s+\S{1,40}$", snippet)
+    return (snippet[: cut.start()] if cut else snippet).rstrip() + " \u2026"
+
+
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line.rstrip("\r") for line in text.split("\n"))
 
@@ -287,7 +306,7 @@ def _render_search(index: Any, r: dict[str, Any]) -> str:
         out.append(f"{h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}")
         title = titles.get(h["concept_id"], "")
         out.append(f"  {h['concept_id']}" + (f" — {title}" if title else "") + f"  score {h['score']:.4f}")
-        out.append(_indent(h["snippet"], "    "))
+        out.append(_indent(_excerpt(h["snippet"]), "    "))
     return "\n".join(out) + "\n"
 
 
@@ -297,6 +316,8 @@ def _render_smart(r: dict[str, Any]) -> str:
     head = f"{r['total']} page{'s' if r['total'] != 1 else ''} {'hold some of' if partial else 'match'} {r['query']!r}"
     head += f" (showing {shown})" if r["truncated"] else ""
     out = [head + f"  [terms: {' '.join(r['terms'])}]"]
+    if "corrected" in r:
+        out.append(f"Showing results for {r['corrected']['query']!r} (search for {r['query']!r} instead: --no-correct)")
     for s in r["suggestions"]:
         out.append(f"no page has {s['term']!r}" + (f"; did you mean: {', '.join(s['candidates'])}?" if s["candidates"] else ""))
     for page in r["pages"]:
@@ -306,7 +327,7 @@ def _render_smart(r: dict[str, Any]) -> str:
         for h in page["hits"]:
             how = f"  [{h['matched']}]" if "matched" in h else ""
             out.append(f"  {h['path']}:{h['line_start']}-{h['line_end']}  {h['heading'] or '(no heading)'}{how}")
-            out.append(_indent(h["snippet"], "      "))
+            out.append(_indent(_excerpt(h["snippet"]), "      "))
     if r.get("expanded"):
         out.append("")
         out.append("linked from these hits:")

@@ -47,7 +47,8 @@ MAX_HASHED_SHARDS = 128
 FOLDERS: dict[str, Folder] = {
     "s": Folder(cap=1216, largest=4608, smallest=4096, share=1 / 2),  # sections
     "t": Folder(cap=512, largest=4096, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
-    "d": Folder(cap=64, largest=12288, smallest=4096, share=1 / 16),  # dictionary: a prefix or a suggestion reads it
+    "d": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # dictionary: a prefix reads it
+    "e": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # edit keys: a word no page holds reads three
     "n": Folder(cap=MAX_HASHED_SHARDS, largest=8192, smallest=4096, share=1 / 16),  # object names
     "x": Folder(cap=64, largest=8192, smallest=2048, share=1 / 32),  # identifiers: read for a query holding one
     "p": Folder(cap=64, largest=0, smallest=32 * 1024, share=1 / 32),  # page outlines (the agent tools only)

@@ -1,7 +1,7 @@
 """Build side of smart mode (docs/smart.md): the page table, stem groups and the dictionary.
 
 Smart mode reuses the keyword index's section postings (``t/<shard>``) and
-adds three things the build computes once:
+adds what the build computes once:
 
 - ``smart.js``: every searchable page that has sections, in sid order: its
   section count and weighted length (integer lists) and prior, column by
@@ -13,7 +13,10 @@ adds three things the build computes once:
   terms' posting lists (one file per query word finds all of its forms);
 - ``d/<shard>``: the dictionary ``key → [[term, df], …]`` grouped by the
   first two code points of each term (prefix completion and spelling
-  suggestions read one file), most frequent first.
+  suggestions read one file), most frequent first;
+- ``e/<shard>``: the same words (those corrections may lead to) filed under
+  each of their edit keys, so a misspelt word finds its correction in three
+  files (engine/spelling.py).
 
 Every idf is computed here, so no engine takes a logarithm at query time.
 Imports nothing from Sphinx.
@@ -194,6 +197,18 @@ def build_smart(
     d_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
     out.update(_shards("d", d_shards, fmt.dict_shard_name, keyed))
 
+    # the words corrections lead to, under each of their edit keys (engine/spelling.py)
+    edits: dict[str, list[list[Any]]] = defaultdict(list)
+    size = 0
+    for term in sorted(words, key=lambda t: (-df[t], t)):
+        if fmt.correctable(term) and not segment.has_cjk(term):
+            for key in fmt.edit_keys(term):
+                edits[key].append([term, df[term]])
+                size += len(term) + 12
+    b = budgets.get("e") or large_site("e")
+    e_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
+    out.update(_shards("e", e_shards, fmt.edit_shard_name, edits))
+
     block = {
         "language": language or "en",
         "stemmer": stem is not None,
@@ -201,6 +216,7 @@ def build_smart(
         "pages": n_pages,
         "pavglen": pavglen,
         "dict_shards": d_shards,
+        "edit_shards": e_shards,
     }
     segmenter = segment.segmenter_for(language)
     if segmenter:  # a Chinese, Japanese or Korean site: queries split CJK terms into units

@@ -125,7 +125,7 @@ def expected_page_results(folder: Path, query: str) -> list[tuple[str, str]]:
     from okf_sphinx import open_index
 
     index = open_index(folder)
-    result = index.search(query, 5, mode="smart")
+    result = index.search(query, 5, mode="smart", prefix=True)  # the page completes the last word
     urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
     hits = [h for p in result["pages"] for h in p["hits"]]
     return [("./" + urls[(h["path"], h["line_start"])], h["heading"] or h["title"]) for h in hits]

@@ -25,8 +25,10 @@ define('core/constants', function () {
     DICT_KEY_CODE_POINTS: 2,
     MAX_QUERY_IDENTIFIERS: 8,
     LINK_VIAS: ["ref","doc","toctree","object"],
+    MIN_EDIT_TERM: 3,
+    MAX_EDIT_TERM: 40,
     // okf_sphinx/engine/source.py
-    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
+    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py
     OBJECT_FIELDS: {"kind": "string", "name": "string", "signature": "string", "generated": true, "continued": true},
     // okf_sphinx/engine/index.py
@@ -42,11 +44,18 @@ define('core/constants', function () {
     MIN_PREFIX: 2,
     HITS_PER_PAGE: 3,
     SUB_HIT_FLOOR: 0.7,
-    OPTIONS: ["prefix","under","meta","kind","expand"],
+    OPTIONS: ["prefix","correct","under","meta","kind","expand"],
     // okf_sphinx/engine/filters.py
     KIND: new RegExp("^[a-z][a-z0-9_-]*(:[a-z0-9_.-]+)?$"),
     // okf_sphinx/engine/spelling.py
     MAX_SUGGESTIONS: 3,
+    MIN_CORRECTION: 4,
+    LONG_WORD: 8,
+    CONFIDENCE: 2,
+    // okf_sphinx/engine/words.py
+    STOP_WORDS: {"en": ["a","about","after","all","also","am","an","and","any","are","aren","as","at","be","been","before","being","both","but","by","can","could","did","didn","do","does","doesn","doing","don","each","for","from","had","has","have","having","he","her","here","him","his","how","i","if","in","into","is","isn","it","its","just","me","might","must","my","no","nor","not","of","on","onto","or","our","s","shall","she","should","so","some","such","t","than","that","the","their","them","then","there","these","they","this","those","to","too","up","us","very","was","wasn","we","were","what","when","where","which","while","who","whom","whose","why","will","with","won","would","you","your"]},
+    COVERAGE_POWER: 2,
+    MIN_COVERAGE: 0.5,
     // okf_sphinx/engine/phrases.py
     MAX_PHRASES: 4,
     MAX_PHRASE_SECTIONS: 200,

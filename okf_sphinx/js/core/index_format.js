@@ -125,6 +125,19 @@ define('core/index_format', function (use) {
   // smart mode's keys
   function dictKey(term) { return Array.from(term).slice(0, C.DICT_KEY_CODE_POINTS).join(''); }
   function dictShardName(key, shards) { return 'd/' + (fnv1a32(key) % shards).toString(16); }
+  // The keys a word is filed under for corrections (e/), distinct, in this order: its first two
+  // code points, its second and third, its first and third.
+  function editKeys(term) {
+    var cps = Array.from(term), keys = [cps.slice(0, 2).join(''), cps.slice(1, 3).join(''), cps.slice(0, 1).join('') + cps.slice(2, 3).join('')];
+    return keys.filter(function (k, i) { return k && keys.slice(0, i).indexOf(k) < 0; });
+  }
+  function editShardName(key, shards) { return 'e/' + (fnv1a32(key) % shards).toString(16); }
+  // Is term a word corrections may lead to, or be asked for? MIN_EDIT_TERM to MAX_EDIT_TERM
+  // code points, with no digit 0-9.
+  function correctable(term) {
+    var n = Array.from(term).length;
+    return C.MIN_EDIT_TERM <= n && n <= C.MAX_EDIT_TERM && !/[0-9]/.test(term);
+  }
   function nameShardName(key, shards) { return 'n/' + (fnv1a32(key) % shards).toString(16); }
   function asciiLower(text) { return text.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }); }
   // The object name a whole query may be: without ASCII white space at its ends and a trailing ().
@@ -150,6 +163,7 @@ define('core/index_format', function (use) {
     isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, unwrapFile: unwrapFile, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
     sectionRecords: sectionRecords, bm25Part: bm25Part, dictKey: dictKey, dictShardName: dictShardName,
+    editKeys: editKeys, editShardName: editShardName, correctable: correctable,
     nameShardName: nameShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
     identifiers: identifiers
   };

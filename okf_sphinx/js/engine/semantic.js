@@ -119,13 +119,13 @@ define('engine/semantic', function (use) {
   // Smart mode on an index with vectors: the words' pages and the meaning's pages fused by
   // weighted reciprocal ranks, each ranking cut at limit (engine/semantic.py's blend).
   async function blend(index, text, limit, options, present) {
-    var wordsSids = [];
-    var wordsAnswer = await smart.search(index, text, limit, options, present, wordsSids);
+    var wordsSids = [], state = {};
+    var wordsAnswer = await smart.search(index, text, limit, options, present, wordsSids, state);
     limit = terms.validateLimit(limit);  // smart.search checked it
-    var words = wordsAnswer.terms, keep = await sectionFilter(index, options.under, options.meta, options.kind);
+    var words = state.terms, keep = await sectionFilter(index, options.under, options.meta, options.kind);
     var qv = (await queryVector(index, words))[0];
     var meaningAll = await byPage(index, await ranked(index, qv, keep)), meaning = meaningAll.slice(0, limit);
-    var weight = wordsAnswer.pages.every(function (p) { return p.partial; }) ? C.MEANING_PARTIAL
+    var weight = !state.full ? C.MEANING_PARTIAL
       : words.length >= C.LONG_QUERY ? C.MEANING_LONG : C.MEANING;
     var fused = new Map(), at = 0;  // concept_id -> [score, words rank, page record or null, meaning sections, sids]
     wordsAnswer.pages.forEach(function (page, i) {
@@ -147,10 +147,10 @@ define('engine/semantic', function (use) {
     var built = await Promise.all(order.map(async function (kv) {
       var e = kv[1], score = e[0], record = e[2], secs = e[3];
       if (record === null) {
-        var hits = await meaningHits(index, secs, words, present);
+        var hits = await meaningHits(index, secs, state.counted, present);
         return [await pageRecordFor(index, secs[0][1], score, hits), secs.slice(0, hits.length).map(function (x) { return x[1]; })];
       }
-      var w = await wordsHits(index, record.hits, e[4], secs, words, weight, present), copy = {};
+      var w = await wordsHits(index, record.hits, e[4], secs, state.counted, weight, present), copy = {};
       Object.keys(record).forEach(function (k) { copy[k] = record[k]; });
       copy.hits = w[0];
       copy.score = score;
@@ -159,10 +159,12 @@ define('engine/semantic', function (use) {
     var hitSids = [];
     built.forEach(function (b) { b[1].forEach(function (sid) { hitSids.push(sid); }); });
     var total = Math.max(wordsAnswer.total, meaningAll.length);
-    var result = {
-      query: wordsAnswer.query, mode: wordsAnswer.mode, terms: wordsAnswer.terms, snapshot_revision: wordsAnswer.snapshot_revision,
-      total: total, truncated: total > limit || wordsAnswer.truncated, pages: built.map(function (b) { return b[0]; })
-    };
+    var result = { query: wordsAnswer.query, mode: wordsAnswer.mode, terms: wordsAnswer.terms };
+    if (wordsAnswer.corrected !== undefined) result.corrected = wordsAnswer.corrected;
+    result.snapshot_revision = wordsAnswer.snapshot_revision;
+    result.total = total;
+    result.truncated = total > limit || wordsAnswer.truncated;
+    result.pages = built.map(function (b) { return b[0]; });
     if (expandOpt(options)) result.expanded = await expansion.expanded(index, hitSids, keep || function () { return true; });
     result.suggestions = wordsAnswer.suggestions;
     return present ? result : query.checkSize(result);

@@ -8,6 +8,7 @@ define('engine/smart', function (use) {
   var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
   var objectNames = use('engine/object_names'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
+  var W = use('engine/words');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
   // JavaScript only: the evidence of this many words stays cached per build (Python bounds its
@@ -160,7 +161,7 @@ define('engine/smart', function (use) {
   }
 
   // The pages an answer ranks, and what each holds.
-  function Candidates(pages, count, needed, full, phrasePages, tier, namedByPage) {
+  function Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, factor) {
     this.pages = pages;  // in the order they were found (named pages last)
     this.count = count;  // per page: how many of the query's words and phrases it holds
     this.needed = needed;  // words + phrases: what a full match holds
@@ -168,10 +169,13 @@ define('engine/smart', function (use) {
     this.phrasePages = phrasePages;  // per phrase: the pages holding it
     this.tier = tier;  // per page holding a named object: its best tier
     this.namedByPage = namedByPage;  // per page: its named sections
+    this.factor = factor;  // per page: its coverage to the power (engine/words.js), its score's factor
   }
-  // Pages: how many words (and phrases) each holds; when some page holds all, only those, and
-  // every page holding an object the query names.
-  function candidates(ev, pv, names, firsts, pageOk) {
+  // Pages: how many words (and phrases) each holds and its coverage (weights: each word's, then
+  // each phrase's idf; engine/words.js); when some page holds all, those and the pages
+  // Coverage.shown keeps, else every page holding one; and every page holding an object the
+  // query names.
+  function candidates(ev, pv, names, firsts, pageOk, weights) {
     var tier = new Map(), namedByPage = new Map(), count = new Map();
     Array.from(names.keys()).sort(byNumber).forEach(function (sid) {
       var page = pageOf(firsts, sid), t = names.get(sid);
@@ -187,23 +191,33 @@ define('engine/smart', function (use) {
     });
     phrasePages.forEach(function (pages) { pages.forEach(function (page) { count.set(page, count.get(page) + 1); }); });
     var needed = ev.length + pv.length;
+    var cover = new W.Coverage(weights, ev.map(function (e) { return e.pagePart; }).concat(phrasePages));
     var pages = Array.from(count.keys()).filter(function (page) { return pageOk === null || pageOk(page); });
     var full = pages.some(function (page) { return count.get(page) === needed; });
-    if (full) pages = pages.filter(function (page) { return count.get(page) === needed; });
-    Array.from(tier.keys()).sort(byNumber).forEach(function (page) { if (pages.indexOf(page) < 0) pages.push(page); });
-    tier.forEach(function (t, page) { if (!count.has(page)) count.set(page, 0); });
-    return new Candidates(pages, count, needed, full, phrasePages, tier, namedByPage);
+    var coverage = new Map();
+    pages.forEach(function (page) { coverage.set(page, cover.of(page)); });
+    if (full) pages = pages.filter(function (page) { return count.get(page) === needed || cover.shown(page, coverage.get(page)); });
+    var inPages = new Set(pages);
+    Array.from(tier.keys()).sort(byNumber).forEach(function (page) { if (!inPages.has(page)) { pages.push(page); inPages.add(page); } });
+    tier.forEach(function (t, page) {
+      if (!count.has(page)) count.set(page, 0);
+      if (!coverage.has(page)) coverage.set(page, cover.of(page));
+    });
+    var factor = new Map();
+    pages.forEach(function (page) { factor.set(page, W.power(coverage.get(page))); });
+    return new Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, factor);
   }
-  // Python's tuple order of [tier, -count, -score, page]
+  // Python's tuple order of [tier, -score, page]
   function byRank(x, y) {
-    for (var i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
   }
-  // [ranked, scored]: the best limit candidate pages as [tier, -count, -score, page], best first,
+  // [ranked, scored]: the best limit candidate pages as [tier, -score, page], best first,
   // and the section scores computed on the way (by page). Every candidate's page part, and a
   // bound on its score from each word's best section there: IEEE rounding is monotonic, so a
-  // sum of maxima (same order) bounds the best section's sum. Pages are scored exactly in bound
-  // order until no bound can reach the limit-th score.
+  // sum of maxima (same order) bounds the best section's sum, and a product with the same
+  // non-negative factors bounds the product. Pages are scored exactly in bound order until no
+  // bound can reach the limit-th score.
   function rankPages(ev, iv, pv, found, priors, limit) {
     var single = ev.length === 1 && !iv.length && !pv.length && !found.tier.size ? ev[0] : null;
     var bounds = found.pages.map(function (page) {
@@ -211,13 +225,13 @@ define('engine/smart', function (use) {
       ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       pv.forEach(function (x, k) { if (found.phrasePages[k].has(page)) x[1].forEach(function (e) { top += e.pageBest.get(page); }); });
-      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -found.count.get(page), -((part + top) * priors[page]), page, part];
+      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -((part + top) * priors[page] * found.factor.get(page)), page, part];
     });
     bounds.sort(byRank);
     var ranked = [], scored = new Map();
     for (var i = 0; i < bounds.length; i++) {
-      var bd = bounds[i], page = bd[3], best;
-      if (ranked.length >= limit && byRank([bd[0], bd[1], bd[2], 0], [ranked[limit - 1][0], ranked[limit - 1][1], ranked[limit - 1][2], 0]) > 0) {
+      var bd = bounds[i], page = bd[2], best;
+      if (ranked.length >= limit && byRank([bd[0], bd[1], 0], [ranked[limit - 1][0], ranked[limit - 1][1], 0]) > 0) {
         break;  // neither this page nor any after it can reach the shown pages
       }
       if (single !== null) best = single.pageBest.get(page);
@@ -227,7 +241,7 @@ define('engine/smart', function (use) {
         best = secs[0][0];
         for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
       }
-      ranked.push([bd[0], bd[1], -((bd[4] + best) * priors[page]), page]);
+      ranked.push([bd[0], -((bd[3] + best) * priors[page] * found.factor.get(page)), page]);
       if (ranked.length >= limit) {
         ranked.sort(byRank);
         ranked.length = limit;
@@ -276,12 +290,15 @@ define('engine/smart', function (use) {
   function kindOf(section) { return own.call(section, 'kind') ? section.kind : 'section'; }
 
   // search_sections in smart mode: the page-grouped answer of docs/smart.md.
-  // hitSidsOut (the blend's, engine/semantic.js) gets the sids of the answer's hits in order.
-  async function search(index, text, limit, options, present, hitSidsOut) {
+  // hitSidsOut (the blend's, engine/semantic.js) gets the sids of the answer's hits in order,
+  // stateOut whether some page holds every word (full), the query's terms as corrected (terms)
+  // and those of them that count (counted, engine/words.js).
+  async function search(index, text, limit, options, present, hitSidsOut, stateOut) {
     var prefix = own.call(options, 'prefix') ? options.prefix : false, expand = own.call(options, 'expand') ? options.expand : false;
+    var correct = own.call(options, 'correct') ? options.correct : true;
     var q = await query.prepare(index, text, limit), words = q[0];
     limit = q[1];
-    [['prefix', prefix], ['expand', expand]].forEach(function (x) {
+    [['prefix', prefix], ['expand', expand], ['correct', correct]].forEach(function (x) {
       if (typeof x[1] !== 'boolean') throw new OkfError('schema_validation', x[0] + ' must be true or false, got ' + errors.jsonText(x[1]), { field: x[0] });
     });
     var f = filters.checkFilters(options.under, options.meta, options.kind), units = f[0], wanted = f[1], kinds = f[2];
@@ -293,14 +310,47 @@ define('engine/smart', function (use) {
     var stem = stemmer(index), k = index.bm25;
     var scoring = new Scoring(table.lengths, firsts, index.avglen, m.pavglen, k[0], k[1]);
     // the words smart mode matches: the query's terms, or on a CJK site their units
-    // (core/segment.js); CJK units are neither completed nor spelled out
+    // (core/segment.js); CJK units are neither completed, corrected nor spelled out
     var foundUnits = segmenter(index) === null ? words.map(function (w, i) { return [i, 0, w]; }) : segment.queryUnits(words);
     var smartWords = foundUnits.map(function (x) { return x[2]; }), paired = smartWords.map(segment.hasCjk);
-    var said = function (chosen) { return segment.spans(words, foundUnits, chosen); };
+    var last = smartWords.length - 1;
+    // quoted phrases (their words all count), and which words count (engine/words.js): not the
+    // stop words, unless being completed or quoted
+    var normaliser = await index.normaliserFor(text);
+    var quoted = phrasesOf.phrases(normaliser, text).filter(function (ph) { return ph.every(function (t) { return smartWords.indexOf(t) >= 0; }); });
+    var inPhrase = new Set();
+    quoted.forEach(function (ph) { ph.forEach(function (t) { inPhrase.add(smartWords.indexOf(t)); }); });
+    var kept = new Set(inPhrase);
+    if (prefix) kept.add(last);
+    var stops = W.stopWords(m.language), counts = W.counting(smartWords, stops, kept);
 
     // per word: its forms with their weights, and their idfs; a word without forms occurs nowhere
-    var found = await Promise.all(smartWords.map(function (w, i) { return variants(index, w, stem, prefix && i === smartWords.length - 1 && !paired[i]); }));
-    var unknown = smartWords.filter(function (w, i) { return !found[i][0].length && !paired[i]; });
+    // and, when a site's word is confidently what it misspells, is that word (correct)
+    var complete = function (i) { return prefix && i === last && !paired[i]; };
+    var found = await Promise.all(smartWords.map(function (w, i) { return counts[i] ? variants(index, w, stem, complete(i)) : null; }));
+    var fixing = await Promise.all(smartWords.map(function (w, i) {
+      var ask = counts[i] && !found[i][0].length && correct && !paired[i] && !inPhrase.has(i) && words[foundUnits[i][0]] === w;
+      return ask ? spelling.correction(index, w) : null;
+    }));
+    var fixes = new Map();
+    for (var i = 0; i < smartWords.length; i++) {
+      var fix = fixing[i];
+      if (fix === null) continue;
+      fixes.set(i, fix);
+      found[i] = await variants(index, fix, stem, complete(i));
+      var others = false;
+      for (var j = 0; j < counts.length; j++) if (counts[j] && j !== i) others = true;
+      if (stops.has(fix) && !kept.has(i) && others) counts[i] = false;  // corrected into a stop word: it counts no more than one
+    }
+    var active = [];
+    for (i = 0; i < smartWords.length; i++) if (counts[i]) active.push(i);
+    var unknown = active.filter(function (i) { return !found[i][0].length && !paired[i]; }).map(function (i) { return smartWords[i]; });
+    // the query as corrected: its terms, and the units smart mode matches (a corrected unit is a whole term)
+    var saidWords = words.slice(), saidUnits = foundUnits.slice();
+    fixes.forEach(function (f, i) { saidWords[foundUnits[i][0]] = f; saidUnits[i] = [foundUnits[i][0], 0, f]; });
+    var actUnits = active.map(function (i) { return saidUnits[i]; }), actWords = actUnits.map(function (x) { return x[2]; });
+    found = active.map(function (i) { return found[i]; });
+    var said = function (chosen) { return segment.spans(saidWords, actUnits, chosen); };
     var idents = queryIdentifiers(text);
     got = await Promise.all([
       Promise.all(found.map(function (fw) { return Promise.all(fw[0].map(function (x) { return formPosting(index, x[0]); })); })),
@@ -322,33 +372,54 @@ define('engine/smart', function (use) {
     });
     var iv = identified.map(function (x) { return evidence(index, 'x' + x[0], [[x[1], C.EXACT]], x[1].idf, x[1].idf, scoring, allowed); });
     // quoted phrases: the sections holding each, and the words whose section parts it adds again
-    var normaliser = await index.normaliserFor(text);
-    var quoted = phrasesOf.phrases(normaliser, text).filter(function (ph) { return ph.every(function (t) { return smartWords.indexOf(t) >= 0; }); });
     var keep = function (sid) { return (allowed === null || allowed.has(sid)) && (pageOk === null || pageOk(pageOf(firsts, sid))); };
     var sets = await Promise.all(quoted.map(function (ph) { return phrasesOf.phraseSections(index, ph, keep); }));
-    var pv = sets.map(function (set, n) { return [set, quoted[n].map(function (t) { return ev[smartWords.indexOf(t)]; })]; });
+    var pv = sets.map(function (set, n) { return [set, quoted[n].map(function (t) { return ev[actWords.indexOf(t)]; })]; });
     // the objects the whole query names (they rank first)
     var names = new Map();
     got[2].forEach(function (t, sid) { if (pageOk === null || pageOk(pageOf(firsts, sid))) names.set(sid, t); });
 
-    var pages = candidates(ev, pv, names, firsts, pageOk);
+    // each word counts by its page idf, each phrase by its words' (engine/words.js)
+    var weights = found.map(function (fw) { return fw[2]; });
+    quoted.forEach(function (ph) {
+      var total = 0.0;
+      ph.forEach(function (t) { total += weights[actWords.indexOf(t)]; });
+      weights.push(total);
+    });
+    var pages = candidates(ev, pv, names, firsts, pageOk, weights);
     var r = rankPages(ev, iv, pv, pages, priors, limit), ranked = r[0], scored = r[1];
     var suggesting = Promise.all(unknown.map(function (w) { return spelling.suggestions(index, w); }));  // read meanwhile
     var hitSids = [];
     var shown = await Promise.all(ranked.slice(0, limit).map(function (rk) {
-      var p = rk[3], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
+      var p = rk[2], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
       var best = pageHits(secs, names);
       best.forEach(function (b) { hitSids.push(b[1]); });
       var missing = said(ev.map(function (e, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(p); }));
       quoted.forEach(function (ph, n) { if (!pages.phrasePages[n].has(p)) missing.push('"' + ph.join(' ') + '"'); });
-      return page(index, -rk[2], missing, !pages.full || pages.count.get(p) < pages.needed, found, ev, best, said, present);
+      return page(index, -rk[1], missing, pages.count.get(p) < pages.needed, found, ev, best, said, present);
     }));
     var total = pages.pages.length;
-    var result = {
-      query: text, mode: 'smart', terms: words, snapshot_revision: index.snapshotRevision,
-      total: total, truncated: total > limit, pages: shown
-    };
+    var result = { query: text, mode: 'smart', terms: words };
+    if (fixes.size) {
+      var byTerm = new Map(), order = Array.from(fixes.keys()).sort(byNumber);
+      order.forEach(function (i) { byTerm.set(smartWords[i], fixes.get(i)); });
+      result.corrected = {
+        query: spelling.correctedQuery(normaliser, text, byTerm),
+        words: order.map(function (i) { return { from: smartWords[i], to: fixes.get(i) }; })
+      };
+    }
+    result.snapshot_revision = index.snapshotRevision;
+    result.total = total;
+    result.truncated = total > limit;
+    result.pages = shown;
     if (hitSidsOut) hitSids.forEach(function (sid) { hitSidsOut.push(sid); });
+    if (stateOut) {
+      stateOut.full = pages.full;
+      stateOut.terms = saidWords;
+      var ws = new Set();
+      actUnits.forEach(function (u) { ws.add(u[0]); });
+      stateOut.counted = Array.from(ws).sort(byNumber).map(function (w) { return saidWords[w]; });
+    }
     if (expand) {
       result.expanded = await expansion.expanded(index, hitSids, function (sid) {
         if (pageOk !== null && !pageOk(pageOf(firsts, sid))) return false;

@@ -29,16 +29,57 @@ define('engine/spelling', function (use) {
     }
     return prev[b.length];
   }
-  // Up to MAX_SUGGESTIONS close spellings of word: the closest first, then the dictionary's order.
-  async function suggestions(index, word) {
-    var cap = S.cpLen(word) <= 4 ? 1 : 2, scored = [];
-    (await dictionary(index, fmt.dictKey(word))).forEach(function (e, n) {
-      var d = osaDistance(word, e[0], cap);
-      if (d <= cap) scored.push([d, n, e[0]]);
+  // [distance, -df, n, term] of the site's words close to word (at most one edit from a word of
+  // up to 4 code points, two from a longer one), nearest first, then most frequent, then in the
+  // order read: the words filed under word's edit keys (e/, three files), or on an index without
+  // them the dictionary's words with the same first two code points (d/).
+  async function near(index, word) {
+    var cap = S.cpLen(word) <= 4 ? 1 : 2, shards = V.checkSmart(index.manifest.smart).edit_shards, entries = [];
+    if (shards === undefined || shards === null) entries = await dictionary(index, fmt.dictKey(word));
+    else {
+      var keys = fmt.editKeys(word);
+      var files = await Promise.all(keys.map(function (k) { return index.load(fmt.editShardName(k, shards), V.checkDict); }));
+      files.forEach(function (f, i) { if (own.call(f, keys[i])) entries = entries.concat(f[keys[i]]); });
+    }
+    var seen = new Set(), scored = [];
+    entries.forEach(function (e, n) {
+      var term = e[0];
+      if (seen.has(term) || term === word) return;
+      seen.add(term);
+      var d = osaDistance(word, term, cap);
+      if (d <= cap) scored.push([d, -e[1], n, term]);
     });
-    scored.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
-    return scored.slice(0, C.MAX_SUGGESTIONS).map(function (x) { return x[2]; });
+    scored.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]; });
+    return scored;
+  }
+  // Up to MAX_SUGGESTIONS close spellings of word from the site's own words (near).
+  async function suggestions(index, word) {
+    return (await near(index, word)).slice(0, C.MAX_SUGGESTIONS).map(function (x) { return x[3]; });
+  }
+  // The site's word that word (a word no page holds) is confidently a misspelling of, or null.
+  async function correction(index, word) {
+    if (S.cpLen(word) < C.MIN_CORRECTION || !fmt.correctable(word)) return null;
+    var found = await near(index, word);
+    if (!found.length) return null;
+    var d = found[0][0], negDf = found[0][1];
+    if (d > (S.cpLen(word) < C.LONG_WORD ? 1 : 2)) return null;
+    if (found.length > 1 && found[1][0] === d && -negDf < C.CONFIDENCE * -found[1][1]) return null;
+    return found[0][3];
+  }
+  // query with each word that is a key of fixes (a Map: query term -> correction) written as its
+  // correction: every letter/number run whose term it is, replaced; the rest as typed.
+  function correctedQuery(normaliser, text, fixes) {
+    var out = '', at = 0;
+    normaliser.wordRuns(text).forEach(function (r) {
+      var found = normaliser.terms(r[2]);
+      if (found.length === 1 && fixes.has(found[0])) {
+        out += text.slice(at, r[1]) + fixes.get(found[0]);
+        at = r[1] + r[2].length;
+      }
+    });
+    return out + text.slice(at);
   }
 
-  return { dictionary: dictionary, osaDistance: osaDistance, suggestions: suggestions };
+  return { dictionary: dictionary, osaDistance: osaDistance, near: near, suggestions: suggestions, correction: correction,
+    correctedQuery: correctedQuery };
 });

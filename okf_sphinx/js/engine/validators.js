@@ -63,7 +63,7 @@ define('engine/validators', function (use) {
       throw new OkfError('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
     }
     var ok = isObject(m) && ['dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
-      && (m.name_shards === undefined || m.name_shards === null || (isInt(m.name_shards) && m.name_shards >= 1))
+      && ['name_shards', 'edit_shards'].every(function (k) { return m[k] === undefined || m[k] === null || (isInt(m[k]) && m[k] >= 1); })
       && isInt(m.pages) && m.pages >= 0 && isStr(m.language) && typeof m.stemmer === 'boolean'
       && isStr(m.stemmer_version) && isFinite(m.pavglen) && m.pavglen > 0;
     if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
