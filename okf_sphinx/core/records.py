@@ -52,6 +52,7 @@ class ObjectInfo:
     signature: str  # the rendered signature(s), as text
     generated: bool = False  # no source holds its words: located at the directive, text is the rendering
     text: str = ""  # the rendered text (``generated`` only)
+    aliases: tuple[str, ...] = ()  # further names of the same section (a glossary entry's other terms)
 
 
 @dataclass

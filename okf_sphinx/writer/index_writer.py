@@ -380,12 +380,14 @@ def _object_fields(s: Section, full: bool) -> dict[str, Any]:
 
 def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> list[list[Any]]:
     """``objects.js``: ``[name, kind, page number, position in the page, sid]`` of every
-    documented object's own section (not its continuations), by name then sid."""
+    documented object's own section (not its continuations), one row per name (a glossary
+    entry's further terms name the same section), by name then sid."""
     rows = [
-        [s.obj.name, s.obj.kind, n, i, sid_of[(record.docname, i)]]
+        [name, s.obj.kind, n, i, sid_of[(record.docname, i)]]
         for n, record in enumerate(records)
         for i, s in enumerate(record.sections)
         if s.obj is not None and not s.continued
+        for name in (s.obj.name, *s.obj.aliases)
     ]
     rows.sort(key=lambda r: (r[0], r[4]))
     return rows
