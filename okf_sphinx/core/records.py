@@ -69,6 +69,7 @@ class Section:
     parent: int | None  # index in DocRecord.sections of the enclosing heading section
     obj: ObjectInfo | None = None  # set for a documented object's section
     continued: bool = False  # the text of ``parent`` after an object's directive block (same heading)
+    text: str | None = None  # the words the reader sees when they are not the range's (a translated section)
 
 
 @dataclass

@@ -23,6 +23,8 @@ from sphinx.transforms import SphinxContentsFilter
 from okf_sphinx.core.lines import LineMap, is_blank
 from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, DocRecord, ObjectInfo, Section, decode
 
+from .translated import rendered_texts
+
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
 _FIELD = re.compile(r":(?![: ])(?:[^:\\]|\\.)*:(?:[ \t]|$)")
 _RST_EXPLICIT = re.compile(r"\.\.(?:[ \t]+|$)")
@@ -309,6 +311,9 @@ def split_document(
     found = [r for file, markers in per_file.items() for r in _file_ranges(file, maps[file], markers)]
     found += fixed
     found.sort(key=lambda r: (r[0].order, r[0].line))
+    starts = [(m.order, s) for m, s in found]
+    for i, text in rendered_texts(doctree, starts, lambda source: resolve_source(source, srcdir)).items():
+        found[i][1].text = text
     ordered = [section for _, section in found]
     # parents: the enclosing heading marker's position in document order → its index here
     index_of = {m.order: i for i, (m, s) in enumerate(found) if s.level}
