@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
+from okf_sphinx.capture.ui_strings import dialog_strings, page_strings, page_strings_context, strings_json
 from okf_sphinx.core.stemmer import stemmer_script
 from okf_sphinx.surfaces.browser import write_runtime
 
@@ -114,9 +114,11 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     return output
 
 
-def search_page_context(context: Any, options: OkfConfig) -> Any:
-    """What okf's search page template reads: its title, the site root, the index, the assets."""
+def search_page_context(context: Any, options: OkfConfig, language: str | None) -> Any:
+    """What okf's search page template reads: its title, the site root, the index, the assets,
+    and its words in the site's ``language``."""
     root = context.get("base_url", ".").rstrip("/") + "/"
+    context.update(page_strings_context(page_strings(language)))
     context["okf_title"] = options.title
     context["okf_site_root"] = root
     context["okf_index_url"] = root + options.output_dir + "/"
