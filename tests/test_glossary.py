@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from support.build import build_html, write_project
+
 import okf_sphinx
-from conftest import build_html, write_project
 from okf_sphinx.core import index_format as fmt
 
 INDEX = """\

@@ -7,19 +7,17 @@ index to the same answers."""
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-import okf_sphinx
-from conftest import build_html, write_project
-from okf_sphinx.core import index_format as fmt
+from support.build import build_html, write_project
+from support.node import python_answer, run_node, same
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from okf_js import python_answer, run_node, same  # noqa: E402
+import okf_sphinx
+from okf_sphinx.core import index_format as fmt
 
 INDEX = """\
 Connection settings

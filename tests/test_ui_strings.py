@@ -1,6 +1,7 @@
-"""The dialog's own message catalogue (okf_sphinx/locale, capture/ui_strings.py): every
-language complete and compiled in step, the placeholders kept, and real Sphinx and MkDocs
-builds passing the site language's strings to the dialog."""
+"""The dialog's and the search page's own message catalogue (okf_sphinx/locale,
+capture/ui_strings.py): every language complete and compiled in step, the placeholders
+kept, and real Sphinx and MkDocs builds passing the site language's strings to the dialog
+and the search page."""
 
 from __future__ import annotations
 
@@ -10,20 +11,19 @@ import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import sphinx_build, write_project  # noqa: E402
-from mkdocs_sites import mkdocs_build, write_mkdocs_project  # noqa: E402
-from okf_js import require_node  # noqa: E402
-from okf_sphinx.capture.ui_strings import (  # noqa: E402
+from support.build import sphinx_build, write_project
+from support.mkdocs_sites import mkdocs_build, write_mkdocs_project
+from support.node import require_node
+
+from okf_sphinx.capture.ui_strings import (
     LOCALE_DIR, MESSAGES, PAGE_STRINGS, PAGE_TEMPLATE, SPHINX, STRINGS, dialog_strings, page_strings)
-from okf_js import require_chromium, CHROMIUM_ARGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 POS = sorted(LOCALE_DIR.glob("*/LC_MESSAGES/okf_sphinx.po"))
@@ -138,7 +138,7 @@ def _labels_of(page: Path) -> tuple[str, str, str]:
     return html.unescape(label.group(1)), html.unescape(more.group(1)), html.unescape(noscript.group(1))
 
 
-def test_search_page_in_japanese_sphinx(tmp_path: Path) -> None:
+def test_search_page_in_japanese_sphinx(tmp_path: Path, browser: Any) -> None:
     """The search page's labels and its script's words come from the catalogue the dialog's do;
     in Chromium the status line reads in Japanese."""
     src = write_project(tmp_path / "src", PAGES, conf='language = "ja"\nokf_search_page_mode = "keyword"\n')
@@ -147,19 +147,14 @@ def test_search_page_in_japanese_sphinx(tmp_path: Path) -> None:
     assert _labels_of(tmp_path / "html" / "search.html") == (ja["label_keyword"], ja["more"], ja["noscript"])
     assert _page_strings_of(tmp_path / "html" / "search.html") == {k: v for k, v in ja.items() if k not in PAGE_TEMPLATE}
     assert set(ja) == set(PAGE_STRINGS)  # every word of the page has its Japanese
-    exe = require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.goto((tmp_path / "html" / "search.html").as_uri() + "?q=データベースの設定")  # keyword: the whole run
-        page.wait_for_selector("#okf-search[data-okf-state=done]")
-        status = page.inner_text(".okf-status")
-        page.goto((tmp_path / "html" / "search.html").as_uri() + "?q=データベース&mode=smart&under=index")
-        page.wait_for_selector("#okf-search[data-okf-state=done]")
-        smart = page.inner_text(".okf-status")
-        browser.close()
+    page = browser.new_page()
+    page.goto((tmp_path / "html" / "search.html").as_uri() + "?q=データベースの設定")  # keyword: the whole run
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    status = page.inner_text(".okf-status")
+    page.goto((tmp_path / "html" / "search.html").as_uri() + "?q=データベース&mode=smart&under=index")
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    smart = page.inner_text(".okf-status")
+    page.close()
     assert status == ja["sections_match_one"] + " " + ja["shown_all"].replace("{n}", "1")
     assert smart == " ".join((ja["match_one"], ja["shown_all"].replace("{n}", "1"),
                               ja["filters"].replace("{filters}", ja["filter_under"].replace("{path}", "index"))))
