@@ -623,3 +623,28 @@ def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_pat
     page.locator(".okf-dialog-did").first.click()
     page.wait_for_function("w => document.querySelector('#okf-dialog-q').value === w", arg=word)
     page.close()
+
+
+def test_landing_leaves_inline_svg_and_mathml_text_alone(browser: Any, tmp_path: Path) -> None:
+    """``?okf-hl=`` marks HTML text only: the words of an inline SVG diagram (``<text>``,
+    ``<tspan>``) or of MathML stay as they are — an HTML ``<mark>`` there would make them
+    vanish — and the bar counts only the marks it made (issue 20, point 13)."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="5" y="20">walrus diagram</text>'
+           '<text x="5" y="40"><tspan>walrus</tspan> tusk</text></svg>'
+           '<math><mi>walrus</mi></math>')
+    src = write_project(tmp_path / "src", {"index.rst": f"Walrus\n======\n\nThe walrus swims.\n\n.. raw:: html\n\n   {svg}\n\n"
+                                                        "A walrus again.\n"}, 'html_theme = "alabaster"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((out / "index.html").as_uri() + "?okf-hl=walrus")
+    _land(page)
+    foreign = page.evaluate("[...document.querySelectorAll('svg text, svg tspan, math mi')].map(e => e.textContent)")
+    assert foreign == ["walrus diagram", "walrus tusk", "walrus", "walrus"], foreign
+    assert page.evaluate("document.querySelectorAll('svg mark, math mark').length") == 0
+    marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.length")
+    assert marks >= 3 and f"of {marks}" in page.inner_text(".okf-hl-count")  # the title and the two paragraphs
+    assert errors == []
+    page.close()

@@ -345,3 +345,30 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     assert not _theme_search_open(page, "material")
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize("output_dir", ['in"dex', "idx#1/a b", "q?x&amp;<b>"])
+def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: Path, output_dir: str) -> None:  # noqa: F811
+    """output_dir is written into every page's data-okf-index: a quote ended the attribute,
+    a # or ? cut the URL — search broke on every page (issue 20, point 13). It is now
+    escaped for HTML and for a URL path."""
+    from mkdocs_sites import write_mkdocs_project
+
+    project = write_mkdocs_project(tmp_path / "src", {"index.md": "# Home\n\nThe walrus swims.\n",
+                                                       "more.md": "# More\n\nA walrus again.\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: '" + output_dir.replace("'", "''") + "'\n")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert (out / output_dir / "manifest.js").is_file()
+    want = [h["locator"] for h in okf_sphinx.open_index(out / output_dir).search("walrus")["hits"]]
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for where in ("more/index.html", "search.html?q=walrus"):
+        page.goto((out / where.split("?")[0]).as_uri() + ("?" + where.split("?")[1] if "?" in where else ""))
+        got = page.evaluate("OkfSearch.search('walrus').then(r => r.hits.map(h => h.locator))")
+        assert got == want, (where, got)
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    assert len(_results(page)) == len(want)
+    assert [e for e in errors if "hljs" not in e] == []  # the mkdocs theme's highlight.js comes from a CDN: offline here
+    page.close()

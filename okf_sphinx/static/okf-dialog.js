@@ -105,7 +105,7 @@
   function tr(key, vars) {
     return STRINGS[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
   }
-  var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
+  var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250, XHTML = 'http://www.w3.org/1999/xhtml';
   var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
   var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
   var limit = PAGES, focusAt = -1;
@@ -546,8 +546,9 @@
       var prefix = /\s$/.test(q) ? null : terms[terms.length - 1];
       var walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT, {
         acceptNode: function (t) {
+          // HTML text only: an HTML <mark> inside SVG or MathML (a diagram's <text>) makes the word vanish
           var p = t.parentNode;
-          return p && !p.closest('script, style, noscript, textarea, template, .okf-dialog, .okf-hl-bar, mark.okf-hl') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+          return p && p.namespaceURI === XHTML && !p.closest('script, style, noscript, textarea, template, .okf-dialog, .okf-hl-bar, mark.okf-hl') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
         }
       });
       var texts = [];

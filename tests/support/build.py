@@ -59,3 +59,17 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
         else:
             path.write_text(content, encoding="utf-8", newline="")
 
+
+
+def same_build(name: str, value: object, beside: Path) -> bytes:
+    """Index file ``name`` holding ``value``, written as the build of the index that ``beside``
+    (one of its files) belongs to: a test tampering with one file of a build, which every
+    reader must then refuse for what it holds, not for coming from another build."""
+    from okf_sphinx.core import index_format as fmt
+
+    folder = beside if beside.is_dir() else beside.parent
+    while not (folder / "manifest.js").exists() and folder != folder.parent:
+        folder = folder.parent
+    manifest = folder / "manifest.js"
+    build = fmt.unwrap_file("manifest", manifest.read_bytes())[0] if manifest.exists() else None
+    return fmt.wrap(name, value, build or "0" * fmt.BUILD_DIGITS)

@@ -11,7 +11,7 @@ could not be placed).
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import markdown as pymarkdown
@@ -134,8 +134,7 @@ class PageCapture:
         file = page.file
         self.rendering = None
         tree = self.trees.pop(file.src_uri, None)
-        path = Path(file.abs_src_path).resolve()
-        captured, data = CapturedFile.read(path)
+        captured, data = CapturedFile.read(file.abs_src_path)  # where MkDocs sees it: a link keeps its own path
         text = decode(data)
         lines = parser_lines(text)
         first, source_markdown, meta = front_matter_lines(lines, get_data)
@@ -154,7 +153,7 @@ class PageCapture:
             included = []
             at = snippets.inclusion_lines(lines) if snippets.files else {}
             for k, included_path in enumerate(snippets.files, 1):
-                snippet, snippet_data = CapturedFile.read(Path(included_path))
+                snippet, snippet_data = CapturedFile.read(included_path)
                 files.append(snippet)
                 line = at.get(included_path)
                 where = lm.physical_line("md", line) if line else lm.total_lines + 1

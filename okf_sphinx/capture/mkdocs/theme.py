@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 import shutil
+import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,7 +91,7 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
         script = stemmer_script(language)
         if script is not None:  # the site language's algorithm, after the shared part
             tags.append(f'<script src="{assets}{script}" defer></script>')
-        tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{options.output_dir}/" defer></script>')
+        tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{html.escape(index_url(root, options))}" defer></script>')
     if on_search_page:
         tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
     if replace:
@@ -114,6 +115,12 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     return output
 
 
+def index_url(root: str, options: OkfConfig) -> str:
+    """The index folder's URL from a page whose site root is ``root``: output_dir as a URL
+    path (a ``#``, ``?`` or space in a folder name is percent-encoded, not a URL's part)."""
+    return root + urllib.parse.quote(options.output_dir) + "/"
+
+
 def search_page_context(context: Any, options: OkfConfig, language: str | None) -> Any:
     """What okf's search page template reads: its title, the site root, the index, the assets,
     and its words in the site's ``language``."""
@@ -121,7 +128,7 @@ def search_page_context(context: Any, options: OkfConfig, language: str | None) 
     context.update(page_strings_context(page_strings(language)))
     context["okf_title"] = options.title
     context["okf_site_root"] = root
-    context["okf_index_url"] = root + options.output_dir + "/"
+    context["okf_index_url"] = index_url(root, options)  # the template escapes it for HTML
     context["okf_assets"] = root + ASSETS + "/"
     return context
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +165,7 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["title"] = title
     context["okf_title"] = title
     context["okf_site_root"] = root
-    context["okf_index_url"] = posixpath.join(root, out_dir) + "/"
+    context["okf_index_url"] = posixpath.join(root, urllib.parse.quote(out_dir)) + "/"  # a URL path (# ? space)
     context["okf_mode"] = app.config.okf_search_page_mode
     context.update(page_strings_context(page_strings()))
     context["body"] = builder.templates.render(BODY_TEMPLATE, context)
