@@ -17,7 +17,8 @@ corpus                  language  repository @ commit                  licence
 
 All four are written in their language (the sources are the text readers see).  A site
 translated with gettext catalogues (``locale_dirs``) is a different case: Sphinx renders
-the translation but the sources okf_sphinx captures stay English; ``--corpus
+the translation while the sources stay English (okf_sphinx indexes the rendered
+translation at the source lines: docs/contract.md, "Translated sites"); ``--corpus
 django-ja`` (Django 5.1.2's docs from its PyPI sdist with the Japanese catalogues of
 django/django-docs-translations @ b599584, branch stable/5.1.x, BSD-3-Clause) measures
 that case.
@@ -30,7 +31,10 @@ Queries, split into ``tune`` / ``held-out`` halves by a hash of the query text
 - ``word``: short words a reader types, hand-written in bench/langs_queries.json for
   pages picked first (before any search was run): 2–4 characters of Chinese or Japanese
   that the page's text runs together with other characters, inflected forms in Russian
-  and German that the page holds in another form.
+  and German that the page holds in another form;
+- ``paragraph`` (``django-ja`` only): words of the translated paragraphs, drawn at
+  random from the doctrees (:func:`paragraph_words`) — what a reader of a translated
+  site reads in the body text.
 
 Metrics as bench_quality: MRR@10, P@1 and found@10 of the first 10 distinct pages.
 
@@ -50,6 +54,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -192,7 +197,43 @@ def hand_queries(name: str) -> list[dict[str, Any]]:
              "half": bq.half(q["query"])} for q in data.get(name, {}).get("queries", [])]
 
 
-GROUPS = (("links", ("link", "title")), ("objects", ("object",)), ("words", ("word",)))
+#: A Japanese word a reader types: a whole run of katakana (3-8) or of kanji (2-4).
+_JA_WORD = re.compile("(?<![\u30a1-\u30fa\u30fc])[\u30a1-\u30fa\u30fc]{3,8}(?![\u30a1-\u30fa\u30fc])"
+                      "|(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,4}(?![\u4e00-\u9fff])")
+
+
+def paragraph_words(doctrees: Path, count: int = 80, seed: int = 26) -> list[dict[str, Any]]:
+    """Words of translated paragraphs (a site translated with catalogues): pages drawn at random
+    (``seed``), from each one word of its translated paragraphs that at most 3 pages' translated
+    paragraphs hold, drawn at random too; kind ``paragraph``.  Chosen from the doctrees alone,
+    before any system is asked."""
+    import pickle
+    import random
+
+    from docutils import nodes
+
+    texts: dict[str, str] = {}
+    for path in sorted(doctrees.rglob("*.doctree")):
+        tree = pickle.loads(path.read_bytes())
+        texts[path.relative_to(doctrees).with_suffix("").as_posix()] = "\n".join(
+            p.astext() for p in tree.findall(nodes.paragraph) if p.get("translated") is True)
+    rng = random.Random(seed)
+    pages = sorted(d for d, t in texts.items() if t)
+    rng.shuffle(pages)
+    out: list[dict[str, Any]] = []
+    for page in pages:
+        rare = sorted(w for w in set(_JA_WORD.findall(texts[page])) if sum(w in t for t in texts.values()) <= 3)
+        if rare:
+            word = rng.choice(rare)
+            out.append({"query": word, "target": page, "source": "", "kind": "paragraph", "section": None,
+                        "half": bq.half(word)})
+        if len(out) == count:
+            break
+    return out
+
+
+GROUPS = (("links", ("link", "title")), ("objects", ("object",)), ("words", ("word",)),
+          ("paragraph words", ("paragraph",)))
 
 
 def rows(items: list[dict[str, Any]]) -> list[tuple[str, str, list[int]]]:
@@ -243,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
         elif "sdist" in spec:
             sys.path.insert(0, str(next((work / "src" / name).glob("*/docs")) / "_ext"))
         items = bq.query_set(bq.known_items(doctrees)) + hand_queries(name)
+        if "catalogues" in spec and spec["language"] == "ja":
+            items += paragraph_words(doctrees)
         print(f"{name}: {len(items)} queries", file=sys.stderr, flush=True)
         ranks = rankings_for(html, items, systems, work, name)
         print(bq.table(f"{name} ({spec['language']}; {spec['repo']} @ {spec['commit'][:7]}, {spec['licence']})",

@@ -41,7 +41,8 @@ def test_every_kind_of_cross_reference_is_captured_and_resolved(links_html: Path
         ("Widget configuration", "ref", "Knobs"), ("Widget configuration", "doc", "Tuning"),
         ("Widget configuration", "object", "widgets.spin"),
         ("Knobs", "ref", "After setup"),
-        ("After setup", "object", "widgets.Widget"),  # :any: to an object; :term: stays in its own section
+        ("After setup", "object", "widgets.Widget"),  # :any: to an object
+        ("After setup", "object", "torque"),  # :term: to the glossary entry, a section of its own
         ("widgets.spin", "ref", "Knobs"),
         ("widgets.Widget", "object", "widgets.Widget.stop"),
         ("Notes", "doc", "Setup"), ("Notes", "ref", "Knobs"),  # MyST: a link to a file, {ref}

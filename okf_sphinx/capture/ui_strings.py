@@ -1,4 +1,4 @@
-"""The search dialog's UI strings in a site's language, for both hosts.
+"""The search dialog's and the search page's UI strings in a site's language, for both hosts.
 
 okf-boot.js holds the English strings (its ``STRINGS``); a build passes the ones its
 language translates as ``data-okf-strings`` on the dialog's script tag.  The
@@ -8,6 +8,9 @@ translations are okf_sphinx's own message catalogue,
 every catalogue complete and its ``.mo`` in step).  A Sphinx site takes the strings
 Sphinx itself translates (``SPHINX``) from Sphinx's catalogues, so they read as the rest
 of the site (capture/sphinx/ui_strings.py); a MkDocs site takes them all from here.
+The search page's words (``PAGE_STRINGS``: okf-search-page.js's and its template's) are
+messages of the same catalogue; the template shows ``okf_labels``, the script reads the
+rest from ``data-okf-strings`` on ``#okf-search``.
 
 Host-neutral: the standard library's gettext only.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import gettext
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 CATALOG = "okf_sphinx"
@@ -55,6 +59,48 @@ STRINGS = {
 #: keys a Sphinx site takes from Sphinx's own catalogues (the words of its own search page)
 SPHINX = ("label", "results", "searching", "hide")
 
+#: search page key -> msgid: the search page's words (okf-search-page.js's PAGE_STRINGS and
+#: the labels of templates/okf-search-body.html), in the same catalogue; a msgid the dialog
+#: has too is one message, translated once
+PAGE_STRINGS = {
+    "label": STRINGS["placeholder"],
+    "label_keyword": "Search the documentation (every word must appear in a section)",
+    "more": "Show more results",
+    "noscript": "Search needs JavaScript. You can still browse the pages from the table of contents.",
+    "searching": STRINGS["searching"],
+    "failed": STRINGS["failed"],
+    "none": STRINGS["none"],
+    "partial": STRINGS["partial"],
+    "partial_one": STRINGS["partial_one"],
+    "match": STRINGS["match"],
+    "match_one": STRINGS["match_one"],
+    "sections_none": "No section contains all of: {terms}.",
+    "sections_match": "{n} sections match.",
+    "sections_match_one": "1 section matches.",
+    "meaning_none": "No page is near in meaning to: {terms}.",
+    "meaning": "{n} pages by meaning.",
+    "meaning_one": "1 page by meaning.",
+    "first": "Showing the first {n}.",
+    "shown_all": "Showing all {n}.",
+    "filters": "Filters: {filters}.",
+    "filter_under": "under {path}",
+    "filter_kind": "kind {kinds}",
+    "suggest_said": STRINGS["suggest_said"],
+    "missing": STRINGS["missing"],
+    "related": "Linked from these results",
+    "via_ref": "linked from a result",
+    "via_doc": "a page a result links to",
+    "via_toctree": "in a result\u2019s table of contents",
+    "via_object": "an object a result names",
+    "by_meaning": "by meaning",
+    "corrected": STRINGS["corrected"],
+    "as_typed": STRINGS["as_typed"],
+}
+#: the search page's keys its template shows (the others are okf-search-page.js's)
+PAGE_TEMPLATE = ("label", "label_keyword", "more", "noscript")
+#: every message of okf_sphinx's catalogue
+MESSAGES = sorted(set(STRINGS.values()) | set(PAGE_STRINGS.values()))
+
 #: other names of a catalogue's language (MkDocs themes' and BCP 47 spellings)
 ALIASES = {"zh": "zh_CN", "zh_hans": "zh_CN", "zh_sg": "zh_CN", "zh_hant": "zh_TW", "zh_hk": "zh_TW",
            "zh_mo": "zh_TW", "no": "nb", "nb_no": "nb", "pt_pt": "pt"}
@@ -71,15 +117,36 @@ def catalogue(language: str | None) -> gettext.NullTranslations:
     return gettext.translation(CATALOG, str(LOCALE_DIR), languages=names, fallback=True)
 
 
-def dialog_strings(language: str | None) -> dict[str, str]:
-    """The dialog's strings that ``language`` translates (the ones that differ from English)."""
-    found = catalogue(language)
+def translated(table: dict[str, str], gettext: Callable[[str], str]) -> dict[str, str]:
+    """The strings of ``table`` (key -> msgid) that ``gettext`` translates (the ones that
+    differ from English)."""
     out = {}
-    for key, msgid in STRINGS.items():
-        text = found.gettext(msgid)
+    for key, msgid in table.items():
+        text = gettext(msgid)
         if text and text != msgid:
             out[key] = text
     return out
+
+
+def dialog_strings(language: str | None) -> dict[str, str]:
+    """The dialog's strings that ``language`` translates (the ones that differ from English)."""
+    found = catalogue(language)
+    return translated(STRINGS, found.gettext)
+
+
+def page_strings(language: str | None) -> dict[str, str]:
+    """The search page's strings that ``language`` translates."""
+    found = catalogue(language)
+    return translated(PAGE_STRINGS, found.gettext)
+
+
+def page_strings_context(strings: dict[str, str]) -> dict[str, object]:
+    """What the search page's template reads of its words: ``okf_labels`` (what the template
+    shows, English where ``strings`` has no translation) and ``okf_page_strings`` (the
+    ``data-okf-strings`` of okf-search-page.js, "" when nothing is translated)."""
+    script = {key: text for key, text in strings.items() if key not in PAGE_TEMPLATE}
+    return {"okf_labels": {key: strings.get(key, PAGE_STRINGS[key]) for key in PAGE_TEMPLATE},
+            "okf_page_strings": strings_json(script) if script else ""}
 
 
 def strings_json(strings: dict[str, str]) -> str:

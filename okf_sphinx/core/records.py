@@ -61,6 +61,7 @@ class ObjectInfo:
     signature: str  # the rendered signature(s), as text
     generated: bool = False  # no source holds its words: located at the directive, text is the rendering
     text: str = ""  # the rendered text (``generated`` only)
+    aliases: tuple[str, ...] = ()  # further names of the same section (a glossary entry's other terms)
     unmatched: str = ""  # ``generated`` for want of a project file: the installed module file it was read from
 
 
@@ -78,6 +79,7 @@ class Section:
     parent: int | None  # index in DocRecord.sections of the enclosing heading section
     obj: ObjectInfo | None = None  # set for a documented object's section
     continued: bool = False  # the text of ``parent`` after an object's directive block (same heading)
+    text: str | None = None  # the words the reader sees when they are not the range's (a translated section)
 
 
 @dataclass

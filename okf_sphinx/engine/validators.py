@@ -23,7 +23,8 @@ from okf_sphinx.core.terms import Normaliser
 
 _HEX64 = frozenset("0123456789abcdef")
 #: The object fields a section row may carry (``True``: a flag that is present only when true).
-OBJECT_FIELDS: dict[str, Any] = {"kind": str, "name": str, "signature": str, "generated": True, "continued": True}
+OBJECT_FIELDS: dict[str, Any] = {"kind": str, "name": str, "signature": str, "generated": True, "continued": True,
+                                 "translated": True}
 _DIGITS = re.compile("[0-9]+")
 _HEX_KEY = re.compile("0|[1-9a-f][0-9a-f]*")  # a code point as the build writes it (f"{cp:x}")
 

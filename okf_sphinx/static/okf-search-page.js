@@ -1,18 +1,64 @@
 /* okf_sphinx search page: the results page of the theme's search box (#okf-search, from
  * templates/okf-search-body.html), on window.OkfSearch (okf-search.js, loaded before it).
  * The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=, as_typed=); index text is
- * inserted as text only, never as HTML. */
+ * inserted as text only, never as HTML.  Its words are PAGE_STRINGS (English), replaced by
+ * the site language's from #okf-search's data-okf-strings (capture/ui_strings.py
+ * PAGE_STRINGS, the same catalogue as the dialog's).  In Node, the file exports {PAGE_STRINGS}. */
 (function (root) {
   'use strict';
+  // -- UI strings (English defaults; the build passes translations in data-okf-strings) ------
+  var PAGE_STRINGS = {
+    label: 'Search the documentation',
+    label_keyword: 'Search the documentation (every word must appear in a section)',
+    more: 'Show more results',
+    noscript: 'Search needs JavaScript. You can still browse the pages from the table of contents.',
+    searching: 'Searching',
+    failed: 'Search failed: {error}',
+    none: 'No page contains {terms}.',
+    partial: 'No page contains all of: {terms}. {n} pages have some of them.',
+    partial_one: 'No page contains all of: {terms}. 1 page has some of them.',
+    match: '{n} pages match.',
+    match_one: '1 page matches.',
+    sections_none: 'No section contains all of: {terms}.',
+    sections_match: '{n} sections match.',
+    sections_match_one: '1 section matches.',
+    meaning_none: 'No page is near in meaning to: {terms}.',
+    meaning: '{n} pages by meaning.',
+    meaning_one: '1 page by meaning.',
+    first: 'Showing the first {n}.',
+    shown_all: 'Showing all {n}.',
+    filters: 'Filters: {filters}.',
+    filter_under: 'under {path}',
+    filter_kind: 'kind {kinds}',
+    suggest_said: 'No page has \u201c{term}\u201d: did you mean {words}?',
+    missing: 'Missing: {terms}',
+    related: 'Linked from these results',
+    via_ref: 'linked from a result',
+    via_doc: 'a page a result links to',
+    via_toctree: 'in a result\u2019s table of contents',
+    via_object: 'an object a result names',
+    by_meaning: 'by meaning',
+    corrected: 'Showing results for \u201c{query}\u201d.',
+    as_typed: 'Search for \u201c{query}\u201d instead'
+  };
+  if (typeof module === 'object' && module.exports) { module.exports = { PAGE_STRINGS: PAGE_STRINGS }; return; }
   var doc = root.document, okf = root.OkfSearch;
   if (!doc || !okf) return;
   // results per step: 10 sections in keyword mode; 5 pages (each with up to 3 sections) in
   // smart mode, as Pagefind's UI shows 5 — the first answer reads the sections it shows
   var PAGE = 10, SMART_PAGE = 5;
-  var VIA_SAID = { ref: 'linked from a result', doc: 'a page a result links to', toctree: 'in a result\u2019s table of contents', object: 'an object a result names' };
   function initPage() {
     var box = doc.getElementById('okf-search');
     if (!box) return;
+    var words = {};
+    Object.keys(PAGE_STRINGS).forEach(function (k) { words[k] = PAGE_STRINGS[k]; });
+    try {
+      var given = JSON.parse(box.getAttribute('data-okf-strings') || '{}');
+      Object.keys(given).forEach(function (k) { if (typeof given[k] === 'string' && words.hasOwnProperty(k)) words[k] = given[k]; });
+    } catch (e) { /* a malformed attribute: English */ }
+    function t(key, vars) {
+      return words[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
+    }
     var form = box.querySelector('form'), input = box.querySelector('input[name=q]');
     var status = box.querySelector('.okf-status'), list = box.querySelector('.okf-results');
     var more = box.querySelector('.okf-more'), siteRoot = box.getAttribute('data-okf-root') || '';
@@ -50,7 +96,7 @@
       if (h.signature) li.appendChild(el('span', 'okf-signature', h.signature));
       if (!pageTitle && h.heading && h.title && h.heading !== h.title) li.appendChild(el('span', 'okf-page', h.title));
       // a site with semantic vectors: a section found by meaning, not by the words, says so
-      if (h.matched === 'meaning') li.appendChild(el('span', 'okf-matched', 'by meaning'));
+      if (h.matched === 'meaning') li.appendChild(el('span', 'okf-matched', t('by_meaning')));
       // smart: the words the section matched (no stop word; a corrected word as searched), the
       // last one completed where it matched (the page asks with prefix)
       var words = pageTitle && h.matched_terms ? h.matched_terms : result.terms, last = result.terms[result.terms.length - 1];
@@ -76,7 +122,7 @@
       related.textContent = '';
       related.hidden = !items.length;
       if (!items.length) return;
-      var title = el('h2', 'okf-related-title', 'Linked from these results');
+      var title = el('h2', 'okf-related-title', t('related'));
       title.id = 'okf-related-title';
       related.appendChild(title);
       var ol = el('ol', 'okf-sections');
@@ -86,7 +132,7 @@
         a.appendChild(el('span', 'okf-heading', e.heading || e.title || e.concept_id));
         li.appendChild(a);
         if (e.heading && e.title && e.heading !== e.title) li.appendChild(el('span', 'okf-page', e.title));
-        li.appendChild(el('span', 'okf-via', VIA_SAID[e.via] || e.via));
+        li.appendChild(el('span', 'okf-via', words.hasOwnProperty('via_' + e.via) ? t('via_' + e.via) : e.via));
         ol.appendChild(li);
       });
       related.appendChild(ol);
@@ -95,8 +141,8 @@
     function renderCorrected(result) {
       if (correction) { correction.remove(); correction = null; }
       if (!result.corrected) return;
-      correction = el('p', 'okf-corrected', 'Showing results for \u201c' + result.corrected.query + '\u201d. ');
-      var typed = el('a', 'okf-as-typed', 'Search for \u201c' + result.query + '\u201d instead');
+      correction = el('p', 'okf-corrected', t('corrected', { query: result.corrected.query }) + ' ');
+      var typed = el('a', 'okf-as-typed', t('as_typed', { query: result.query }));
       asTyped = true;
       typed.href = toUrl(result.query);
       asTyped = false;
@@ -123,23 +169,27 @@
         result = view;
       }
       var n = result.pages.length, partial = n > 0 && result.pages[0].partial;
-      var msg;
-      if (result.mode === 'semantic') msg = !result.total ? 'No page is near in meaning to: ' + result.terms.join(', ') + '.'
-        : result.total + (result.total === 1 ? ' page' : ' pages') + ' by meaning' + (result.truncated ? '; showing the first ' + n + '.' : '.');
-      else if (!result.total) msg = 'No page contains ' + result.terms.join(', ') + '.';
-      else if (partial) msg = 'No page contains all of: ' + result.terms.join(', ') + '. ' + result.total + (result.total === 1 ? ' page has' : ' pages have') + ' some of them' + (result.truncated ? '; showing the first ' + n + '.' : '.');
-      else msg = result.total + (result.total === 1 ? ' page matches' : ' pages match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.');
-      if (result.corrected) msg = 'Showing results for \u201c' + result.corrected.query + '\u201d. ' + msg;
-      if (under || kinds.length) msg += ' Filters: ' + (under ? 'under ' + under : '') + (under && kinds.length ? '; ' : '') + (kinds.length ? 'kind ' + kinds.join(', ') : '') + '.';
+      var terms = result.terms.join(', '), one = result.total === 1, said = [];
+      if (result.corrected) said.push(t('corrected', { query: result.corrected.query }));
+      if (result.mode === 'semantic') said.push(!result.total ? t('meaning_none', { terms: terms }) : t(one ? 'meaning_one' : 'meaning', { n: result.total }));
+      else if (!result.total) said.push(t('none', { terms: terms }));
+      else if (partial) said.push(t(one ? 'partial_one' : 'partial', { terms: terms, n: result.total }));
+      else said.push(t(one ? 'match_one' : 'match', { n: result.total }));
+      if (result.total && result.truncated) said.push(t('first', { n: n }));
+      else if (result.total && result.mode !== 'semantic' && !partial) said.push(t('shown_all', { n: n }));
+      if (under || kinds.length) {
+        var filters = (under ? [t('filter_under', { path: under })] : []).concat(kinds.length ? [t('filter_kind', { kinds: kinds.join(', ') })] : []);
+        said.push(t('filters', { filters: filters.join('; ') }));
+      }
       result.suggestions.forEach(function (s) {
-        if (s.candidates.length) msg += ' No page has \u201c' + s.term + '\u201d: did you mean ' + s.candidates.join(', ') + '?';
+        if (s.candidates.length) said.push(t('suggest_said', { term: s.term, words: s.candidates.join(', ') }));
       });
-      say(msg);
+      say(said.join(' '));
       result.pages.forEach(function (pg) {
         var li = el('li', 'okf-page-result'), a = el(pg.url ? 'a' : 'span', 'okf-page-link', pg.title || pg.concept_id);
         if (pg.url) a.href = siteRoot + pg.url;
         li.appendChild(a);
-        if (pg.partial) li.appendChild(el('span', 'okf-missing', 'Missing: ' + pg.missing_terms.join(', ')));
+        if (pg.partial) li.appendChild(el('span', 'okf-missing', t('missing', { terms: pg.missing_terms.join(', ') })));
         var ol = el('ol', 'okf-sections');
         pg.hits.forEach(function (h) { ol.appendChild(hitItem(h, result, norm, stem, true)); });
         li.appendChild(ol);
@@ -153,8 +203,9 @@
       if (related) renderRelated([]);
       renderCorrected(result);
       var n = result.hits.length;
-      if (!result.total) say('No section contains all of: ' + result.terms.join(', ') + '.');
-      else say(result.total + (result.total === 1 ? ' section matches' : ' sections match') + (result.truncated ? '; showing the first ' + n + '.' : '; showing all ' + n + '.'));
+      if (!result.total) say(t('sections_none', { terms: result.terms.join(', ') }));
+      else say(t(result.total === 1 ? 'sections_match_one' : 'sections_match', { n: result.total }) + ' '
+               + t(result.truncated ? 'first' : 'shown_all', { n: n }));
       result.hits.forEach(function (h) { list.appendChild(hitItem(h, result, norm, null, false)); });
       if (more) more.hidden = !(result.truncated && n < 100);
     }
@@ -162,7 +213,7 @@
       var mine = ++token;
       current = q;
       if (!q) { list.textContent = ''; say(''); if (more) more.hidden = true; if (related) renderRelated([]); return Promise.resolve(); }
-      say('Searching\u2026');
+      say(t('searching') + '\u2026');
       var eng = okf.index();
       var opts = { mode: mode, limit: Math.min(shown, 100), present: true };
       if (byPages() && under) opts.under = under;
@@ -181,7 +232,7 @@
         list.textContent = '';
         if (more) more.hidden = true;
         if (related) renderRelated([]);
-        say(err instanceof okf.OkfError ? err.message : 'Search failed: ' + err, true);
+        say(err instanceof okf.OkfError ? err.message : t('failed', { error: err }), true);
       }).then(function () { if (mine === token) box.setAttribute('data-okf-state', 'done'); });
     }
     // The whole state is in the URL: ?q=…&mode=…&n=…&under=…&kind=… (mode only when not the

@@ -277,7 +277,7 @@ def _section_rows(order: list[Placed], searchable: int, records: list[DocRecord]
     for sid, (record, i, s, rel) in enumerate(order):
         anchor = _anchor(site, record.docname, record.sections, i, shared)
         out.anchors.append(anchor)
-        text = s.obj.text if s.obj is not None and s.obj.generated else maps[s.file].range_text(s.line_start, s.line_end)
+        text = _section_text(s, maps)
         row = [s.heading, s.level, s.line_start, s.line_end, anchor, text]
         extra = _object_fields(s, full=True)
         if extra:
@@ -413,12 +413,24 @@ def _verified_copy(site: Site, path: str, data: bytes, codec: str) -> str | None
     return rel if fmt.COPY_PATH.match(rel) else None
 
 
+def _section_text(s: Section, maps: dict[str, LineMap]) -> str:
+    """What a section's record holds as its ``text``: the range text, or the words the reader
+    sees when no source line holds them (a generated object's rendering, a translation)."""
+    if s.text is not None:
+        return s.text
+    if s.obj is not None and s.obj.generated:
+        return s.obj.text
+    return maps[s.file].range_text(s.line_start, s.line_end)
+
+
 def _object_fields(s: Section, full: bool) -> dict[str, Any]:
     """The documented-object fields of a section record (none for an ordinary section,
     so an index without objects is what it was before objects were sections)."""
     fields: dict[str, Any] = {}
     if s.continued:
         fields["continued"] = True
+    if full and s.text is not None:
+        fields["translated"] = True
     if s.obj is None:
         return fields
     fields.update({"kind": s.obj.kind, "name": s.obj.name})
@@ -431,12 +443,14 @@ def _object_fields(s: Section, full: bool) -> dict[str, Any]:
 
 def _objects(records: list[DocRecord], sid_of: dict[tuple[str, int], int]) -> list[list[Any]]:
     """``objects.js``: ``[name, kind, page number, position in the page, sid]`` of every
-    documented object's own section (not its continuations), by name then sid."""
+    documented object's own section (not its continuations), one row per name (a glossary
+    entry's further terms name the same section), by name then sid."""
     rows = [
-        [s.obj.name, s.obj.kind, n, i, sid_of[(record.docname, i)]]
+        [name, s.obj.kind, n, i, sid_of[(record.docname, i)]]
         for n, record in enumerate(records)
         for i, s in enumerate(record.sections)
         if s.obj is not None and not s.continued
+        for name in (s.obj.name, *s.obj.aliases)
     ]
     rows.sort(key=lambda r: (r[0], r[4]))
     return rows

@@ -163,7 +163,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def on_template_context(self, context: Any, template_name: str, config: Any) -> Any:
         if template_name == self.search_page:
-            return theme.search_page_context(context, self.config)
+            return theme.search_page_context(context, self.config, self._named_language(config))
         return context
 
     def on_post_build(self, config: Any) -> None:

@@ -19,7 +19,7 @@ import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
+from okf_sphinx.capture.ui_strings import dialog_strings, page_strings, page_strings_context, strings_json
 from okf_sphinx.surfaces.browser import BOOT, lazy_scripts, write_site_files
 
 if TYPE_CHECKING:
@@ -116,9 +116,11 @@ def index_url(root: str, options: OkfConfig) -> str:
     return root + urllib.parse.quote(options.output_dir) + "/"
 
 
-def search_page_context(context: Any, options: OkfConfig) -> Any:
-    """What okf's search page template reads: its title, the site root, the index, the assets."""
+def search_page_context(context: Any, options: OkfConfig, language: str | None) -> Any:
+    """What okf's search page template reads: its title, the site root, the index, the assets,
+    and its words in the site's ``language``."""
     root = context.get("base_url", ".").rstrip("/") + "/"
+    context.update(page_strings_context(page_strings(language)))
     context["okf_title"] = options.title
     context["okf_site_root"] = root
     context["okf_index_url"] = index_url(root, options)  # the template escapes it for HTML

@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from okf_sphinx.core.records import CapturedFile, DocRecord, excluded, lexical
+from okf_sphinx.core.lines import LineMap
+from okf_sphinx.core.records import CapturedFile, DocRecord, Section, excluded, lexical
 
+from .glossary import collect as collect_terms
 from .links import DocReferences, capture
 from .myst_include import correct_included_lines
 from .objects import Settings, collect as collect_objects
-from .sections import split_document
+from .sections import Marker, split_document
 
 if TYPE_CHECKING:
     from docutils import nodes
@@ -69,6 +71,14 @@ def on_include_read(app: Sphinx, relative_path: Path, parent_docname: str, conte
         found.append(path)
 
 
+def _documented(settings: Settings, env: BuildEnvironment, docname: str, doctree: nodes.document,
+                maps: dict[str, LineMap], srcdir: Path, main: str
+                ) -> tuple[list[tuple[str, Marker]], list[tuple[Marker, Section]], list[CapturedFile]]:
+    """The documented objects of a document (:mod:`.objects`) and its glossary terms (:mod:`.glossary`)."""
+    markers, fixed, files = collect_objects(settings, env, docname, doctree, maps, srcdir, main)
+    return markers + collect_terms(doctree, maps, srcdir), fixed, files
+
+
 class OkfCollector(EnvironmentCollector):
     def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         docs(env).pop(docname, None)
@@ -95,7 +105,7 @@ class OkfCollector(EnvironmentCollector):
         title = page_title(env, doctree, docname)
         settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"),
                             inherit_docstrings=getattr(app.config, "autodoc_inherit_docstrings", True))
-        hook = functools.partial(collect_objects, settings, env, docname) if app.config.okf_search_objects else None
+        hook = functools.partial(_documented, settings, env, docname) if app.config.okf_search_objects else None
         record = docs(env)[docname] = split_document(docname, title, searchable, doctree, files, Path(app.srcdir),
                                                      hook, app.config.source_encoding)
         links(env)[docname] = capture(doctree, record, Path(app.srcdir), getattr(app.config, "html_baseurl", "") or "")

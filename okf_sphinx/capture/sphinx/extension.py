@@ -255,4 +255,4 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("build-finished", on_build_finished)
     app.add_env_collector(OkfCollector)
     setup_search_page(app)
-    return {"version": __version__, "env_version": 3, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": __version__, "env_version": 4, "parallel_read_safe": True, "parallel_write_safe": True}

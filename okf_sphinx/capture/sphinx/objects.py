@@ -41,14 +41,13 @@ from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section
 
 from .docstrings import Docstring, SourceFiles, init_docstring, locate, project_roots
-from .sections import Marker, ancestors, resolve_source
+from .sections import MD_FENCE, Marker, ancestors, block_end, resolve_source
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _DOCSTRING_SOURCE = re.compile(r"^(?:(?P<file>.*):)?docstring of (?P<name>\S+)$")
 _RST_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)\.\.[ \t]+[\w:.+-]+::")
-_MD_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})[ \t]*\{")
 _AUTODOC_LINE = re.compile(
     r"^[ \t]*(?:\.\.[ \t]+(?P<rst>auto\w+)::|(?:`{3,}|~{3,}|:{3,})[ \t]*\{(?P<md>auto\w+)\})[ \t]*(?P<arg>[^\s(]*)"
 )
@@ -113,31 +112,6 @@ def _domain_names(env: Any, docname: str, domains: set[str]) -> dict[str, str]:
 # -- the document walk ---------------------------------------------------------------------------
 
 
-def _block_end(lm: LineMap, start: int) -> int:
-    """Last line of the directive block starting at physical line ``start``
-    (indentation for RST, the closing fence for MyST); trailing blank lines excluded."""
-    first = lm.line_text(start)
-    fence = _MD_FENCE.match(first)
-    total = lm.total_lines
-    if fence:
-        char, size = fence.group("fence")[0], len(fence.group("fence"))
-        closing = re.compile(rf"^[ \t]*{re.escape(char)}{{{size},}}[ \t]*$")
-        for n in range(start + 1, total + 1):
-            if closing.match(lm.line_text(n)):
-                return n
-        return total
-    indent = len(first) - len(first.lstrip(" \t"))
-    end = start
-    for n in range(start + 1, total + 1):
-        text = lm.line_text(n)
-        if not text.strip():
-            continue
-        if len(text) - len(text.lstrip(" \t")) <= indent:
-            break
-        end = n
-    return end
-
-
 def _directive_line(lm: LineMap, sig: nodes.Element, markdown: bool) -> int | None:
     """Physical line of the object directive that made ``sig``, checked against the source."""
     line = sig.line
@@ -148,7 +122,7 @@ def _directive_line(lm: LineMap, sig: nodes.Element, markdown: bool) -> int | No
             continue
         physical = lm.physical_line(model, line)
         text = lm.line_text(physical)
-        if _RST_DIRECTIVE.match(text) or _MD_FENCE.match(text):
+        if _RST_DIRECTIVE.match(text) or MD_FENCE.match(text):
             return physical
     return None
 
@@ -339,7 +313,7 @@ class _DocumentObjects:
                 continue
             lm = self.captured[file]
             self.markers.append((file, m))
-            end = _block_end(lm, line)
+            end = block_end(lm, line)
             if end < lm.total_lines:
                 # the outer object's block ending on the same line wins (later order): deeper first
                 depth = sum(1 for a in ancestors(desc) if isinstance(a, addnodes.desc))
@@ -389,7 +363,7 @@ class _DocumentObjects:
             level, parent, only = self.context(node) if node is not None else (1, None, ())
             m = Marker(line, order, name, level, anchor, only, parent, obj=ObjectInfo(name, "py:module", ""))  # type: ignore[arg-type]
             self.markers.append((file, m))
-            end = _block_end(self.captured[file], line)
+            end = block_end(self.captured[file], line)
             if end < self.captured[file].total_lines:
                 self.markers.append((file, Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
 

@@ -26,9 +26,10 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_gettext
 
+from okf_sphinx.capture.ui_strings import page_strings_context
 from okf_sphinx.surfaces.browser import BOOT, lazy_scripts, write_site_files
 
-from .ui_strings import dialog_strings_attribute, setup_ui_strings
+from .ui_strings import dialog_strings_attribute, page_strings, setup_ui_strings
 
 HERE = Path(__file__).resolve().parents[2]
 TEMPLATES = HERE / "templates"
@@ -152,6 +153,7 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["okf_site_root"] = root
     context["okf_index_url"] = posixpath.join(root, urllib.parse.quote(out_dir)) + "/"  # a URL path (# ? space)
     context["okf_mode"] = app.config.okf_search_page_mode
+    context.update(page_strings_context(page_strings()))
     context["body"] = builder.templates.render(BODY_TEMPLATE, context)
     context["display_toc"] = False
     context["toc"] = ""

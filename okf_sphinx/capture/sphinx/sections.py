@@ -23,11 +23,15 @@ from sphinx.transforms import SphinxContentsFilter
 from okf_sphinx.core.lines import LineMap, is_blank
 from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, DocRecord, ObjectInfo, Section, decode, lexical
 
+from .translated import rendered_texts
+
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
 _FIELD = re.compile(r":(?![: ])(?:[^:\\]|\\.)*:(?:[ \t]|$)")
 _RST_EXPLICIT = re.compile(r"\.\.(?:[ \t]+|$)")
 _RST_NOT_COMMENT = re.compile(r"(?:\[|\||[\w.+-]+(?::[\w.+-]+)?::)")
 _MD_TARGET = re.compile(r"\([^()\s]*\)=[ \t]*")
+#: The opening fence of a MyST directive (```` ```{name} ````, ``:::{name}``).
+MD_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,}|:{3,})[ \t]*\{")
 
 
 @dataclass
@@ -133,6 +137,31 @@ def metadata_end(lm: LineMap, markdown: bool) -> int:
             break
         end = n
         n += 1
+    return end
+
+
+def block_end(lm: LineMap, start: int) -> int:
+    """Last line of the directive block starting at physical line ``start``
+    (indentation for RST, the closing fence for MyST); trailing blank lines excluded."""
+    first = lm.line_text(start)
+    fence = MD_FENCE.match(first)
+    total = lm.total_lines
+    if fence:
+        char, size = fence.group("fence")[0], len(fence.group("fence"))
+        closing = re.compile(rf"^[ \t]*{re.escape(char)}{{{size},}}[ \t]*$")
+        for n in range(start + 1, total + 1):
+            if closing.match(lm.line_text(n)):
+                return n
+        return total
+    indent = len(first) - len(first.lstrip(" \t"))
+    end = start
+    for n in range(start + 1, total + 1):
+        text = lm.line_text(n)
+        if not text.strip():
+            continue
+        if len(text) - len(text.lstrip(" \t")) <= indent:
+            break
+        end = n
     return end
 
 
@@ -280,6 +309,9 @@ def split_document(
     found = [r for file, markers in per_file.items() for r in _file_ranges(file, maps[file], markers)]
     found += fixed
     found.sort(key=lambda r: (r[0].order, r[0].line))
+    starts = [(m.order, s) for m, s in found]
+    for i, text in rendered_texts(doctree, starts, lambda source: resolve_source(source, srcdir)).items():
+        found[i][1].text = text
     ordered = [section for _, section in found]
     # parents: the enclosing heading marker's position in document order → its index here
     index_of = {m.order: i for i, (m, s) in enumerate(found) if s.level}

@@ -15,19 +15,27 @@ from sphinx.application import Sphinx
 from sphinx.locale import _ as sphinx_gettext
 from sphinx.locale import get_translation
 
-from okf_sphinx.capture.ui_strings import CATALOG, LOCALE_DIR, SPHINX, STRINGS, strings_json
+from okf_sphinx.capture.ui_strings import CATALOG, LOCALE_DIR, PAGE_STRINGS, SPHINX, STRINGS, strings_json, translated
 
 okf_gettext = get_translation(CATALOG)
 
 
+#: the msgids a Sphinx site takes from Sphinx's own catalogues, on the dialog and the search page
+_SPHINX_MSGIDS = frozenset(STRINGS[key] for key in SPHINX)
+
+
+def _gettext(msgid: str) -> str:
+    return str((sphinx_gettext if msgid in _SPHINX_MSGIDS else okf_gettext)(msgid))
+
+
 def dialog_strings() -> dict[str, str]:
     """The translated strings that differ from English (call after Sphinx set up its locale)."""
-    out = {}
-    for key, msgid in STRINGS.items():
-        text = str((sphinx_gettext if key in SPHINX else okf_gettext)(msgid))
-        if text and text != msgid:
-            out[key] = text
-    return out
+    return translated(STRINGS, _gettext)
+
+
+def page_strings() -> dict[str, str]:
+    """The search page's translated strings (okf-search-page.js's and its template's)."""
+    return translated(PAGE_STRINGS, _gettext)
 
 
 def dialog_strings_attribute() -> dict[str, str]:

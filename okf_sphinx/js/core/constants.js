@@ -30,7 +30,7 @@ define('core/constants', function () {
     // okf_sphinx/engine/source.py
     FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py
-    OBJECT_FIELDS: {"kind": "string", "name": "string", "signature": "string", "generated": true, "continued": true},
+    OBJECT_FIELDS: {"kind": "string", "name": "string", "signature": "string", "generated": true, "continued": true, "translated": true},
     // okf_sphinx/engine/index.py
     MAX_ATTEMPTS: 4,
     // okf_sphinx/engine/query.py
