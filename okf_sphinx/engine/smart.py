@@ -32,6 +32,7 @@ from okf_sphinx.core.index_format import bm25_part
 
 from .expansion import expanded
 from .filters import check_filters, page_filter
+from .headings import NO_HEADING, heading_tiers
 from .object_names import UNNAMED, named
 from .phrases import phrase_sections, phrases
 from .query import check_size, hit, prepare
@@ -241,18 +242,23 @@ class Candidates(NamedTuple):
     phrase_pages: list[set[int]]  # per phrase: the pages holding it
     tier: dict[int, int]  # per page holding a named object: its best tier
     named_by_page: dict[int, list[int]]  # per page: its named sections
+    heading: dict[int, int]  # per page with a heading that is (or starts with) the query: its best heading tier
 
 
-def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], firsts: list[int],
+def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], heads: dict[int, int], firsts: list[int],
                page_ok: Callable[[int], bool] | None) -> Candidates:
     """Pages: how many words (and phrases) each holds; when some page holds all, only those,
-    and every page holding an object the query names."""
+    and every page holding an object the query names; ``heads``: the heading tiers by sid."""
     tier: dict[int, int] = {}
     named_by_page: dict[int, list[int]] = {}
     for sid in sorted(names):
         page = page_of(firsts, sid)
         tier[page] = min(tier.get(page, UNNAMED), names[sid])
         named_by_page.setdefault(page, []).append(sid)
+    heading: dict[int, int] = {}
+    for sid in sorted(heads):
+        page = page_of(firsts, sid)
+        heading[page] = min(heading.get(page, NO_HEADING), heads[sid])
     count: dict[int, int] = {}
     for e in ev:
         for page in e["page_part"]:
@@ -269,13 +275,13 @@ def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], f
     pages += [page for page in sorted(tier) if page not in pages]  # named pages always
     for page in tier:
         count.setdefault(page, 0)
-    return Candidates(pages, count, needed, full, phrase_pages, tier, named_by_page)
+    return Candidates(pages, count, needed, full, phrase_pages, tier, named_by_page, heading)
 
 
 def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], found: Candidates,
-               priors: list[float], limit: int) -> tuple[list[tuple[int, int, float, int]], dict[int, list[tuple[float, int]]]]:
-    """The best ``limit`` candidate pages as ``(tier, -count, -score, page)``, best first, and
-    the section scores computed on the way (by page).
+               priors: list[float], limit: int) -> tuple[list[tuple[int, int, int, float, int]], dict[int, list[tuple[float, int]]]]:
+    """The best ``limit`` candidate pages as ``(tier, -count, heading tier, -score, page)``,
+    best first, and the section scores computed on the way (by page).
 
     Every candidate's page part, and a bound on its score from each word's best section there:
     IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum.
@@ -299,19 +305,20 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
             if page in found.phrase_pages[k]:
                 for e in pw:
                     top += e["page_best"][page]
-        bounds.append((found.tier.get(page, UNNAMED), -found.count[page], -((part + top) * priors[page]), page, part))
+        bounds.append((found.tier.get(page, UNNAMED), -found.count[page], found.heading.get(page, NO_HEADING),
+                       -((part + top) * priors[page]), page, part))
     bounds.sort()
-    ranked: list[tuple[int, int, float, int]] = []
+    ranked: list[tuple[int, int, int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
-    for page_tier, neg_count, neg_bound, page, part in bounds:
-        if len(ranked) >= limit and (page_tier, neg_count, neg_bound) > ranked[limit - 1][:3]:
+    for page_tier, neg_count, head_tier, neg_bound, page, part in bounds:
+        if len(ranked) >= limit and (page_tier, neg_count, head_tier, neg_bound) > ranked[limit - 1][:4]:
             break  # neither this page nor any after it can reach the shown pages
         if single is not None:
             best = single["page_best"][page]
         else:
             scored[page] = secs = section_scores(ev, iv, pv, page, found.named_by_page.get(page, ()))
             best = max(x for x, _sid in secs)
-        ranked.append((page_tier, neg_count, -((part + best) * priors[page]), page))
+        ranked.append((page_tier, neg_count, head_tier, -((part + best) * priors[page]), page))
         if len(ranked) >= limit:
             ranked.sort()
             del ranked[limit:]
@@ -407,11 +414,12 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     # the objects the whole query names (they rank first)
     names = {sid: t for sid, t in named(index, query, kinds).items() if page_ok is None or page_ok(page_of(firsts, sid))}
 
-    pages = candidates(ev, pv, names, firsts, page_ok)
+    heads = {sid: t for sid, t in heading_tiers(index, words, prefix).items() if allowed is None or sid in allowed}
+    pages = candidates(ev, pv, names, heads, firsts, page_ok)
     ranked, scored = rank_pages(ev, iv, pv, pages, priors, limit)
     shown = []
     hit_sids: list[int] = []
-    for _t, _m, neg, p in ranked[:limit]:
+    for _t, _m, _h, neg, p in ranked[:limit]:
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
         best = page_hits(secs, names)
         hit_sids += [sid for _s, sid in best]

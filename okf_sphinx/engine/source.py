@@ -32,7 +32,7 @@ HTTP_TIMEOUT = 20.0
 #: Redirects followed per request (same origin only).
 MAX_REDIRECTS = 5
 #: The names of index files (``<name>.js`` under the index folder) a reader opens.
-FILE_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
+FILE_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnhlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
 #: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
 SWAP_RETRIES = 10

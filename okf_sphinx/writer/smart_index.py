@@ -13,7 +13,10 @@ adds three things the build computes once:
   terms' posting lists (one file per query word finds all of its forms);
 - ``d/<shard>``: the dictionary ``key → [[term, df], …]`` grouped by the
   first two code points of each term (prefix completion and spelling
-  suggestions read one file), most frequent first.
+  suggestions read one file), most frequent first;
+- ``h/<shard>``: every searchable heading's distinct terms, grouped like the
+  dictionary by the first two code points of its first term (the heading
+  tiers of docs/smart.md read one file).
 
 Every idf is computed here, so no engine takes a logarithm at query time.
 Imports nothing from Sphinx.
@@ -328,3 +331,20 @@ def build_names(objects: Sequence[list[Any]], sections: int, budget: Budget | No
     b = budget or large_site("n")
     shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
     return _shards("n", shards, fmt.name_shard_name, keyed), shards
+
+
+def build_headings(headings: Iterable[tuple[int, list[str]]], budget: Budget | None = None) -> tuple[dict[str, Any], int]:
+    """``h/<shard>``: ``key → [[terms, sid], …]`` (by sid) for every ``(sid, terms)`` of a
+    searchable section's heading (its distinct terms in first-occurrence order, as a query's,
+    joined by spaces), keyed by :func:`fmt.dict_key` of the first term; returns the files and
+    the shard count (0: no heading with a term, no files)."""
+    keyed: dict[str, list[list[Any]]] = defaultdict(list)
+    for sid, words in sorted(headings):
+        if words:
+            keyed[fmt.dict_key(words[0])].append([" ".join(words), sid])
+    if not keyed:
+        return {}, 0
+    size = sum(len(k) + sum(len(e[0]) + 12 for e in v) for k, v in keyed.items())
+    b = budget or large_site("h")
+    shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
+    return _shards("h", shards, fmt.heading_shard_name, keyed), shards

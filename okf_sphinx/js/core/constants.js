@@ -25,7 +25,7 @@ define('core/constants', function () {
     MAX_QUERY_IDENTIFIERS: 8,
     LINK_VIAS: ["ref","doc","toctree","object"],
     // okf_sphinx/engine/source.py
-    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
+    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnhlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py
     OBJECT_FIELDS: {"kind": "string", "name": "string", "signature": "string", "generated": true, "continued": true},
     // okf_sphinx/engine/index.py
@@ -57,6 +57,10 @@ define('core/constants', function () {
     TAIL_NAME: 2,
     TAIL_NAME_ANY_CASE: 3,
     UNNAMED: 4,
+    // okf_sphinx/engine/headings.py
+    HEADING_IS: 0,
+    HEADING_STARTS: 1,
+    NO_HEADING: 2,
     // okf_sphinx/core/semantic.py
     HEX: "0123456789abcdef",
     KEY_CODE_POINTS: 4,

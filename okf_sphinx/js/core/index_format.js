@@ -121,6 +121,7 @@ define('core/index_format', function (use) {
   function dictKey(term) { return Array.from(term).slice(0, C.DICT_KEY_CODE_POINTS).join(''); }
   function dictShardName(key, shards) { return 'd/' + (fnv1a32(key) % shards).toString(16); }
   function nameShardName(key, shards) { return 'n/' + (fnv1a32(key) % shards).toString(16); }
+  function headingShardName(key, shards) { return 'h/' + (fnv1a32(key) % shards).toString(16); }
   function asciiLower(text) { return text.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }); }
   // The object name a whole query may be: without ASCII white space at its ends and a trailing ().
   function objectNameQuery(query) {
@@ -145,7 +146,7 @@ define('core/index_format', function (use) {
     isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
     sectionRecords: sectionRecords, bm25Part: bm25Part, dictKey: dictKey, dictShardName: dictShardName,
-    nameShardName: nameShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
+    nameShardName: nameShardName, headingShardName: headingShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
     identifiers: identifiers
   };
 });

@@ -7,7 +7,7 @@ define('engine/smart', function (use) {
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
   var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
-  var objectNames = use('engine/object_names'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
+  var objectNames = use('engine/object_names'), headings = use('engine/headings'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
   // JavaScript only: the evidence of this many words stays cached per build (Python bounds its
@@ -160,7 +160,7 @@ define('engine/smart', function (use) {
   }
 
   // The pages an answer ranks, and what each holds.
-  function Candidates(pages, count, needed, full, phrasePages, tier, namedByPage) {
+  function Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, heading) {
     this.pages = pages;  // in the order they were found (named pages last)
     this.count = count;  // per page: how many of the query's words and phrases it holds
     this.needed = needed;  // words + phrases: what a full match holds
@@ -168,16 +168,21 @@ define('engine/smart', function (use) {
     this.phrasePages = phrasePages;  // per phrase: the pages holding it
     this.tier = tier;  // per page holding a named object: its best tier
     this.namedByPage = namedByPage;  // per page: its named sections
+    this.heading = heading;  // per page with a heading that is (or starts with) the query: its best heading tier
   }
   // Pages: how many words (and phrases) each holds; when some page holds all, only those, and
-  // every page holding an object the query names.
-  function candidates(ev, pv, names, firsts, pageOk) {
-    var tier = new Map(), namedByPage = new Map(), count = new Map();
+  // every page holding an object the query names; heads: the heading tiers by sid.
+  function candidates(ev, pv, names, heads, firsts, pageOk) {
+    var tier = new Map(), namedByPage = new Map(), count = new Map(), heading = new Map();
     Array.from(names.keys()).sort(byNumber).forEach(function (sid) {
       var page = pageOf(firsts, sid), t = names.get(sid);
       tier.set(page, Math.min(tier.has(page) ? tier.get(page) : C.UNNAMED, t));
       if (!namedByPage.has(page)) namedByPage.set(page, []);
       namedByPage.get(page).push(sid);
+    });
+    Array.from(heads.keys()).sort(byNumber).forEach(function (sid) {
+      var page = pageOf(firsts, sid);
+      heading.set(page, Math.min(heading.has(page) ? heading.get(page) : C.NO_HEADING, heads.get(sid)));
     });
     ev.forEach(function (e) { e.pagePart.forEach(function (v, page) { count.set(page, (count.get(page) || 0) + 1); }); });
     var phrasePages = pv.map(function (x) {
@@ -192,14 +197,14 @@ define('engine/smart', function (use) {
     if (full) pages = pages.filter(function (page) { return count.get(page) === needed; });
     Array.from(tier.keys()).sort(byNumber).forEach(function (page) { if (pages.indexOf(page) < 0) pages.push(page); });
     tier.forEach(function (t, page) { if (!count.has(page)) count.set(page, 0); });
-    return new Candidates(pages, count, needed, full, phrasePages, tier, namedByPage);
+    return new Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, heading);
   }
-  // Python's tuple order of [tier, -count, -score, page]
+  // Python's tuple order of [tier, -count, heading tier, -score, page]
   function byRank(x, y) {
-    for (var i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    for (var i = 0; i < 5; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
   }
-  // [ranked, scored]: the best limit candidate pages as [tier, -count, -score, page], best first,
+  // [ranked, scored]: the best limit candidate pages as [tier, -count, heading tier, -score, page], best first,
   // and the section scores computed on the way (by page). Every candidate's page part, and a
   // bound on its score from each word's best section there: IEEE rounding is monotonic, so a
   // sum of maxima (same order) bounds the best section's sum. Pages are scored exactly in bound
@@ -211,13 +216,15 @@ define('engine/smart', function (use) {
       ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       pv.forEach(function (x, k) { if (found.phrasePages[k].has(page)) x[1].forEach(function (e) { top += e.pageBest.get(page); }); });
-      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -found.count.get(page), -((part + top) * priors[page]), page, part];
+      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -found.count.get(page),
+        found.heading.has(page) ? found.heading.get(page) : C.NO_HEADING, -((part + top) * priors[page]), page, part];
     });
     bounds.sort(byRank);
     var ranked = [], scored = new Map();
     for (var i = 0; i < bounds.length; i++) {
-      var bd = bounds[i], page = bd[3], best;
-      if (ranked.length >= limit && byRank([bd[0], bd[1], bd[2], 0], [ranked[limit - 1][0], ranked[limit - 1][1], ranked[limit - 1][2], 0]) > 0) {
+      var bd = bounds[i], page = bd[4], best;
+      var last = ranked[limit - 1];
+      if (ranked.length >= limit && byRank([bd[0], bd[1], bd[2], bd[3], 0], [last[0], last[1], last[2], last[3], 0]) > 0) {
         break;  // neither this page nor any after it can reach the shown pages
       }
       if (single !== null) best = single.pageBest.get(page);
@@ -227,7 +234,7 @@ define('engine/smart', function (use) {
         best = secs[0][0];
         for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
       }
-      ranked.push([bd[0], bd[1], -((bd[4] + best) * priors[page]), page]);
+      ranked.push([bd[0], bd[1], bd[2], -((bd[5] + best) * priors[page]), page]);
       if (ranked.length >= limit) {
         ranked.sort(byRank);
         ranked.length = limit;
@@ -305,7 +312,8 @@ define('engine/smart', function (use) {
     got = await Promise.all([
       Promise.all(found.map(function (fw) { return Promise.all(fw[0].map(function (x) { return formPosting(index, x[0]); })); })),
       Promise.all(idents.map(function (i) { return index.posting(i, 'x', m.id_shards); })),
-      objectNames.named(index, text, kinds)
+      objectNames.named(index, text, kinds),
+      headings.headingTiers(index, words, prefix)
     ]);
     var postings = got[0], identified = [];
     idents.forEach(function (ident, n) { if (got[1][n] !== null) identified.push([ident, got[1][n]]); });
@@ -331,17 +339,19 @@ define('engine/smart', function (use) {
     var names = new Map();
     got[2].forEach(function (t, sid) { if (pageOk === null || pageOk(pageOf(firsts, sid))) names.set(sid, t); });
 
-    var pages = candidates(ev, pv, names, firsts, pageOk);
+    var heads = new Map();
+    got[3].forEach(function (t, sid) { if (allowed === null || allowed.has(sid)) heads.set(sid, t); });
+    var pages = candidates(ev, pv, names, heads, firsts, pageOk);
     var r = rankPages(ev, iv, pv, pages, priors, limit), ranked = r[0], scored = r[1];
     var suggesting = Promise.all(unknown.map(function (w) { return spelling.suggestions(index, w); }));  // read meanwhile
     var hitSids = [];
     var shown = await Promise.all(ranked.slice(0, limit).map(function (rk) {
-      var p = rk[3], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
+      var p = rk[4], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
       var best = pageHits(secs, names);
       best.forEach(function (b) { hitSids.push(b[1]); });
       var missing = said(ev.map(function (e, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(p); }));
       quoted.forEach(function (ph, n) { if (!pages.phrasePages[n].has(p)) missing.push('"' + ph.join(' ') + '"'); });
-      return page(index, -rk[2], missing, !pages.full || pages.count.get(p) < pages.needed, found, ev, best, said, present);
+      return page(index, -rk[3], missing, !pages.full || pages.count.get(p) < pages.needed, found, ev, best, said, present);
     }));
     var total = pages.pages.length;
     var result = {
