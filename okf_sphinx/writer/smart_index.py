@@ -33,6 +33,7 @@ from typing import Any
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
 from okf_sphinx.core.errors import BuildError
+from okf_sphinx.core.hosts import Host
 
 from .sizing import FOLDERS, MAX_HASHED_SHARDS, Budget, large_site
 
@@ -57,8 +58,9 @@ class PageSpan:
     meta: dict[str, Any] | None = None
 
 
-#: ``okf_search_weights``' default: change logs and release notes stay findable, below the
-#: pages they describe (patterns match the docname, case-insensitively; the first match wins).
+#: ``okf_search_weights``' (MkDocs: ``weights``) default: change logs and release notes stay
+#: findable, below the pages they describe (patterns match the docname, case-insensitively; the
+#: first match wins).
 DEFAULT_WEIGHTS: dict[str, float] = {
     pattern: 0.5
     for pattern in ("*changelog*", "*change-log*", "*change_log*", "*changes", "*release-notes*",
@@ -81,14 +83,15 @@ def check_weight(value: Any, where: str) -> float:
     return weight
 
 
-def check_weights(value: Any) -> list[tuple[str, float]]:
-    """``okf_search_weights``: a dict (or list of pairs) of docname pattern -> weight."""
+def check_weights(value: Any, host: Host) -> list[tuple[str, float]]:
+    """``okf_search_weights`` (MkDocs: ``weights``): a dict (or list of pairs) of docname pattern -> weight."""
+    name = host.setting("weights")
     pairs = list(value.items()) if isinstance(value, dict) else value
     if not isinstance(pairs, (list, tuple)) or not all(
         isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in pairs
     ):
-        raise ValueError(f"okf_search_weights must map docname patterns to weights, got {value!r}")
-    return [(pattern, check_weight(w, f"okf_search_weights[{pattern!r}]")) for pattern, w in pairs]
+        raise ValueError(f"{name} must map docname patterns to weights, got {value!r}")
+    return [(pattern, check_weight(w, f"{name}[{pattern!r}]")) for pattern, w in pairs]
 
 
 def page_prior(docname: str, weights: list[tuple[str, float]], metadata: dict[str, Any]) -> float:
