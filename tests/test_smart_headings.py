@@ -6,11 +6,13 @@ written before heading shards still answers, and keyword mode never reads them."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from mkdocs_sites import mkdocs_build, write_mkdocs_project
+from test_browser_search import browser  # noqa: F401 - the shared Chromium fixture
 
 import okf_sphinx
-from mkdocs_sites import mkdocs_build, write_mkdocs_project
 from okf_sphinx.core import index_format as fmt
 
 PAGES = {
@@ -83,3 +85,32 @@ def test_an_index_without_heading_shards_ranks_by_words_alone(site: Path, tmp_pa
     # keyword mode (the contract) reads no heading shard: the same answers with or without them
     for q in ("installation", "plugin API", "Installation options"):
         assert okf_sphinx.open_index(old).search(q) == okf_sphinx.open_index(site).search(q)
+
+
+@pytest.mark.browser
+def test_the_dialog_in_materials_theme_puts_the_heading_first(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Material for MkDocs' search box opens okf's dialog; as the reader types ``installation``
+    (a prefix search at every key) the page of that heading is the first group, as the API says."""
+    from test_browser_dialog import _expected, _shown, _type
+
+    project = write_mkdocs_project(tmp_path / "src", PAGES, "theme:\n  name: material\n")
+    site = tmp_path / "site"
+    mkdocs_build(project, site)
+    base = site.as_uri() + "/"
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    page.goto(base + "setup/index.html")
+    page.locator("input.md-search__input").locator("visible=true").first.click()
+    page.wait_for_selector("dialog.okf-dialog[open]")
+    for typed, first in (("instal", None), ("lation", "Installation"), (" opt", "Installation options")):
+        _type(page, typed)
+        query = page.input_value("#okf-dialog-q")
+        want = _expected(site, base, query)
+        got = _shown(page)
+        assert [g["label"] for g in got] == [w["label"] for w in want], query
+        assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want], query
+        if first is not None:
+            assert got[0]["label"] == first, (query, got)
+    assert errors == []
+    page.close()
