@@ -20,7 +20,8 @@ PAGES = {
     "setup.md": "# Setup\n\nInstallation installation installation: every installation step, "
                 "installation again, and then the installation is done.\n",
     "install.md": "# Installation\n\nRun the command. " + "Then read what it printed and carry on. " * 40 + "\n",
-    "options.md": "# Installation options\n\nFlags you can pass.\n\n## Plugin API\n\nHooks.\n",
+    "options.md": "# Installation options\n\nFlags you can pass to the " + "plugin API, " * 6 + "and so on.\n\n"
+                  "## Plugin API\n\nHooks" + ", and more hooks to call" * 15 + ".\n",
     "plugins.md": "# Plugins\n\nThe plugin API of the plugin API: plugin plugin API API hooks, "
                   "plugin API once more.\n",
 }
@@ -43,8 +44,11 @@ def test_the_page_whose_heading_is_the_query_comes_first(site: Path) -> None:
     # setup says "installation" six times, install.md once, in its heading
     assert order(site, "installation") == ["install", "options", "setup", "index"]
     assert order(site, "Installation options")[:1] == ["options"]
-    # a heading of a section, not only of the page
+    # a heading of a section, not only of the page: its page first, that section its first hit
+    # (though the page's first section says both words more often)
     assert order(site, "plugin API")[:1] == ["options"]
+    first = okf_sphinx.open_index(site).search("plugin API", limit=1, mode="smart")["pages"][0]
+    assert first["hits"][0]["heading"] == "Plugin API"
 
 
 def test_a_heading_the_query_starts_comes_before_mere_mentions(site: Path) -> None:

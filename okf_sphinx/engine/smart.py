@@ -326,13 +326,13 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
     return ranked, scored
 
 
-def page_hits(secs: list[tuple[float, int]], names: dict[int, int]) -> list[tuple[float, int]]:
-    """A page's hits, ``(score, sid)``: its named sections first (by tier), then by score, then
-    sid; the first always, further ones up to :data:`HITS_PER_PAGE` that score at least
-    :data:`SUB_HIT_FLOOR` × the first's."""
-    ranked = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)
-    floor = SUB_HIT_FLOOR * -ranked[0][1]
-    return [(-neg, sid) for j, (_t, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
+def page_hits(secs: list[tuple[float, int]], names: dict[int, int], heads: dict[int, int]) -> list[tuple[float, int]]:
+    """A page's hits, ``(score, sid)``: its named sections first (by tier), then its sections by
+    heading tier (``heads``), then by score, then sid; the first always, further ones up to
+    :data:`HITS_PER_PAGE` that score at least :data:`SUB_HIT_FLOOR` × the first's."""
+    ranked = sorted((names.get(sid, UNNAMED), heads.get(sid, NO_HEADING), -x, sid) for x, sid in secs)
+    floor = SUB_HIT_FLOOR * -ranked[0][2]
+    return [(-neg, sid) for j, (_t, _h, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
 
 
 def page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any], ev: list[dict[str, Any]],
@@ -421,7 +421,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     hit_sids: list[int] = []
     for _t, _m, _h, neg, p in ranked[:limit]:
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
-        best = page_hits(secs, names)
+        best = page_hits(secs, names, heads)
         hit_sids += [sid for _s, sid in best]
         missing = (said([i for i, e in enumerate(ev) if p not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, pages.phrase_pages) if p not in pages_k])

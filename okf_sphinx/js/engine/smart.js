@@ -243,17 +243,19 @@ define('engine/smart', function (use) {
     ranked.sort(byRank);
     return [ranked, scored];
   }
-  // A page's hits [score, sid]: its named sections first (by tier), then by score, then sid; the
-  // first always, further ones up to HITS_PER_PAGE that score at least SUB_HIT_FLOOR × the first's.
-  function pageHits(secs, names) {
+  // A page's hits [score, sid]: its named sections first (by tier), then its sections by heading
+  // tier (heads), then by score, then sid; the first always, further ones up to HITS_PER_PAGE that
+  // score at least SUB_HIT_FLOOR × the first's.
+  function pageHits(secs, names, heads) {
     var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : C.UNNAMED; };
-    var ranked = secs.map(function (x) { return [tierOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
-      for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    var headOf = function (sid) { return heads.has(sid) ? heads.get(sid) : C.NO_HEADING; };
+    var ranked = secs.map(function (x) { return [tierOf(x[1]), headOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
+      for (var i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
       return 0;
     });
-    var floor = C.SUB_HIT_FLOOR * -ranked[0][1];
-    return ranked.filter(function (r, j) { return j === 0 || -r[1] >= floor; }).slice(0, C.HITS_PER_PAGE)
-      .map(function (r) { return [-r[1], r[2]]; });
+    var floor = C.SUB_HIT_FLOOR * -ranked[0][2];
+    return ranked.filter(function (r, j) { return j === 0 || -r[2] >= floor; }).slice(0, C.HITS_PER_PAGE)
+      .map(function (r) { return [-r[2], r[3]]; });
   }
   // One page of the answer, with its hits best: each hit's snippet is cut for the word forms
   // the section holds, its matched_terms are the query words it holds (said: the query text of
@@ -347,7 +349,7 @@ define('engine/smart', function (use) {
     var hitSids = [];
     var shown = await Promise.all(ranked.slice(0, limit).map(function (rk) {
       var p = rk[4], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
-      var best = pageHits(secs, names);
+      var best = pageHits(secs, names, heads);
       best.forEach(function (b) { hitSids.push(b[1]); });
       var missing = said(ev.map(function (e, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(p); }));
       quoted.forEach(function (ph, n) { if (!pages.phrasePages[n].has(p)) missing.push('"' + ph.join(' ') + '"'); });
