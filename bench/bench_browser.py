@@ -73,12 +73,12 @@ PAGEFIND_PAGE = """<!doctype html>
 const q = new URLSearchParams(location.search).get("q");
 const pagefind = await import("./pagefind/pagefind.js");
 const r = await pagefind.search(q);
-const data = await Promise.all(r.results.slice(0, %d).map((x) => x.data()));
+const data = await Promise.all(r.results.slice(0, PAGE).map((x) => x.data()));
 window.okfBench = { total: r.results.length, shown: data.length };
 document.body.dataset.done = "1";
 </script>
 <body></body>
-""" % PAGE
+""".replace("PAGE", str(PAGE))
 
 WARM_JS = r"""
 const okf = require(process.argv[2]);
@@ -324,13 +324,13 @@ def main_dialog(site: Path, name: str) -> int:
         server.shutdown()
         server.server_close()
     sizes = asset_sizes(terser_only())
-    result = {"when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "corpus": name,
+    result = {"when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), "corpus": name,
               "queries": len(QUERIES), "dialog": dialog, "assets": sizes}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "dialog-latest.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     r, pnt = dialog["rendered_ms"], dialog["painted_ms"]
     print(f"corpus {name}: dialog keystroke latency, warm, {dialog['keystrokes']} keystrokes over {len(QUERIES)} queries")
-    print(f"| measure | p50 | p95 | max |\n|---|---|---|---|")
+    print("| measure | p50 | p95 | max |\n|---|---|---|---|")
     print(f"| keystroke -> results in the DOM | {r['p50']:.1f} ms | {r['p95']:.1f} ms | {r['max']:.1f} ms |")
     print(f"| keystroke -> next frame painted | {pnt['p50']:.1f} ms | {pnt['p95']:.1f} ms | {pnt['max']:.1f} ms |")
     print("\n| query typed (15 characters) | index bytes (gzip) | requests | runtime + dialog (gzip) |\n|---|---|---|---|")
@@ -425,14 +425,14 @@ def main(argv: list[str] | None = None) -> int:
     size = runtime_size(tools["terser"])
     warm = warm_node(site, QUERIES, args.repeat)
     result = {
-        "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "corpus": name, "queries": len(QUERIES), "first_page": PAGE,
         "cold_bytes": {e: summary([per_query[q][e]["bytes"] for q in QUERIES]) for e in engines},
         "cold_requests": {e: summary([per_query[q][e]["requests"] for q in QUERIES]) for e in engines},
         "runtime": size, "warm_node": warm, "per_query": per_query,
     }
     RESULTS.mkdir(parents=True, exist_ok=True)
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     for f in (RESULTS / f"browser-{stamp}.json", RESULTS / "browser-latest.json"):
         f.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 

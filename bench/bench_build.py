@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     print_table(results)
     doc = {
         "benchmark": "build",
-        "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
         "versions": _versions(),

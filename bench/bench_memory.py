@@ -168,11 +168,11 @@ def main() -> None:
               f"cache estimate {'    n/a' if r['cache_estimate_bytes'] is None else format(r['cache_estimate_bytes'] / 2**20, '7.1f')} MiB, {r['seconds']:7.1f} s, "
               f"{r['errors']} refusals", flush=True)
     result = {
-        "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "site": str(args.site), "queries": args.queries, "python": sys.version.split()[0], "runs": runs,
     }
     RESULTS.mkdir(exist_ok=True)
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     for name in (f"memory-{stamp}.json", "memory-latest.json"):
         (RESULTS / name).write_text(json.dumps(result, indent=1) + "\n")
 

@@ -140,7 +140,7 @@ def okf_config(project: Path) -> str:
 def entry_point_path() -> str | None:
     """PYTHONPATH entry for the plugin's entry point when this checkout is not installed with it."""
     sys.path.insert(0, str(REPO / "tests"))
-    from mkdocs_sites import build_env
+    from support.mkdocs_sites import build_env
 
     return build_env()["PYTHONPATH"]
 
@@ -194,13 +194,13 @@ def _requests(browser: Any, base: str, page_url: str, done: str | None) -> list[
 
 def browser_bytes(site: Path, queries: list[str]) -> dict[str, Any]:
     sys.path.insert(0, str(HERE))
-    sys.path.insert(0, str(REPO / "tests" / "js"))
+    sys.path.insert(0, str(REPO / "tests"))
     import functools
     import http.server
     import threading
 
     import bench_browser  # the same file lookup and gzip counting as the Sphinx browser benchmark
-    from okf_js import CHROMIUM_ARGS, require_chromium
+    from support.node import CHROMIUM_ARGS, require_chromium
     from playwright.sync_api import sync_playwright
 
     handler = functools.partial(bench_browser._Quiet, directory=str(site))
@@ -273,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         hooks = min(r["okf_hooks_cpu_s"] for r in runs["okf"])
         site = work / "site-okf"
         result: dict[str, Any] = {
-            "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "corpus": str(args.corpus), "repeat": args.repeat, "runs": runs,
             "cpu_ratio": round(okf / plain, 3), "hooks_share_of_plain": round(hooks / plain, 3),
             "okf_index": tree_bytes(site / "_okf"),

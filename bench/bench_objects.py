@@ -180,9 +180,9 @@ def run_sphinx(site: Path, queries: list[str]) -> list[list[list[Any]]]:
     node = shutil.which("node")
     if not node:
         raise SystemExit("node is needed to run Sphinx's searchtools.js")
-    proc = subprocess.run([node, str(Path(__file__).with_name("objects_sphinx.js")), str(site)],
+    proc = subprocess.run([node, str(Path(__file__).with_name("quality_sphinx.js")), str(site)],
                           input=json.dumps(queries), capture_output=True, text=True, check=True)
-    return [json.loads(line) for line in proc.stdout.splitlines()]
+    return [json.loads(line)[:10] for line in proc.stdout.splitlines()]
 
 
 def score(project: str, site: Path, index: Any) -> dict[str, Any]:

@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
 
     doc = {
         "benchmark": "query",
-        "when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
         "queries": QUERIES,

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=30)
     args = ap.parse_args(argv)
     reqs = requests()
-    report: dict[str, Any] = {"when": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"), "sites": {}}
+    report: dict[str, Any] = {"when": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), "sites": {}}
     runtime = {name: len(gzip.compress((STATIC / name).read_bytes(), 9)) for name in ("okf-search.js", "okf-stemmer.js", "okf-stemmer-english.js")}
     report["runtime_gzip"] = runtime
     for site in args.sites:
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
     print("runtime gzip:", runtime)
     RESULTS.mkdir(exist_ok=True)
-    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     text = json.dumps(report, indent=2) + "\n"
     (RESULTS / f"smart-{stamp}.json").write_text(text, encoding="utf-8")
     (RESULTS / "smart-latest.json").write_text(text, encoding="utf-8")

@@ -7,7 +7,7 @@ file (okf_sphinx/static/okf-stemmer-<algorithm>.js), raw and gzip -9, beside the
 parts every site loads with it (runtime.py; okf-stemmer.js) and, for reference, Sphinx's own
 minified browser stemmer of the same algorithm (sphinx/search/minified-js, plus its
 base-stemmer.js).  Speed: words per second over the language's word list of
-tests/test_stemmer.py (tests/stem_words.py, at least 50,000 distinct words), best of
+tests/test_stemmer.py (tests/support/stem_words.py, at least 50,000 distinct words), best of
 ``--repeat`` runs, for okf's Python (no memo), snowballstemmer's generated pure-Python class
 (the baseline: what the build would use otherwise) and okf's JavaScript in Node (first
 pass over distinct words: the memo never hits).  Ratios are okf / baseline, measured in one run.
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
-    from stem_words import word_list
+    from support.stem_words import word_list
 
     shared = {
         "runtime.py": (PY_DIR / "runtime.py").read_bytes(),

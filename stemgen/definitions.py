@@ -90,8 +90,8 @@ class Node:
     kind: str
     mode: str
     args: tuple = ()
-    children: tuple["Node", ...] = ()
-    among: "Among | None" = None
+    children: tuple[Node, ...] = ()
+    among: Among | None = None
 
 
 @dataclasses.dataclass

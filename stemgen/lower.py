@@ -410,23 +410,30 @@ class _Lowering:
         expr = self.simple(node)
         if expr is not None:
             return [("if", ("not", expr), list(fail), [])]
-        if among.paired:
-            out: list[Stmt] = [("let", ("local", "av"), ("z", f"av{among.number}"))]
-        else:
-            out = [("let", ("local", "av"), self.find(among))]
-            if not among.always_matches():
-                out.append(("if", ("not", ("local", "av")), list(fail), []))
-        if among.pre is not None:
-            out += self.lower(among.pre, fail)
+        # The actions first: they tell whether the result is read at all.
         dispatch: list[Stmt] = []
         used = sorted({r for _s, r, _c in among.entries if r > 0})
         everyone_acts = all(r > 0 for _s, r, _c in among.entries)
+        tested = False
         for i, result in enumerate(reversed(used)):
             body = self.lower(among.actions[result - 1], fail)
             if i == 0 and everyone_acts:
                 dispatch = body  # the last possible result: no test needed
             else:
                 dispatch = [("if", ("bin", "==", ("local", "av"), ("num", result)), body, dispatch)]
+                tested = True
+        out: list[Stmt] = []
+        if among.paired:
+            if tested:  # a paired among's result was found earlier; read it only when tested
+                out = [("let", ("local", "av"), ("z", f"av{among.number}"))]
+        elif among.always_matches() and not tested:
+            out = [("do", self.find(among))]  # the search moves the cursor; its result is unused
+        else:
+            out = [("let", ("local", "av"), self.find(among))]
+            if not among.always_matches():
+                out.append(("if", ("not", ("local", "av")), list(fail), []))
+        if among.pre is not None:
+            out += self.lower(among.pre, fail)
         return out + dispatch
 
 

@@ -1,62 +1,19 @@
-"""Shared fixtures: real Sphinx builds of example_site and of small projects."""
+"""Shared fixtures: real Sphinx builds of example_site and of small projects, Chromium, and
+example_site served over http:// and opened from file://.  Helpers that are not fixtures live
+in ``tests/support/``."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "example_site"
-CORPORA = ROOT.parent / "shared" / "corpora"
-
-
-def sphinx_build(src: Path, out: Path, *args: str, builder: str = "html", check: bool = True) -> subprocess.CompletedProcess[str]:
-    """Run a real ``sphinx-build`` in a subprocess (isolated docutils/Sphinx state)."""
-    cmd = [sys.executable, "-m", "sphinx", "-q", "-b", builder, *args, str(src), str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
-    if check and proc.returncode != 0:
-        raise AssertionError(f"sphinx-build failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-    return proc
-
-
-def build_html(src: Path) -> Path:
-    """Build the project at ``src`` into ``src/../html`` (doctrees beside it); the output folder."""
-    out = src.parent / "html"
-    sphinx_build(src, out, "-d", str(src.parent / "doctrees"))
-    return out
-
-
-def page_priors(site: Path) -> dict[str, float]:
-    """Each page's prior in a built site's smart page table, by the page's source path."""
-    from okf_sphinx.core import index_format as fmt
-
-    okf = site / "_okf"
-    return dict(zip(fmt.unwrap("paths", (okf / "paths.js").read_bytes()), fmt.unwrap("smart", (okf / "smart.js").read_bytes())["priors"]))
-
-
-def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> Path:
-    """A Sphinx project from ``{relative path: text or exact bytes}``."""
-    root.mkdir(parents=True, exist_ok=True)
-    base = 'extensions = ["okf_sphinx", "myst_parser"]\nexclude_patterns = ["_build", "_inc"]\n'
-    (root / "conf.py").write_text(base + conf, encoding="utf-8")
-    write_files(root, files)
-    return root
-
-
-def write_files(root: Path, files: dict[str, str | bytes]) -> None:
-    """``{relative path: text or exact bytes}`` under ``root`` (text is written as UTF-8, newlines as given)."""
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8", newline="")
+from support.browser import chromium
+from support.build import EXAMPLE, sphinx_build, write_project
+from support.http import serve
 
 
 @pytest.fixture(scope="session")
@@ -141,3 +98,28 @@ def links_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = root / "html"
     sphinx_build(src, out, "-d", str(root / "doctrees"))
     return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium, one per test module."""
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def http_root(example_html: Path) -> Iterator[str]:
+    """example_site's HTML served on 127.0.0.1 (base URL ending in '/')."""
+    url, server = serve(example_html)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(params=["http", "file"])
+def site(request: pytest.FixtureRequest, example_html: Path) -> tuple[str, Path]:
+    """(base URL ending in '/', build folder) over http://127.0.0.1 and file://; modules
+    whose tests read another site define a ``site`` fixture of their own."""
+    if request.param == "http":
+        return request.getfixturevalue("http_root"), example_html
+    return example_html.as_uri() + "/", example_html

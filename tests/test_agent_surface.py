@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_reading_site import built_site
+from support.reading_site import built_site
 
 from okf_sphinx import open_index
 from okf_sphinx.agent.pages import concept_ids

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from test_mcp import run, session_for, structured
-from test_reading_site import built_site
+from support.mcp import run, session_for, structured
+from support.reading_site import built_site
 
 from okf_sphinx import open_index
 from okf_sphinx.agent.answers import answer_json, answer_size

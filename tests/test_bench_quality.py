@@ -3,18 +3,18 @@ on a small real build (Pagefind needs npm and is exercised by running the bench)
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 import sphinx
 
+import bench_quality as bq
+from support.build import sphinx_build, write_project
+from support.node import require_node
+
+pytestmark = pytest.mark.slow  # runs the quality harness against Sphinx's search in Node
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-import bench_quality as bq  # noqa: E402
-from conftest import sphinx_build, write_project  # noqa: E402
-from okf_js import require_node  # noqa: E402
 
 FILES = {
     "index.rst": (

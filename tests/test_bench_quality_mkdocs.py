@@ -4,18 +4,18 @@ needs npm and is exercised by running the bench)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
+import bench_quality as bq
+import bench_quality_mkdocs as bqm
+from support.mkdocs_sites import build_env, write_mkdocs_project
+from support.node import require_node
+
+pytestmark = pytest.mark.slow  # runs the MkDocs quality harness against Material's search in Node
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-import bench_quality as bq  # noqa: E402
-import bench_quality_mkdocs as bqm  # noqa: E402
-from mkdocs_sites import build_env, write_mkdocs_project  # noqa: E402
-from okf_js import require_node  # noqa: E402
 
 PAGES = {
     "index.md": (

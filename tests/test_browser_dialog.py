@@ -10,107 +10,19 @@ from __future__ import annotations
 
 import json
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import sphinx_build, write_project  # noqa: E402
-from okf_js import require_node  # noqa: E402
-from test_browser_search import THEMES, browser, http_root, site  # noqa: E402,F401  (fixtures)
+from support.build import sphinx_build, write_project
+from support.browser import THEMES
+from support.dialog import DIALOG_PAGES, axe_violations, expected_groups, landing_of, open_by_key, plain_url, shown_groups, type_query, wait_closed_with_focus_on
 
 pytestmark = pytest.mark.browser
 
-#: result pages the dialog shows per step (its own constant)
-DIALOG_PAGES = int(re.search(r"var PAGES = (\d+)", (Path(__file__).resolve().parent.parent / "okf_sphinx" / "static"
-                                                     / "okf-dialog.js").read_text(encoding="utf-8")).group(1))  # type: ignore[union-attr]
-
-AXE_DIR = Path(__file__).resolve().parent / "js"
-AXE = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def _axe_source() -> str:
-    """axe-core's axe.min.js, installed with npm into tests/js/node_modules (gitignored) if missing."""
-    if not AXE.exists():
-        require_node()
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail("npm is needed to install axe-core for the accessibility test")
-        proc = subprocess.run([npm, "install", "--no-save", "--no-package-lock", "--prefix", str(AXE_DIR), "axe-core"],
-                              capture_output=True, text=True)
-        assert proc.returncode == 0 and AXE.exists(), proc.stdout + proc.stderr
-    return AXE.read_text(encoding="utf-8")
-
-
-def _axe(page: Any, selector: str) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations inside ``selector``."""
-    page.add_script_tag(content=_axe_source())
-    result = page.evaluate("""sel => axe.run(document.querySelector(sel),
-        {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact,
-        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))})))""", selector)
-    return [v for v in result if v["impact"] in ("serious", "critical")]
-
-
-def _type(page: Any, text: str) -> None:
-    """Type into the dialog one key at a time and wait for the answer to the whole text."""
-    page.keyboard.type(text)
-    page.wait_for_function(
-        "q => { const d = document.querySelector('dialog.okf-dialog');"
-        " return d && d.getAttribute('data-okf-state') === 'done' && d.getAttribute('data-okf-query') === q; }",
-        arg=page.input_value("#okf-dialog-q"),
-    )
-
-
-def _shown(page: Any) -> list[dict[str, Any]]:
-    return page.eval_on_selector_all(
-        ".okf-dialog-list [role=group]",
-        """gs => gs.map(g => ({
-            label: g.getAttribute('aria-label'),
-            options: Array.from(g.querySelectorAll('[role=option]')).map(o => ({
-                href: (u => { u.searchParams.delete('okf-hl'); return u.href; })(new URL(o.href)),
-                landing: new URL(o.href).searchParams.get('okf-hl'),
-                id: o.id, selected: o.getAttribute('aria-selected'),
-                kind: (o.querySelector('.okf-kind') || {}).textContent || null,
-                marks: Array.from(o.querySelectorAll('mark')).map(m => m.textContent)}))}))""",
-    )
-
-
-def _expected(site_dir: Path, base: str, query: str) -> list[dict[str, Any]]:
-    from okf_sphinx import open_index
-
-    index = open_index(site_dir)
-    result = index.search(query, DIALOG_PAGES, mode="smart", prefix=True)
-    urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
-    root = base if base.startswith("http") else base
-    return [{"label": p["title"] or p["concept_id"],
-             "hrefs": [urllib.parse.urljoin(root, urls[(h["path"], h["line_start"])]) for h in p["hits"][:3]
-                       if urls[(h["path"], h["line_start"])]]}
-            for p in result["pages"]]
-
-
-def _plain(url: str) -> str:
-    """The URL without the dialog's landing parameter (?okf-hl=<query>)."""
-    parts = urllib.parse.urlsplit(url)
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "okf-hl"]
-    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
-
-
-def _landing(url: str) -> str | None:
-    values = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("okf-hl")
-    return values[0] if values else None
-
-
-def _open_by_key(page: Any, key: str) -> None:
-    page.keyboard.press(key)
-    page.wait_for_selector("dialog.okf-dialog[open]")
-    assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
 
 
 def test_typing_matches_python_smart_answer(browser: Any, site: tuple[str, Path]) -> None:
@@ -119,17 +31,17 @@ def test_typing_matches_python_smart_answer(browser: Any, site: tuple[str, Path]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base + "guide/installation.html")
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     combo = page.locator("#okf-dialog-q")
     assert combo.get_attribute("role") == "combobox"
     assert combo.get_attribute("aria-expanded") == "false"
     # every prefix of the query, one keystroke at a time: the shown answer is the last one's
     typed = ""
     for chunk in ("ret", "ry", " pol"):
-        _type(page, chunk)
+        type_query(page, chunk)
         typed += chunk
-        want = _expected(site_dir, base, typed)
-        got = _shown(page)
+        want = expected_groups(site_dir, base, typed)
+        got = shown_groups(page)
         assert [g["label"] for g in got] == [w["label"] for w in want], typed
         assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want], typed
     assert combo.get_attribute("aria-expanded") == "true"
@@ -137,7 +49,7 @@ def test_typing_matches_python_smart_answer(browser: Any, site: tuple[str, Path]
     assert page.get_attribute("#okf-dialog-list", "role") == "listbox"
     status = page.inner_text("#okf-dialog-status")
     assert "match" in status and page.get_attribute("#okf-dialog-status", "aria-live") == "polite"
-    marks = [m for g in _shown(page) for o in g["options"] for m in o["marks"]]
+    marks = [m for g in shown_groups(page) for o in g["options"] for m in o["marks"]]
     assert marks  # matched words are highlighted
     assert errors == []
     page.close()
@@ -147,21 +59,21 @@ def test_arrow_enter_lands_on_section(browser: Any, site: tuple[str, Path]) -> N
     base, site_dir = site
     page = browser.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "/")
-    _type(page, "retry policy")
-    want = [h for w in _expected(site_dir, base, "retry policy") for h in w["hrefs"]]
+    open_by_key(page, "/")
+    type_query(page, "retry policy")
+    want = [h for w in expected_groups(site_dir, base, "retry policy") for h in w["hrefs"]]
     assert len(want) >= 2
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
-    opts = [o for g in _shown(page) for o in g["options"]]
+    opts = [o for g in shown_groups(page) for o in g["options"]]
     assert [o["selected"] for o in opts[:2]] == ["false", "true"]
     assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[1]["id"]
     page.keyboard.press("ArrowUp")
     assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[0]["id"]
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _plain(u) == want[1])
-    assert _landing(page.url) == "retry policy"
+    page.wait_for_url(lambda u: plain_url(u) == want[1])
+    assert landing_of(page.url) == "retry policy"
     frag = urllib.parse.urlsplit(page.url).fragment
     assert frag and page.evaluate("id => !!document.getElementById(id)", urllib.parse.unquote(frag))
     page.close()
@@ -172,15 +84,15 @@ def test_ctrl_enter_opens_new_tab(browser: Any, site: tuple[str, Path]) -> None:
     context = browser.new_context()
     page = context.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "retry policy")
-    first = _expected(site_dir, base, "retry policy")[0]["hrefs"][0]
+    open_by_key(page, "Control+k")
+    type_query(page, "retry policy")
+    first = expected_groups(site_dir, base, "retry policy")[0]["hrefs"][0]
     page.keyboard.press("ArrowDown")
     with context.expect_page() as info:
         page.keyboard.press("Control+Enter")
     new = info.value
     new.wait_for_load_state()
-    assert _plain(new.url) == first and _landing(new.url) == "retry policy"
+    assert plain_url(new.url) == first and landing_of(new.url) == "retry policy"
     assert page.url == base + "index.html"  # this tab stays
     context.close()
 
@@ -192,13 +104,13 @@ def test_escape_and_backdrop_restore_focus(browser: Any, site: tuple[str, Path])
     # focus a link, open with "/", Esc: focus is back on the link
     page.evaluate("() => { const a = document.querySelector('a[href]'); a.id = a.id || 'okf-test-link'; a.focus(); }")
     before = page.evaluate("document.activeElement.id")
-    _open_by_key(page, "/")
+    open_by_key(page, "/")
     page.keyboard.press("Escape")
-    _wait_closed_with_focus_on(page, "document.activeElement.id === " + json.dumps(before))
+    wait_closed_with_focus_on(page, "document.activeElement.id === " + json.dumps(before))
     # a click outside (on the backdrop) closes it too
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     page.mouse.click(5, 5)
-    _wait_closed_with_focus_on(page, "document.activeElement.id === " + json.dumps(before))
+    wait_closed_with_focus_on(page, "document.activeElement.id === " + json.dumps(before))
     page.close()
 
 
@@ -214,14 +126,6 @@ def test_slash_is_typed_in_other_fields(browser: Any, site: tuple[str, Path]) ->
     page.close()
 
 
-def _wait_closed_with_focus_on(page: Any, condition: str) -> None:
-    """Wait until the dialog is closed and its ``close`` event has put focus back (the
-    event fires after ``open`` is removed, as a task of its own): then ``condition``
-    must hold; a timeout fails the test."""
-    page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
-    page.wait_for_function(condition, timeout=10_000)
-
-
 def test_theme_search_box_opens_dialog(browser: Any, site: tuple[str, Path]) -> None:
     base, site_dir = site
     page = browser.new_page()
@@ -230,11 +134,11 @@ def test_theme_search_box_opens_dialog(browser: Any, site: tuple[str, Path]) -> 
     box.click()
     page.wait_for_selector("dialog.okf-dialog[open]")
     assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
-    _type(page, "install")
-    assert [g["label"] for g in _shown(page)] == [w["label"] for w in _expected(site_dir, base, "install")]
+    type_query(page, "install")
+    assert [g["label"] for g in shown_groups(page)] == [w["label"] for w in expected_groups(site_dir, base, "install")]
     page.keyboard.press("Escape")
     # focus is back on the theme's box, and that does not reopen the dialog
-    _wait_closed_with_focus_on(page, "document.activeElement.name === 'q'")
+    wait_closed_with_focus_on(page, "document.activeElement.name === 'q'")
     assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
     page.close()
 
@@ -245,15 +149,15 @@ def test_xss_pages_stay_inert(browser: Any, site: tuple[str, Path]) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     for query in ("script alert", "onerror", "escaping script friends"):
         page.fill("#okf-dialog-q", "")
-        _type(page, query)
-        assert _shown(page), query
+        type_query(page, query)
+        assert shown_groups(page), query
         tags = page.eval_on_selector_all(".okf-dialog-list *", "els => [...new Set(els.map(e => e.tagName))]")
         assert set(tags) <= {"DIV", "A", "SPAN", "P", "MARK"}, tags
     page.fill("#okf-dialog-q", "")
-    _type(page, "script alert")
+    type_query(page, "script alert")
     assert "<script>alert(1)</script>" in page.inner_text(".okf-dialog-list")
     page.wait_for_timeout(200)  # give any injected handler a chance to (not) fire
     assert dialogs == []
@@ -264,8 +168,8 @@ def test_partial_match_and_suggestion(browser: Any, site: tuple[str, Path]) -> N
     base, _ = site
     page = browser.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "retry polcy zz")
+    open_by_key(page, "Control+k")
+    type_query(page, "retry polcy zz")
     assert page.inner_text(".okf-dialog-missing").startswith("Missing: ")
     assert "polcy" in page.inner_text(".okf-dialog-missing")
     suggest = page.inner_text(".okf-dialog-suggest")
@@ -293,18 +197,18 @@ def test_themes_open_and_axe(browser: Any, example_src: Path, tmp_path: Path, th
         page.locator('form[action$="search.html"] input[name="q"]').locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")
     assert page.evaluate("document.querySelectorAll('dialog[open]').length") == 1
-    _type(page, "retry pol")
-    assert _shown(page)
+    type_query(page, "retry pol")
+    assert shown_groups(page)
     page.keyboard.press("ArrowDown")
-    bad = _axe(page, "dialog.okf-dialog")
+    bad = axe_violations(page, "dialog.okf-dialog")
     assert bad == [], bad
     # the chosen result lands with its words marked in the theme's main content, and a bar
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _landing(u) == "retry pol")
+    page.wait_for_url(lambda u: landing_of(u) == "retry pol")
     _land(page)
     assert page.evaluate("document.querySelectorAll('[role=main] mark.okf-hl, main mark.okf-hl').length") > 0
     assert page.locator(".okf-hl-bar").is_visible()
-    assert _axe(page, ".okf-hl-bar") == []
+    assert axe_violations(page, ".okf-hl-bar") == []
     assert errors == []
     page.close()
 
@@ -340,15 +244,15 @@ def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path
             ? new Promise(resolve => window.okfHeld.push(() => resolve(real(q, opts))))
             : real(q, opts);
     }""")
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     page.keyboard.type("retry")
     page.wait_for_function("() => window.okfHeld.length === 1")  # "retry" was asked for and is pending
-    _type(page, " policy")
-    want = _expected(site_dir, base, "retry policy")
-    assert [g["label"] for g in _shown(page)] == [w["label"] for w in want]
+    type_query(page, " policy")
+    want = expected_groups(site_dir, base, "retry policy")
+    assert [g["label"] for g in shown_groups(page)] == [w["label"] for w in want]
     page.evaluate("() => window.okfHeld.forEach(f => f())")
     page.wait_for_function("() => window.okfSettled.includes('retry')")  # the old answer arrived, and was dropped
-    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    assert [[o["href"] for o in g["options"]] for g in shown_groups(page)] == [w["hrefs"] for w in want]
     assert page.get_attribute("dialog.okf-dialog", "data-okf-query") == "retry policy"
     page.close()
 
@@ -361,7 +265,7 @@ def test_read_the_docs_addons_keep_slash(browser: Any, site: tuple[str, Path]) -
     page.evaluate("() => document.body.appendChild(document.createElement('readthedocs-search'))")
     page.keyboard.press("/")
     assert page.evaluate("!document.querySelector('dialog.okf-dialog[open]')")
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     page.close()
 
 
@@ -380,14 +284,13 @@ def test_result_lands_with_highlights(browser: Any, site: tuple[str, Path]) -> N
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "retry policy")
+    open_by_key(page, "Control+k")
+    type_query(page, "retry policy")
     page.keyboard.press("ArrowDown")
-    target = _shown(page)[0]["options"][0]["href"]
+    target = shown_groups(page)[0]["options"][0]["href"]
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _plain(u) == target)
+    page.wait_for_url(lambda u: plain_url(u) == target)
     _land(page)
-    from okf_sphinx import open_index
     from okf_sphinx.core.stemmer import stemmer_for
     stem = stemmer_for("en")
     marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.map(m => m.textContent)")
@@ -408,11 +311,11 @@ def test_result_lands_with_highlights(browser: Any, site: tuple[str, Path]) -> N
     page.get_by_role("button", name="previous").click()
     assert bar.get_attribute("data-okf-current") == str((first - 1) % n)
     assert page.get_attribute(".okf-hl-bar", "role") == "region" and page.get_attribute(".okf-hl-bar", "aria-label")
-    assert _axe(page, ".okf-hl-bar") == []
+    assert axe_violations(page, ".okf-hl-bar") == []
     text_with = page.evaluate("document.body.innerText")
     page.get_by_role("button", name="Hide Search Matches").click()
     assert page.evaluate("document.querySelectorAll('mark.okf-hl, .okf-hl-bar').length") == 0
-    assert _landing(page.url) is None and _plain(page.url) == target
+    assert landing_of(page.url) is None and plain_url(page.url) == target
     # focus is not lost with the removed button: it is on the page's main content
     assert page.evaluate("document.activeElement.matches('[role=main], main, article, div.body')")
     # the page's text is what it was: the marks only wrapped existing text
@@ -456,8 +359,8 @@ def test_breadcrumbs_of_deep_sections(browser: Any, site: tuple[str, Path]) -> N
     concepts = {row[0]: row[2] for row in index.concepts()}
     page = browser.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "fourth level")
+    open_by_key(page, "Control+k")
+    type_query(page, "fourth level")
     result = index.search("fourth level", DIALOG_PAGES, mode="smart", prefix=True)
     checked = 0
     for pg in result["pages"]:
@@ -487,18 +390,18 @@ def test_load_more(browser: Any, site: tuple[str, Path]) -> None:
     assert index.search("cache", DIALOG_PAGES, mode="smart", prefix=True)["total"] > DIALOG_PAGES
     page = browser.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "cache")
-    assert len(_shown(page)) == DIALOG_PAGES
-    first = len([o for g in _shown(page) for o in g["options"]])
+    open_by_key(page, "Control+k")
+    type_query(page, "cache")
+    assert len(shown_groups(page)) == DIALOG_PAGES
+    first = len([o for g in shown_groups(page) for o in g["options"]])
     page.get_by_role("button", name="Load more").click()
     page.wait_for_function("() => document.querySelectorAll('.okf-dialog-list [role=group]').length > " + str(DIALOG_PAGES) + "")
     page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
     want = index.search("cache", 2 * DIALOG_PAGES, mode="smart", prefix=True)
-    assert [g["label"] for g in _shown(page)] == [p["title"] or p["concept_id"] for p in want["pages"]]
+    assert [g["label"] for g in shown_groups(page)] == [p["title"] or p["concept_id"] for p in want["pages"]]
     # focus is back in the combobox, on the first new result
     assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
-    opts = [o for g in _shown(page) for o in g["options"]]
+    opts = [o for g in shown_groups(page) for o in g["options"]]
     assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") == opts[first]["id"]
     assert page.locator(".okf-dialog-load").is_hidden() == (not want["truncated"])
     page.close()
@@ -513,16 +416,16 @@ def test_recent_searches(browser: Any, site: tuple[str, Path]) -> None:
     context = browser.new_context()
     page = context.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     assert _recent_shown(page) == []  # nothing yet
     for q in ("retry policy", "cache size"):
         page.fill("#okf-dialog-q", "")
-        _type(page, q)
+        type_query(page, q)
         page.keyboard.press("ArrowDown")
         page.keyboard.press("Enter")
-        page.wait_for_url(lambda u: _landing(u) == q)
+        page.wait_for_url(lambda u: landing_of(u) == q)
         page.goto(base + "index.html")
-        _open_by_key(page, "Control+k")
+        open_by_key(page, "Control+k")
     page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
     assert _recent_shown(page) == ["cache size", "retry policy"]  # newest first
     assert page.get_attribute("#okf-dialog-q", "aria-expanded") == "true"
@@ -532,7 +435,7 @@ def test_recent_searches(browser: Any, site: tuple[str, Path]) -> None:
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-query') === 'retry policy'")
-    assert page.input_value("#okf-dialog-q") == "retry policy" and _shown(page)
+    assert page.input_value("#okf-dialog-q") == "retry policy" and shown_groups(page)
     # cleared: gone from the dialog and from storage
     page.fill("#okf-dialog-q", "")
     page.wait_for_function("() => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-query') === ''")
@@ -553,13 +456,13 @@ def test_recent_searches_without_storage(browser: Any, site: tuple[str, Path]) -
         addEventListener('unhandledrejection', e => okfErrors.push(String(e.reason)));""")
     page = context.new_page()
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "retry policy")
+    open_by_key(page, "Control+k")
+    type_query(page, "retry policy")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _landing(u) == "retry policy")
+    page.wait_for_url(lambda u: landing_of(u) == "retry policy")
     page.goto(base + "index.html")
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
     assert _recent_shown(page) == [] and page.locator(".okf-dialog-recent-bar").is_hidden()
     assert page.evaluate("window.okfErrors") == []
@@ -581,16 +484,16 @@ def test_strings_follow_the_site_language(browser: Any, tmp_path: Path) -> None:
     sphinx_build(src, out)
     page = browser.new_page()
     page.goto((out / "index.html").as_uri())
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     assert page.get_attribute("#okf-dialog-q", "aria-label") == "Suche"  # Sphinx: "Search"
     assert page.get_attribute("#okf-dialog-list", "aria-label") == "Suchergebnisse"  # Sphinx: "Search Results"
     assert page.get_attribute("#okf-dialog-q", "placeholder") == "Dokumentation durchsuchen"  # ours
     assert page.inner_text(".okf-dialog-close") == "Schließen"
-    _type(page, "retry")
+    type_query(page, "retry")
     assert page.inner_text("#okf-dialog-status") == "1 Seite gefunden."
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _landing(u) == "retry")
+    page.wait_for_url(lambda u: landing_of(u) == "retry")
     _land(page)
     assert page.get_by_role("button", name="Suchergebnisse ausblenden").is_visible()  # Sphinx: "Hide Search Matches"
     # next / previous match: okf_sphinx's catalogue (Sphinx's "weiter"/"zurück" are its page links)
@@ -618,23 +521,22 @@ def test_right_to_left_site(browser: Any, tmp_path: Path) -> None:
     page = browser.new_page()
     page.goto((out / "usage.html").as_uri())
     assert page.evaluate("document.documentElement.lang") == "ar"
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     assert page.evaluate("getComputedStyle(document.querySelector('dialog.okf-dialog')).direction") == "rtl"
     assert page.get_attribute("#okf-dialog-q", "aria-label") == "بحث"  # Sphinx's Arabic "Search"
     box_input = page.locator("#okf-dialog-q").bounding_box()
     box_close = page.locator(".okf-dialog-close").bounding_box()
     assert box_close["x"] + box_close["width"] <= box_input["x"]  # Close is at the start (left) in RTL
-    _type(page, "retry")
-    assert _axe(page, "dialog.okf-dialog") == []
+    type_query(page, "retry")
+    assert axe_violations(page, "dialog.okf-dialog") == []
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _landing(u) == "retry")
+    page.wait_for_url(lambda u: landing_of(u) == "retry")
     _land(page)
     bar = page.locator(".okf-hl-bar").bounding_box()
     width = page.evaluate("document.documentElement.clientWidth")
     assert bar["x"] + bar["width"] / 2 < width / 2  # inset-inline-end: the left side
     page.close()
-
 
 
 def _site_page(browser: Any, tmp_path: Path, files: dict[str, str], language: str, start: str = "index.html") -> tuple[Path, Any]:
@@ -662,9 +564,9 @@ def test_chinese_site_finds_marks_and_speaks_chinese(browser: Any, tmp_path: Pat
     expected = open_index(out).search("数据库连接", 5, mode="smart", prefix=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     assert page.get_attribute("#okf-dialog-q", "placeholder") == "搜索文档"
-    _type(page, "数据库连接")
+    type_query(page, "数据库连接")
     assert page.inner_text("#okf-dialog-status") == "找到 1 个页面。"
     shown = page.locator(".okf-dialog-page").all_inner_texts()
     assert shown == [p["title"] for p in expected["pages"]] == ["数据库"]
@@ -672,7 +574,7 @@ def test_chinese_site_finds_marks_and_speaks_chinese(browser: Any, tmp_path: Pat
     assert marks and set(marks) == {"数据库连接"}, marks
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    page.wait_for_url(lambda u: _landing(u) == "数据库连接")
+    page.wait_for_url(lambda u: landing_of(u) == "数据库连接")
     _land(page)
     # every place the query's pairs occur, joined where they touch: the heading 数据库, the
     # clause's 数据库连接, 连接池 twice
@@ -687,8 +589,8 @@ def test_japanese_site_marks_words_inside_runs(browser: Any, tmp_path: Path) -> 
     files = {"index.rst": "ホーム\n======\n\n.. toctree::\n\n   models\n",
              "models.rst": "モデル\n======\n\nDjangoのモデルはデータベースのテーブルに対応します。\n"}
     _out, page = _site_page(browser, tmp_path, files, "ja", "models.html")
-    _open_by_key(page, "Control+k")
-    _type(page, "データベース テーブル")
+    open_by_key(page, "Control+k")
+    type_query(page, "データベース テーブル")
     assert page.inner_text("#okf-dialog-status") == "1 件のページが見つかりました。"
     assert page.locator(".okf-dialog-option mark").all_inner_texts() == ["データベース", "テーブル"]
     page.close()
@@ -710,12 +612,12 @@ def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_pat
     index = open_index(out)
     assert index.search(prefix, 5, mode="smart", prefix=True)["pages"]
     assert index.search(typo, 5, mode="smart")["suggestions"][0]["candidates"][0] == word
-    _open_by_key(page, "Control+k")
-    _type(page, prefix)
+    open_by_key(page, "Control+k")
+    type_query(page, prefix)
     marks = [m.lower() for m in page.locator(".okf-dialog-option mark").all_inner_texts()]
     assert word in marks, marks
     page.fill("#okf-dialog-q", "")
-    _type(page, typo)
+    type_query(page, typo)
     assert page.locator(".okf-dialog-did").all_inner_texts()[0] == word
     assert said in page.inner_text(".okf-dialog-suggest")
     page.locator(".okf-dialog-did").first.click()

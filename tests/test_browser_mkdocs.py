@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 import okf_sphinx
-from mkdocs_sites import built_example, copy_example, mkdocs_build
-from test_browser_dialog import _axe, _expected as _dialog_expected, _open_by_key, _shown, _type, _wait_closed_with_focus_on
-from test_browser_search import browser, serve  # noqa: F401 - the shared Chromium fixture
+from support.mkdocs_sites import built_example, copy_example, mkdocs_build
+from support.dialog import axe_violations, expected_groups, open_by_key, shown_groups, type_query, wait_closed_with_focus_on
+from support.http import serve
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,7 @@ def _results(page: Any) -> list[dict[str, str]]:
     )
 
 
-def _expected(folder: Path, query: str) -> list[tuple[str, str]]:
+def expected_page_results(folder: Path, query: str) -> list[tuple[str, str]]:
     index = okf_sphinx.open_index(folder)
     result = index.search(query, 5, mode="smart")  # the page's smart answer, 5 pages per step (okf-search-page.js SMART_PAGE)
     urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
@@ -79,7 +79,7 @@ def test_search_page_shows_the_api_results(browser: Any, site: tuple[str, str, P
     page.goto(base + "search.html?q=" + urllib.parse.quote(query))
     page.wait_for_selector("#okf-search[data-okf-state=done]")
     got = [(r["href"], r["heading"]) for r in _results(page)]
-    assert got == _expected(folder, query)
+    assert got == expected_page_results(folder, query)
     assert got, query
     # the page is the theme's own: its navigation is around our results
     nav = {"material": ".md-header", "mkdocs": ".navbar", "readthedocs": ".wy-nav-side"}[theme]
@@ -120,21 +120,21 @@ def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, P
     page.wait_for_selector("dialog.okf-dialog[open]")
     assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
     assert page.evaluate("document.querySelectorAll('dialog[open]').length") == 1
-    _type(page, "retry pol")
-    want = _dialog_expected(folder, base, "retry pol")
-    got = _shown(page)
+    type_query(page, "retry pol")
+    want = expected_groups(folder, base, "retry pol")
+    got = shown_groups(page)
     assert want and [g["label"] for g in got] == [w["label"] for w in want]
     assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want]
     assert not _theme_search_open(page, theme)
     page.keyboard.press("ArrowDown")
-    bad = _axe(page, "dialog.okf-dialog")
+    bad = axe_violations(page, "dialog.okf-dialog")
     assert bad == [], bad
-    _type(page, "icy")  # a new answer: nothing selected, so Enter searches the whole site
+    type_query(page, "icy")  # a new answer: nothing selected, so Enter searches the whole site
     assert page.get_attribute("#okf-dialog-q", "aria-activedescendant") is None
     page.keyboard.press("Enter")
     page.wait_for_url("**/search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(folder, "retry policy")
+    assert [(r["href"], r["heading"]) for r in _results(page)] == expected_page_results(folder, "retry policy")
     assert errors == []
     # the theme's own search index is never downloaded: okf answered everything
     assert not [u for u in requests if "search_index" in u or u.endswith("/search/worker.js")], requests
@@ -152,11 +152,11 @@ def test_theme_shortcuts_open_the_dialog(browser: Any, sites: dict[str, Path], s
     page.wait_for_load_state("load")
     for key in ["Control+k", "/", *THEME_KEYS[theme]]:
         page.evaluate("() => { const a = document.querySelector('a[href]'); a.id = a.id || 'okf-test-link'; a.focus(); }")
-        _open_by_key(page, key)
+        open_by_key(page, key)
         assert page.input_value("#okf-dialog-q") == ""  # the key was not typed into the box
         assert not _theme_search_open(page, theme), key
         page.keyboard.press("Escape")
-        _wait_closed_with_focus_on(page, "document.activeElement.id === 'okf-test-link'")
+        wait_closed_with_focus_on(page, "document.activeElement.id === 'okf-test-link'")
         assert not _theme_search_open(page, theme), key
     # the keys still type into a text field
     page.evaluate("() => { const t = document.createElement('textarea'); t.id = 'other'; document.body.prepend(t); }")
@@ -173,8 +173,8 @@ def test_material_q_link_opens_the_dialog(browser: Any, sites: dict[str, Path], 
     page.goto(servers["material"] + "guide/containers/?q=" + urllib.parse.quote("inside tab"))
     page.wait_for_selector("dialog.okf-dialog[open][data-okf-state=done]")
     assert page.input_value("#okf-dialog-q") == "inside tab"
-    want = _dialog_expected(sites["material"], servers["material"], "inside tab")
-    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    want = expected_groups(sites["material"], servers["material"], "inside tab")
+    assert [[o["href"] for o in g["options"]] for g in shown_groups(page)] == [w["hrefs"] for w in want]
     assert not _theme_search_open(page, "material")
     page.close()
 
@@ -228,13 +228,13 @@ def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[st
     # (later than the page's own key bindings): press until it closes
     _press_until(page, "Escape", "!document.getElementById('__search').checked")
     # ... and Ctrl+K opens okf's dialog, whose full results are on okf-search.html
-    _open_by_key(page, "Control+k")
-    _type(page, "retry policy")
-    assert _shown(page)
+    open_by_key(page, "Control+k")
+    type_query(page, "retry policy")
+    assert shown_groups(page)
     page.keyboard.press("Enter")
     page.wait_for_url("**/okf-search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(out, "retry policy")
+    assert [(r["href"], r["heading"]) for r in _results(page)] == expected_page_results(out, "retry policy")
     page.close()
 
 
@@ -256,7 +256,7 @@ def test_without_dialog_the_box_leads_to_the_search_page(browser: Any, tmp_path:
     page.press(box, "Enter")
     page.wait_for_url("**/search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == _expected(out, "retry policy")
+    assert [(r["href"], r["heading"]) for r in _results(page)] == expected_page_results(out, "retry policy")
     assert page.evaluate("!document.querySelector('dialog.okf-dialog')")
     page.close()
 
@@ -305,9 +305,9 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     page.evaluate("() => { window.okfSamePage = true; }")  # survives an instant page change, not a reload
     page.locator("input.md-search__input").locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")
-    _type(page, "inside a macos tab")
-    want = _dialog_expected(folder, base, "inside a macos tab")
-    assert [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    type_query(page, "inside a macos tab")
+    want = expected_groups(folder, base, "inside a macos tab")
+    assert [[o["href"] for o in g["options"]] for g in shown_groups(page)] == [w["hrefs"] for w in want]
     target = want[0]["hrefs"][0]
     page.locator(".okf-dialog-list a[role=option]").first.click()
     page.wait_for_url(lambda u: urllib.parse.urldefrag(u)[0].split("?")[0] == urllib.parse.urldefrag(target)[0])
@@ -322,17 +322,17 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     page.wait_for_selector("dialog.okf-dialog[open]")
     assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
     page.fill("#okf-dialog-q", "")
-    _type(page, "retry policy")
-    want = _dialog_expected(folder, base, "retry policy")
-    assert want and [[o["href"] for o in g["options"]] for g in _shown(page)] == [w["hrefs"] for w in want]
+    type_query(page, "retry policy")
+    want = expected_groups(folder, base, "retry policy")
+    assert want and [[o["href"] for o in g["options"]] for g in shown_groups(page)] == [w["hrefs"] for w in want]
     assert page.evaluate("document.querySelectorAll('dialog.okf-dialog').length") == 1
     page.keyboard.press("Escape")  # the focus goes back to the new page's header box
-    _wait_closed_with_focus_on(page, "document.activeElement.classList.contains('md-search__input')")
+    wait_closed_with_focus_on(page, "document.activeElement.classList.contains('md-search__input')")
     # and by key (from outside the box), then follow the first result with the keyboard (another
     # instant change)
     page.evaluate("() => document.activeElement.blur()")
-    _open_by_key(page, "/")
-    _type(page, "retry policy")
+    open_by_key(page, "/")
+    type_query(page, "retry policy")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     page.wait_for_url(lambda u: urllib.parse.urldefrag(u)[0].split("?")[0] == urllib.parse.urldefrag(want[0]["hrefs"][0])[0])
@@ -341,7 +341,7 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     page.wait_for_function("() => { const b = document.querySelectorAll('.okf-hl-bar'); return b.length === 1 &&"
                            " b[0].getAttribute('data-okf-state') === 'done' && b[0].textContent.includes('retry policy'); }")
     assert page.locator("mark.okf-hl").count() > 0  # one bar, the new page's query, its words marked
-    _open_by_key(page, "Control+k")
+    open_by_key(page, "Control+k")
     assert not _theme_search_open(page, "material")
     assert errors == []
     page.close()

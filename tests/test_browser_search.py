@@ -6,67 +6,22 @@ file://.  Results are compared with the Python API; no timing is asserted.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import sys
-import threading
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import sphinx_build, write_project  # noqa: E402
-from okf_js import CHROMIUM_ARGS, require_chromium  # noqa: E402
+from support.build import sphinx_build, write_project
+from support.browser import THEMES
+from support.http import serve
 
 pytestmark = pytest.mark.browser
 
-THEMES = ["alabaster", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme"]
 STATIC = Path(__file__).resolve().parent.parent / "okf_sphinx" / "static"
 #: pages the search page shows per step in smart mode (the runtime's own constant)
 SMART_PAGE = int(re.search(r"SMART_PAGE = (\d+)", (STATIC / "okf-search-page.js").read_text(encoding="utf-8")).group(1))  # type: ignore[union-attr]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-def serve(root: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
-    handler = functools.partial(_Quiet, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/", server
-
-
-@pytest.fixture(scope="module")
-def http_root(example_html: Path) -> Iterator[str]:
-    url, server = serve(example_html)
-    yield url
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(params=["http", "file"])
-def site(request: pytest.FixtureRequest, example_html: Path) -> tuple[str, Path]:
-    """(base URL ending in '/', build folder) over http://127.0.0.1 and file://."""
-    if request.param == "http":
-        return request.getfixturevalue("http_root"), example_html
-    return example_html.as_uri() + "/", example_html
 
 
 def _section_urls(site_dir: Path) -> dict[tuple[str, int], str]:
@@ -487,7 +442,7 @@ def test_linked_sections_on_request(browser: Any, site: tuple[str, Path]) -> Non
     ``expanded``, each with how it is linked — keeps it through "Show more", and is accessible."""
     from okf_sphinx import open_index
 
-    from test_browser_dialog import _axe
+    from support.dialog import axe_violations
 
     base, site_dir = site
     index = open_index(site_dir)
@@ -505,7 +460,7 @@ def test_linked_sections_on_request(browser: Any, site: tuple[str, Path]) -> Non
     assert page.inner_text(".okf-related h2") == "Linked from these results"
     # the results themselves are the answer's pages, not the linked sections
     assert _page_links(page) == ["./" + p["url"] for p in index.search("cache", SMART_PAGE, mode="smart")["pages"]]
-    assert _axe(page, "#okf-search") == []
+    assert axe_violations(page, "#okf-search") == []
     # Show more keeps the option (and its list follows the longer answer)
     page.click(".okf-more")
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('n') === '{2 * SMART_PAGE}'")

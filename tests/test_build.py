@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from conftest import EXAMPLE, sphinx_build, write_project
+from support.build import EXAMPLE, sphinx_build, write_project
 
 
 def snapshot(site: Path) -> dict[str, bytes]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from conftest import build_html, write_project
+from support.build import build_html, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
 from okf_sphinx.core.terms import terms
@@ -178,10 +178,8 @@ def test_the_browsers_units_are_pythons() -> None:
     import json
     import random
     import subprocess
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-    from okf_js import RUNTIME, require_node
+    from support.node import RUNTIME, require_node
 
     node = require_node()
     rng = random.Random(7)
@@ -210,10 +208,8 @@ process.stdout.write(JSON.stringify({ranges: C.CJK_RANGES, max: C.MAX_UNITS, nam
 
 def test_mkdocs_site_in_chinese(tmp_path: Path) -> None:
     """MkDocs: the theme's language makes the site Chinese (segmenter in the manifest, pairs found)."""
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from mkdocs_sites import mkdocs_build, write_mkdocs_project
+    from support.mkdocs_sites import mkdocs_build, write_mkdocs_project
 
     project = write_mkdocs_project(tmp_path / "proj", {"index.md": "# 首页\n\n本节介绍如何配置数据库连接和缓存。\n",
                                                        "other.md": "# 其他\n\n这里没有相关内容。\n"},

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_reading_site import built_site
+from support.reading_site import built_site
 
 from okf_sphinx import open_index
 from okf_sphinx.agent.answers import answer_json

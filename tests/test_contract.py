@@ -11,7 +11,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from conftest import EXAMPLE, sphinx_build, write_project
+from support.build import EXAMPLE, sphinx_build, write_project
 
 EXPECTED = json.loads((EXAMPLE / "expected_sections.json").read_text(encoding="utf-8"))
 

@@ -812,14 +812,14 @@ SNIPPET_EDGE_CASES = [
 
 @pytest.mark.parametrize(("text", "query"), SNIPPET_EDGE_CASES)
 def test_snippet_anchor_at_the_edges_of_runs(text: str, query: list[str]) -> None:
-    from test_terms import straightforward_snippet
+    from support.reference import straightforward_snippet
 
     assert native().snippet(text, query) == straightforward_snippet(text, query)
 
 
 @pytest.mark.parametrize(("text", "query"), SNIPPET_CASES)
 def test_snippet_shortcuts_on_fixed_tricky_texts(text: str, query: list[str]) -> None:
-    from test_terms import straightforward_snippet
+    from support.reference import straightforward_snippet
 
     for padded in (text, "x " * 50 + text, "w" * 150 + " " + text + " " + "y" * 600):  # the 80-point lead must tell
         assert native().snippet(padded, query) == straightforward_snippet(padded, query), padded[:40]
@@ -1103,7 +1103,6 @@ def test_section_pages_meet_the_byte_budget_exactly(index: okf_sphinx.Index, mon
 
     loc = "rules.rst#L1-L5"  # the Rules section and its subsections: 250-odd ASCII characters
     whole = gs(locator=loc)
-    text = whole["content"]
 
     def page_of(n: int) -> dict:  # the answer holding the first n characters, paged by the byte budget
         return {**gs(locator=loc, max_chars=n), "max_chars": 20_000, "truncation_reason": "byte_budget"}

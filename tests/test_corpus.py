@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from conftest import CORPORA, ROOT
+from support.build import CORPORA, ROOT
+
+pytestmark = pytest.mark.slow  # builds real corpora
 
 MYST = CORPORA / "myst" / "docs"
 

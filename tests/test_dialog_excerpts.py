@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from okf_js import ROOT, RUNTIME, require_node  # noqa: E402
+from support.node import ROOT, RUNTIME, require_node
 
 pytestmark = pytest.mark.node
 

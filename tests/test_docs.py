@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import okf_sphinx
-from conftest import ROOT, sphinx_build
+from support.build import ROOT, sphinx_build
 
 
 def test_docs_build_without_warnings_and_are_searchable(tmp_path: Path) -> None:

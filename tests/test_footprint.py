@@ -15,7 +15,7 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.hosts import SPHINX
 from okf_sphinx.writer import index_writer, packing, sizing, smart_index
 
-from conftest import sphinx_build, write_project
+from support.build import sphinx_build, write_project
 
 PAGES = {
     "index.rst": "Home\n====\n\n.. toctree::\n\n   usage\n   other\n\n.. include:: _inc/part.rst\n",

@@ -5,8 +5,6 @@ over streamable HTTP."""
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import json
 import os
 import signal
@@ -22,43 +20,20 @@ import anyio
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from test_mcp import session_for, structured
-from test_reading_site import built_site
+from support.mcp import session_for, structured
+from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.engine.index import Index
 from okf_sphinx.engine.source import UrlSource
+from support.http import serve_folder
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     return built_site(tmp_path_factory)
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    requests: list[str]
-
-    def log_message(self, *args) -> None:  # noqa: D102 - keep test output clean
-        pass
-
-    def do_GET(self) -> None:  # noqa: N802
-        type(self).requests.append(self.path)
-        super().do_GET()
-
-
-@contextlib.contextmanager
-def serve_folder(folder: Path) -> Iterator[tuple[str, list[str]]]:
-    handler = type("Handler", (_Quiet,), {"requests": []})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/", handler.requests
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 @contextlib.contextmanager

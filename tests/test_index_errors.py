@@ -10,7 +10,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from okf_sphinx.core.index_format import decode_ints, encode_ints, shard_name, unwrap, wrap
+from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap, wrap
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import sphinx_build, write_project
-from test_reading_site import built_site
+from support.build import sphinx_build, write_project
+from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import answer_json
@@ -84,7 +84,7 @@ def test_caches_stay_within_their_bound_and_answers_do_not_change(site):
 
 
 def test_mcp_cache_mb_option(site):
-    from test_mcp import session_for, structured
+    from support.mcp import session_for, structured
 
     async def go():
         async with session_for(site, "--cache-mb", "1") as s:
@@ -119,7 +119,7 @@ def test_a_manifest_without_index_revision_is_refused(site, tmp_path):
     with pytest.raises(OkfError) as info:
         open_index(copy)
     assert info.value.code == "index_corrupt" and "index_revision" in info.value.message
-    from js.okf_js import run_node
+    from support.node import run_node
 
     assert run_node(copy, [{"query": "walrus"}]) == [info.value.envelope]  # the JS runtime refuses it alike
 
@@ -217,7 +217,7 @@ def _smaller_build(tmp_path: Path) -> dict:
 def test_the_js_runtime_follows_a_rebuild_without_mixing_builds(tmp_path, loader):
     """Node re-reads the manifest after a search that loaded files; a browser-like
     loader (no cheap re-read) does so when a file of the new build fails its checks."""
-    from js.okf_js import RUNTIME, require_node
+    from support.node import RUNTIME, require_node
 
     a, b = _two_builds(tmp_path)
     if loader == "browser-like":

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import build_html, write_project  # noqa: E402
-from okf_js import python_answer, run_node, same, unicode_differences  # noqa: E402
+from support.build import build_html, write_project
+from support.node import python_answer, run_node, same, unicode_differences
 
 pytestmark = pytest.mark.node
 
@@ -121,7 +119,7 @@ def generated_queries(site: Path, diff: list[int], n: int, seed: int) -> list[di
     vocab = _index_terms(site)
     seps = [" ", "  ", "-", ", ", "/", "\t", "_", ".", "\u3000", "\u00a0", "—"]
     out: list[dict[str, Any]] = []
-    for i in range(n):
+    for _i in range(n):
         kind = rng.random()
         if kind < 0.45:  # words of the index, varied
             k = rng.choice([1, 1, 1, 2, 2, 3, 4])
@@ -467,7 +465,7 @@ def _cjk_project(root: Path, language: str) -> Path:
         name = f"c{p:02d}"
         toc.append(name)
         lines = [rng.choice(CJK_WORDS) + rng.choice(CJK_WORDS) + f" {p}", "=" * 40, ""]
-        for s in range(5):
+        for _s in range(5):
             heading = rng.choice(CJK_WORDS) + rng.choice(["", rng.choice(LATIN)]) + rng.choice(CJK_WORDS)
             lines += [heading, "-" * 40, ""]
             sentences = []

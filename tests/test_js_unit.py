@@ -12,16 +12,13 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import sphinx_build, write_project  # noqa: E402
-from okf_js import PROBE, RUNTIME, python_answer, require_node, run_node, same  # noqa: E402
+from support.build import sphinx_build, write_project
+from support.node import PROBE, RUNTIME, python_answer, require_node, run_node, same
 
 pytestmark = pytest.mark.node
 

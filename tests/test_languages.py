@@ -5,16 +5,14 @@ runtime in Node, with the same answers; the site ships its own language's stemme
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 import okf_sphinx
-from conftest import sphinx_build, write_project
+from support.build import sphinx_build, write_project
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from okf_js import python_answer, run_node, same  # noqa: E402
+from support.node import python_answer, run_node, same
 
 SITES = {
     "fr": {

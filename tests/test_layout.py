@@ -200,3 +200,12 @@ def test_the_package_rules_see_an_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from sphinx import addnodes\n    import docutils.nodes\n", encoding="utf-8")
     assert _names(_imports_of("m", module), HOSTS) == {"sphinx", "sphinx.addnodes", "docutils.nodes"}
+
+
+def test_ruff_finds_nothing() -> None:
+    """The lint rules of pyproject.toml's [tool.ruff] hold over the whole repository (the
+    README's test command checks them, as tox -e lint and CI's lint step do)."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise", str(root)],
+                          capture_output=True, text=True, cwd=root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

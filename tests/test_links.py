@@ -18,9 +18,9 @@ import okf_sphinx
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import json_text
 from okf_sphinx.engine.expansion import MAX_EXPANDED
-from conftest import page_priors, sphinx_build, write_project
-from js.okf_js import run_node, same
-from test_mcp import session_for
+from support.build import page_priors, sphinx_build, write_project
+from support.node import run_node, same
+from support.mcp import session_for
 
 
 def link_table(site: Path) -> set[tuple[str, str, str]]:

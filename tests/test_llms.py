@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import sphinx_build, write_project
-from mkdocs_sites import build_env, built_example, copy_example, mkdocs_build, write_mkdocs_project
+from support.build import sphinx_build, write_project
+from support.mkdocs_sites import build_env, built_example, copy_example, mkdocs_build, write_mkdocs_project
 
 from okf_sphinx import open_index
 
@@ -148,7 +148,7 @@ def _reads_back(site: Path) -> None:
         answer = _okf("batch", str(site), str(batch))
         assert "unread" not in answer
         answers += answer["items"]
-    for (locator, sha, body), answer in zip(sections, answers, strict=True):
+    for (locator, _sha, body), answer in zip(sections, answers, strict=True):
         assert answer["locator"] == locator and body == _range_text(answer), locator
 
 

@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import random
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from jsonschema import Draft202012Validator
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from test_reading_site import built_site
+from support.reading_site import built_site
 
 import okf_sphinx
 from okf_sphinx import open_index
-from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.core.errors import EXIT_CODES
 from okf_sphinx.core.index_format import section_file_of, section_starts
-from okf_sphinx.core.contracts import contract
+from support.mcp import run, session_for, structured, validate
 
 TOOLS = ("search_sections", "get_section", "read_lines", "search_concepts", "read_batch", "list_sites")
 CONTRACTS = Path(__file__).resolve().parent.parent / "okf_sphinx" / "contracts"
@@ -35,31 +30,6 @@ CONTRACTS = Path(__file__).resolve().parent.parent / "okf_sphinx" / "contracts"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     return built_site(tmp_path_factory)
-
-
-@contextlib.asynccontextmanager
-async def session_for(site: str | Path, *extra: str) -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "okf_sphinx", "mcp", str(site), *extra])
-    async with stdio_client(params) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            yield session
-
-
-def run(coro_fn, *args):
-    return anyio.run(coro_fn, *args)
-
-
-def structured(result: Any) -> dict[str, Any]:
-    """The answer of a tool result, after checking its text is the canonical JSON of it."""
-    assert len(result.content) == 1 and result.content[0].type == "text"
-    data = result.structured_content
-    assert result.content[0].text == answer_json(data)
-    return data
-
-
-def validate(tool: str, answer: dict[str, Any]) -> None:
-    Draft202012Validator(contract(tool, "output")).validate(answer)
 
 
 def cli_json(site: Path, tool: str, args: dict[str, Any]) -> subprocess.CompletedProcess[bytes]:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import okf_sphinx
-from mkdocs_sites import (
+from support.mkdocs_sites import (
     EXAMPLE_MKDOCS,
     build_env,
     built_example,
@@ -25,7 +25,7 @@ from mkdocs_sites import (
     mkdocs_build,
     write_mkdocs_project,
 )
-from conftest import page_priors
+from support.build import page_priors
 
 EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
 
@@ -776,7 +776,6 @@ def test_links_between_pages_expand_smart_answers_and_count_as_inbound(site: Pat
     smart ``expand`` adds the linked sections (with ``via`` and ``from``) and the page priors
     count the pages linking in (example_mkdocs: index.md -> retry.md, retry.md ->
     snippets.md#timeout-recipe and release.md)."""
-    from okf_sphinx.core import index_format as fmt
     from okf_sphinx.writer.smart_index import structure_factor
 
     index = okf_sphinx.open_index(site)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import okf_sphinx
-from conftest import EXAMPLE, sphinx_build, write_project
+from support.build import EXAMPLE, sphinx_build, write_project
 from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.core.errors import OkfError
@@ -300,7 +300,7 @@ def test_mcp_and_cli_answer_object_requests_with_the_same_bytes(example_html: Pa
     import sys
 
     from jsonschema import Draft202012Validator
-    from test_mcp import run, session_for, structured, validate
+    from support.mcp import run, session_for, structured, validate
 
     from okf_sphinx.core.contracts import contract
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import okf_sphinx
-from mkdocs_sites import built_example
-from test_parity import FIXED, _valid_json_string, api_answer, assert_surfaces_agree
+from support.mkdocs_sites import built_example
+from support.parity import FIXED, valid_json_string, api_answer, assert_surfaces_agree
 
 WORDS = ["retry", "policy", "heading", "hashtag", "tab", "linux", "macos", "admonition", "front", "matter",
          "meta", "snippet", "deprecation", "lone", "cr", "crlf", "release", "1", "6", "twice", "inside",
@@ -37,7 +37,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_surface_agrees_on_a_mkdocs_site(site: Path, generated: list[dict[str, Any]]) -> None:
     # argv and the MCP wire cannot carry lone surrogates or NUL: those are API/JS-only cases
     requests = FIXED + [{"query": "inside tab"}, {"query": "heading", "limit": 3}]
-    requests += [r for r in generated if _valid_json_string(r["query"])]
+    requests += [r for r in generated if valid_json_string(r["query"])]
     assert len(requests) > len(FIXED) + 2
     assert any(api_answer(okf_sphinx.open_index(site), r).get("total") for r in requests)
     assert_surfaces_agree(site, requests, cli_sample=10)

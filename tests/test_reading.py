@@ -6,7 +6,7 @@ import hashlib
 import json
 
 import pytest
-from test_reading_site import built_site
+from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_size

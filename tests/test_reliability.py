@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from conftest import EXAMPLE, sphinx_build, write_project
+from support.build import EXAMPLE, sphinx_build, write_project
 from okf_sphinx import OkfError
 from okf_sphinx.core.hosts import SPHINX
-from okf_sphinx.core.index_format import shard_name, unwrap, wrap
+from okf_sphinx.core.index_format import unwrap, wrap
 
 
 def okf(*args: str) -> subprocess.CompletedProcess[str]:
@@ -212,8 +212,7 @@ def _tamper_shard(site: Path, term: str, text_of) -> None:  # type: ignore[no-un
 
 @pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "-1e999", "1" + "0" * 400])
 def test_non_finite_idf_is_index_corrupt_in_python_cli_and_node(site: Path, number: str) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-    from okf_js import run_node
+    from support.node import run_node
 
     _tamper_shard(site, "retry", number)
     with pytest.raises(OkfError) as err:
@@ -227,8 +226,7 @@ def test_non_finite_idf_is_index_corrupt_in_python_cli_and_node(site: Path, numb
 
 @pytest.mark.parametrize("number", ["1e999", "NaN"])
 def test_non_finite_avglen_is_index_corrupt_in_python_and_node(site: Path, number: str) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-    from okf_js import run_node
+    from support.node import run_node
 
     path = site / "_okf" / "manifest.js"
     value = unwrap("manifest", path.read_bytes())
@@ -449,8 +447,7 @@ def test_snapshot_revision_escapes_html_unsafe_characters_as_the_contract_says(o
 
 def test_an_answer_over_one_mebibyte_is_resource_limit_in_python_and_node(tmp_path: Path) -> None:
     """100 hits whose path (12 folders of 200 '&', each six bytes as \\u0026) make a multi-megabyte answer."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-    from okf_js import run_node
+    from support.node import run_node
 
     folder = "/".join(["&" * 200] * 12)
     body = "".join(f"S{i}\n{'-' * len(f'S{i}')}\n\nwombat {i}\n\n" for i in range(100))

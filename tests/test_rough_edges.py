@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, sphinx_build, write_project
+from support.build import ROOT, sphinx_build, write_project
 from jsonschema import Draft202012Validator
 
 from okf_sphinx import OkfError, open_index

@@ -10,7 +10,7 @@ import pytest
 import myst_parser
 import okf_sphinx
 from okf_sphinx.capture.sphinx.myst_include import version_tuple
-from conftest import EXAMPLE, sphinx_build, write_project
+from support.build import EXAMPLE, sphinx_build, write_project
 
 EXPECTED = json.loads((EXAMPLE / "expected_sections.json").read_text(encoding="utf-8"))
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import sphinx_build, write_project
+from support.build import sphinx_build, write_project
 from jsonschema import Draft202012Validator
 
 from okf_sphinx import OkfError, open_index
@@ -237,7 +237,7 @@ def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str,
 
 
 def test_cli_and_mcp_give_the_python_answer(sites: dict[str, Path]) -> None:
-    from test_mcp import run, session_for, structured
+    from support.mcp import run, session_for, structured
 
     site = sites["vectors"]
     index = open_index(site)
@@ -294,7 +294,7 @@ def test_a_damaged_vector_file_is_index_corrupt(sites: dict[str, Path], tmp_path
 
 
 def test_the_mkdocs_plugin_option(tmp_path: Path, tiny_model: Path) -> None:
-    from mkdocs_sites import mkdocs_build
+    from support.mkdocs_sites import mkdocs_build
 
     project = tmp_path / "proj"
     (project / "docs").mkdir(parents=True)
@@ -334,7 +334,6 @@ def test_clusters_route_queries_and_every_score_is_the_formula(sites: dict[str, 
     """Many small clusters (the writer's sizes scaled down): a query reads the `probe` clusters
     whose centroids score best, every section score is the one formula over the stored integers,
     and with every cluster probed the ranking is the exhaustive one."""
-    sys.path.insert(0, str(BENCH))
     import add_vectors
 
     from okf_sphinx.engine import semantic as engine
@@ -411,7 +410,7 @@ def surface_requests(seed: int, n: int) -> list[dict[str, Any]]:
 @pytest.mark.node
 @pytest.mark.browser
 def test_python_cli_mcp_node_and_chromium_agree(sites: dict[str, Path]) -> None:
-    from test_parity import assert_surfaces_agree
+    from support.parity import assert_surfaces_agree
 
     assert_surfaces_agree(sites["vectors"], surface_requests(7, 120), cli_sample=12)
 
@@ -423,10 +422,8 @@ def test_node_agrees_with_many_clusters(sites: dict[str, Path], tmp_path: Path, 
     routes, scores and fuses exactly as Python does."""
     import shutil
 
-    sys.path.insert(0, str(BENCH))
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
     import add_vectors
-    from okf_js import python_answer, run_node, same
+    from support.node import python_answer, run_node, same
 
     from okf_sphinx.writer import semantic_index as writer
     from okf_sphinx.core.hosts import SPHINX
@@ -452,7 +449,7 @@ def test_the_search_page_in_semantic_mode(sites: dict[str, Path]) -> None:
     dialog's smart answers (blended) mark the hits only meaning found."""
     from playwright.sync_api import sync_playwright
 
-    from js.okf_js import CHROMIUM_ARGS, require_chromium
+    from support.node import CHROMIUM_ARGS, require_chromium
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)

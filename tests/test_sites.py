@@ -9,9 +9,9 @@ from typing import Any
 
 import anyio
 import pytest
-from test_http import serve_folder
-from test_mcp import run, session_for, structured
-from test_reading_site import built_site
+from support.http import serve_folder
+from support.mcp import run, session_for, structured
+from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import answer_json

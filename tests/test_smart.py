@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import okf_sphinx
-from conftest import build_html, page_priors, sphinx_build, write_project
+from support.build import build_html, page_priors, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import json_text
@@ -294,7 +294,7 @@ def test_object_names_rank_their_object_first(example_html: Path) -> None:
     rows = _object_rows(index)
     assert len(rows) > 15 and index.manifest["smart"]["name_shards"] >= 1
     checked = 0
-    for name, kind, _page, _pos, sid in rows:
+    for name, _kind, _page, _pos, sid in rows:
         parts = name.split(".")
         for q in {name, ".".join(parts[-2:]), parts[-1]}:
             r = index.search(q, mode="smart", limit=3)
@@ -349,7 +349,7 @@ CORRUPTIONS = [
 def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path, case: int) -> None:
     import shutil
 
-    from js.okf_js import python_answer, run_node, same
+    from support.node import python_answer, run_node, same
 
     site = tmp_path / "site"
     shutil.copytree(example_html, site, ignore=shutil.ignore_patterns(".doctrees"))
@@ -359,7 +359,6 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
         name, change, request, code = CORRUPTIONS[case]
         _rewrite(site, name, change)
     else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names, headings
-        stem = okf_sphinx.engine.smart.stemmer(index)("retry")
         name, key, request = [
             (index.shard_of("retry"), "groups", {"query": "retry"}),
             (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mkdocs_sites import mkdocs_build, write_mkdocs_project
-from test_browser_search import browser  # noqa: F401 - the shared Chromium fixture
+from support.mkdocs_sites import mkdocs_build, write_mkdocs_project
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
@@ -61,7 +60,7 @@ def test_a_heading_the_query_starts_comes_before_mere_mentions(site: Path) -> No
 
 @pytest.mark.node
 def test_node_gives_the_same_answers(site: Path) -> None:
-    from js.okf_js import python_answer, run_node, same
+    from support.node import python_answer, run_node, same
 
     requests = [{"query": q, "mode": "smart", **extra} for q in ("installation", "Installation options", "plugin API",
                                                                  "plugin", "instal", "installation opt", "home")
@@ -75,7 +74,7 @@ def test_node_gives_the_same_answers(site: Path) -> None:
 def test_an_index_without_heading_shards_ranks_by_words_alone(site: Path, tmp_path: Path) -> None:
     import shutil
 
-    from js.okf_js import python_answer, run_node, same
+    from support.node import python_answer, run_node, same
 
     old = tmp_path / "site"
     shutil.copytree(site, old)
@@ -92,10 +91,10 @@ def test_an_index_without_heading_shards_ranks_by_words_alone(site: Path, tmp_pa
 
 
 @pytest.mark.browser
-def test_the_dialog_in_materials_theme_puts_the_heading_first(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_the_dialog_in_materials_theme_puts_the_heading_first(browser: Any, tmp_path: Path) -> None:
     """Material for MkDocs' search box opens okf's dialog; as the reader types ``installation``
     (a prefix search at every key) the page of that heading is the first group, as the API says."""
-    from test_browser_dialog import _expected, _shown, _type
+    from support.dialog import expected_groups, shown_groups, type_query
 
     project = write_mkdocs_project(tmp_path / "src", PAGES, "theme:\n  name: material\n")
     site = tmp_path / "site"
@@ -108,10 +107,10 @@ def test_the_dialog_in_materials_theme_puts_the_heading_first(browser: Any, tmp_
     page.locator("input.md-search__input").locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")
     for typed, first in (("instal", None), ("lation", "Installation"), (" opt", "Installation options")):
-        _type(page, typed)
+        type_query(page, typed)
         query = page.input_value("#okf-dialog-q")
-        want = _expected(site, base, query)
-        got = _shown(page)
+        want = expected_groups(site, base, query)
+        got = shown_groups(page)
         assert [g["label"] for g in got] == [w["label"] for w in want], query
         assert [[o["href"] for o in g["options"]] for g in got] == [w["hrefs"] for w in want], query
         if first is not None:

@@ -4,17 +4,15 @@ SUB_HIT_FLOOR × the best's — in Python and in the JS runtime (Node), on a rea
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 import okf_sphinx
-from conftest import build_html, write_project
+from support.build import build_html, write_project
 from okf_sphinx.engine import smart
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from okf_js import python_answer, run_node, same  # noqa: E402
+from support.node import python_answer, run_node, same
 
 # "quokka": three times in a short section, once in a long one (the weak one falls below the
 # floor); "island": once in the short section, twice in the long one (the other one clears it)

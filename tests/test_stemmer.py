@@ -1,6 +1,6 @@
 """The pinned stemmers (okf_sphinx/core/stemmer.py + core/snowball/, static/okf-stemmer*.js).
 
-Proof, per language, over a word list of at least 50,000 words (tests/stem_words.py: real
+Proof, per language, over a word list of at least 50,000 words (tests/support/stem_words.py: real
 inflected vocabulary, words made from the algorithm's own tables, characters outside the BMP):
 - the Python stemmer equals the reference implementation of the pinned Snowball release
   (``snowballstemmer==3.0.1``, its generated pure-Python class, never PyStemmer), and
@@ -14,21 +14,20 @@ import hashlib
 import importlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from okf_sphinx.core.stemmer import STEMMER_VERSION, algorithm_for, stemmer_for, supported_languages
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from okf_js import HERE, require_node  # noqa: E402
-from stem_words import MIN_WORDS, ROOT, word_list  # noqa: E402
+from support.node import JS_DIR, require_node
+from support.stem_words import MIN_WORDS, ROOT, word_list
 
-import stem_words  # noqa: E402
+from support import stem_words
 
-STEMMER_RUNNER = HERE / "stemmer_runner.js"
+pytestmark = pytest.mark.slow  # stems 50,000+ words per language in Python and Node
+
+STEMMER_RUNNER = JS_DIR / "stemmer_runner.js"
 # the Sphinx languages with a stemmer, as sphinx.search has them
 LANGUAGES = ("da", "de", "en", "es", "fi", "fr", "hu", "it", "nl", "no", "pt", "ro", "ru", "sv", "tr")
 
@@ -39,7 +38,6 @@ def test_every_language_sphinx_stems_is_proven() -> None:
 
 
 def test_generated_files_are_what_stemgen_writes() -> None:
-    sys.path.insert(0, str(ROOT))
     from stemgen.__main__ import main
 
     assert main(["--check"]) == 0, "run python -m stemgen"

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from okf_sphinx.core.terms import Normaliser, native, terms, unicode_tables
+from support.reference import straightforward_snippet
 
 TRICKY = "abcKkSsſß\u212aéE\u0301ﬁİıΣσς1２ \n.-_\u200d\U0001d400Ꭰꭰ"
 FOREIGN = Normaliser(unicode_tables())
@@ -16,17 +17,6 @@ FOREIGN.native = False  # forces the table-driven path (casefold map, per-segmen
 # bench/mutation.py lowers this to keep one run per mutant short
 EXAMPLES = int(os.environ.get("OKF_PROPERTY_EXAMPLES", "1500"))
 texts = st.text(alphabet=st.sampled_from(list(TRICKY)) | st.characters(), max_size=80)
-
-
-def straightforward_snippet(text: str, query_terms: list[str]) -> str:
-    """The contract's rule, run by run, with no shortcuts."""
-    n = native()
-    for offset, run in n.word_runs(text):
-        candidate = terms(run)
-        if candidate and candidate[0] in query_terms:
-            start = max(0, offset - 80)
-            return text[start : start + 512]
-    return text[:512]
 
 
 @settings(max_examples=EXAMPLES, deadline=None)

@@ -10,17 +10,15 @@ import io
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
-from conftest import sphinx_build, write_project  # noqa: E402
-from mkdocs_sites import mkdocs_build, write_mkdocs_project  # noqa: E402
-from okf_js import require_node  # noqa: E402
+from support.build import sphinx_build, write_project
+from support.mkdocs_sites import mkdocs_build, write_mkdocs_project  # noqa: E402
+from support.node import require_node
 from okf_sphinx.capture.ui_strings import LOCALE_DIR, SPHINX, STRINGS, dialog_strings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

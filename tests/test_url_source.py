@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_http import serve_folder
-from test_reading_site import built_site
+from support.http import serve_folder
+from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.engine.index import Index
@@ -217,7 +217,7 @@ def test_concurrent_mcp_calls_share_one_open_of_a_slow_site():
     """Eight calls at once to a server whose URL site hangs: they wait for one
     shared open (one connection, one timeout), not for each other's in turn."""
     import anyio
-    from test_mcp import session_for, structured
+    from support.mcp import session_for, structured
 
     calls = 8
     with counting_hanging_server() as (url, accepted):

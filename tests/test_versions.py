@@ -19,10 +19,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "js"))
 import okf_sphinx  # noqa: E402
-from conftest import ROOT, sphinx_build, write_project  # noqa: E402
-from okf_js import python_answer, run_node, same  # noqa: E402
+from support.build import ROOT, sphinx_build, write_project
+from support.node import python_answer, run_node, same
 from okf_sphinx.capture.sphinx.myst_include import line_shift, version_tuple  # noqa: E402
 from okf_sphinx.core import index_format as fmt  # noqa: E402
 
@@ -216,6 +215,6 @@ def test_the_include_correction_touches_only_markdown_included_by_markdown(tmp_p
         before = lines(doctree)
         changed = correct_included_lines(doctree, main, [part], [".md"], src, shift=1)
         after = lines(doctree)
-        expected = [(s, l - 1 if moved and l and l > 1 and Path(s).resolve().as_posix() == part else l) for s, l in before]
+        expected = [(s, line - 1 if moved and line and line > 1 and Path(s).resolve().as_posix() == part else line) for s, line in before]
         assert after == expected
         assert (changed > 0) == moved, (docname, changed)

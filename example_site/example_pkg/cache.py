@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from math import sqrt  # a C builtin, re-exported and documented with autofunction
+from math import sqrt  # noqa: F401 - a C builtin, re-exported and documented with autofunction
 
 __all__ = ["CacheError", "CacheStore", "evict_expired"]
 

@@ -73,7 +73,7 @@ def stemmer_for(language: str | None) -> Callable[[str], str] | None:
     return None if algorithm is None else _memoised(algorithm)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _memoised(algorithm: str) -> Callable[[str], str]:
     module = importlib.import_module(f"okf_sphinx.core.snowball.{algorithm}")
     return functools.lru_cache(maxsize=1 << 16)(module.stem)

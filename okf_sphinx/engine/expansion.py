@@ -8,7 +8,8 @@ is ``okf_sphinx/js/engine/expansion.js``.
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from .query import hit
 from .validators import check_link_firsts, check_links, check_smart, corrupt

@@ -7,7 +7,8 @@ sections.  The browser runtime's twin is ``okf_sphinx/js/engine/filters.js``.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from okf_sphinx.core.errors import OkfError, json_text
 

@@ -11,7 +11,8 @@ runtime's twin is ``okf_sphinx/js/engine/index.js``.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import OkfError, json_text

@@ -6,7 +6,8 @@ The browser runtime's twin is ``okf_sphinx/js/engine/phrases.js``.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 if TYPE_CHECKING:
     from .index import Index

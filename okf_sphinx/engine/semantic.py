@@ -12,7 +12,8 @@ or a fixed order of IEEE operations that the browser runtime's twin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from okf_sphinx.core import semantic as sem
 from okf_sphinx.core.errors import OkfError, json_text

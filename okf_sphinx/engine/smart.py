@@ -22,7 +22,8 @@ The concerns around the ranking have their own modules: :mod:`.filters`
 from __future__ import annotations
 
 import bisect
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import OkfError, json_text

@@ -75,7 +75,6 @@
         }
         z.bra = z.c;
         z.lb = lim2;
-        var av = z.av1;
         z.c = z.l - v1;
         if (!z.next_b()) {
           return false;

@@ -392,7 +392,6 @@
             return false;
           }
           z.bra = z.c;
-          var av = z.av5;
           if (!r_R1(z)) {
             return false;
           }

@@ -553,7 +553,6 @@
         return false;
       }
       z.bra = z.c;
-      var av = z.av1;
       z.slice_from('');
       return true;
     }

@@ -254,7 +254,6 @@
         }
         z.bra = z.c;
         z.lb = lim1;
-        var av = z.av8;
         z.slice_from('');
         return true;
       } catch (e) {

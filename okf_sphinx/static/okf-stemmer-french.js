@@ -242,7 +242,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av5;
         var v2 = z.l - z.c;
         if (z.eq_b('H')) {
           z.lb = lim1;

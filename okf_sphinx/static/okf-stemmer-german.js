@@ -325,7 +325,6 @@
       if (!r_R2(z)) {
         return false;
       }
-      var av = z.av5;
       z.slice_from('');
       return true;
     }

@@ -89,7 +89,6 @@
         if (!r_R1(z)) {
           return false;
         }
-        var av = z.av2;
         if (!r_double(z)) {
           return false;
         }
@@ -115,7 +114,6 @@
         if (!r_R1(z)) {
           return false;
         }
-        var av = z.av3;
         z.slice_from('');
         if (!r_v_ending(z)) {
           return false;
@@ -190,7 +188,6 @@
         if (!r_R1(z)) {
           return false;
         }
-        var av = z.av6;
         if (!r_double(z)) {
           return false;
         }

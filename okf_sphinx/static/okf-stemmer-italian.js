@@ -95,7 +95,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av2;
         var av = z.find_b(A_3);
         if (!av) {
           return false;
@@ -207,7 +206,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av7;
         z.slice_from('');
         z.lb = lim1;
         return true;
@@ -452,7 +450,6 @@
         return false;
       }
       z.bra = z.c;
-      var av = z.av5;
       if (!r_R2(z)) {
         return false;
       }

@@ -91,7 +91,6 @@
         }
         z.bra = z.c;
         z.lb = lim2;
-        var av = z.av2;
         z.c = z.l - v1;
         if (!z.next_b()) {
           return false;
@@ -120,7 +119,6 @@
         }
         z.bra = z.c;
         z.lb = lim1;
-        var av = z.av3;
         z.slice_from('');
         return true;
       } catch (e) {

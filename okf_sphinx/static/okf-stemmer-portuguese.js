@@ -170,7 +170,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av6;
         z.slice_from('');
         z.lb = lim1;
         return true;
@@ -188,7 +187,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av7;
         if (!r_RV(z)) {
           return false;
         }
@@ -394,7 +392,6 @@
         return false;
       }
       z.bra = z.c;
-      var av = z.av4;
       if (!r_R2(z)) {
         return false;
       }
@@ -409,7 +406,6 @@
         return false;
       }
       z.bra = z.c;
-      var av = z.av3;
       if (!r_R2(z)) {
         return false;
       }

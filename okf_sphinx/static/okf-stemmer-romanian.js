@@ -255,7 +255,6 @@
         if (!r_RV(z)) {
           return false;
         }
-        var av = z.av6;
         z.slice_from('');
         return true;
       } catch (e) {

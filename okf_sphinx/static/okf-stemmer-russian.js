@@ -59,7 +59,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av1;
         z.slice_from('');
         return true;
       } catch (e) {
@@ -92,7 +91,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av3;
         z.slice_from('');
         return true;
       } catch (e) {
@@ -137,7 +135,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av5;
         z.slice_from('');
         return true;
       } catch (e) {
@@ -157,7 +154,6 @@
         if (!r_R2(z)) {
           return false;
         }
-        var av = z.av6;
         z.slice_from('');
         return true;
       } catch (e) {

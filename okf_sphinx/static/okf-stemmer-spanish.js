@@ -66,7 +66,6 @@
           return false;
         }
         z.bra = z.c;
-        var av = z.av1;
         z.av2 = z.find_b(A_2);
         if (!z.av2) {
           return false;
@@ -202,7 +201,6 @@
         }
         z.bra = z.c;
         z.lb = lim1;
-        var av = z.av7;
         if (!z.eq_b('u')) {
           return false;
         }
@@ -416,7 +414,6 @@
         return false;
       }
       z.bra = z.c;
-      var av = z.av5;
       if (!r_R2(z)) {
         return false;
       }
@@ -431,7 +428,6 @@
         return false;
       }
       z.bra = z.c;
-      var av = z.av4;
       if (!r_R2(z)) {
         return false;
       }

@@ -62,7 +62,7 @@ class _Objects(HTMLParser):
     def _role(self) -> str:
         """The role of the innermost element that has one, inside the innermost open object."""
         top = self.open[-1].element if self.open else 0
-        for tag, role in reversed(self.stack[top:]):
+        for _tag, role in reversed(self.stack[top:]):
             if role:
                 return role
         return ""

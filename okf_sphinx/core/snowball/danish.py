@@ -81,7 +81,6 @@ def r_consonant_pair(z: _State) -> bool:
             return False
         z.bra = z.c
         z.lb = lim2
-        av = z.av1
         z.c = z.l - v1
         if not z.next_b():
             return False

@@ -336,7 +336,6 @@ def r_Step_4(z: _State) -> bool:
             if not z.av5:
                 return False
             z.bra = z.c
-            av = z.av5
             if not r_R1(z):
                 return False
             v2 = z.l - z.c

@@ -484,7 +484,6 @@ def h_Step_1a_8(z: _State) -> bool:
     if not z.av1:
         return False
     z.bra = z.c
-    av = z.av1
     z.slice_from("")
     return True
 

@@ -228,7 +228,6 @@ def r_i_plural(z: _State) -> bool:
             return False
         z.bra = z.c
         z.lb = lim1
-        av = z.av8
         z.slice_from("")
         return True
     except Abort:

@@ -218,7 +218,6 @@ def r_i_verb_suffix(z: _State) -> bool:
             z.lb = lim1
             return False
         z.bra = z.c
-        av = z.av5
         v2 = z.l - z.c
         if z.eq_b("H"):
             z.lb = lim1

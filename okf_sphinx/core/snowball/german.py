@@ -296,7 +296,6 @@ def h_standard_suffix_11(z: _State) -> bool:
     z.bra = z.c
     if not r_R2(z):
         return False
-    av = z.av5
     z.slice_from("")
     return True
 

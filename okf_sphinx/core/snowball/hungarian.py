@@ -96,7 +96,6 @@ def r_instrum(z: _State) -> bool:
         z.bra = z.c
         if not r_R1(z):
             return False
-        av = z.av2
         if not r_double(z):
             return False
         z.slice_from("")
@@ -116,7 +115,6 @@ def r_case(z: _State) -> bool:
         z.bra = z.c
         if not r_R1(z):
             return False
-        av = z.av3
         z.slice_from("")
         if not r_v_ending(z):
             return False
@@ -176,7 +174,6 @@ def r_factive(z: _State) -> bool:
         z.bra = z.c
         if not r_R1(z):
             return False
-        av = z.av6
         if not r_double(z):
             return False
         z.slice_from("")

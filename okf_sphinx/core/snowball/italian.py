@@ -102,7 +102,6 @@ def r_attached_pronoun(z: _State) -> bool:
         if not z.av2:
             return False
         z.bra = z.c
-        av = z.av2
         av = z.find_b(A_3)
         if not av:
             return False
@@ -190,7 +189,6 @@ def r_verb_suffix(z: _State) -> bool:
             z.lb = lim1
             return False
         z.bra = z.c
-        av = z.av7
         z.slice_from("")
         z.lb = lim1
         return True
@@ -395,7 +393,6 @@ def h_standard_suffix_12(z: _State) -> bool:
     if not z.av5:
         return False
     z.bra = z.c
-    av = z.av5
     if not r_R2(z):
         return False
     z.slice_from("")

@@ -92,7 +92,6 @@ def r_consonant_pair(z: _State) -> bool:
             return False
         z.bra = z.c
         z.lb = lim2
-        av = z.av2
         z.c = z.l - v1
         if not z.next_b():
             return False
@@ -116,7 +115,6 @@ def r_other_suffix(z: _State) -> bool:
             return False
         z.bra = z.c
         z.lb = lim1
-        av = z.av3
         z.slice_from("")
         return True
     except Abort:

@@ -162,7 +162,6 @@ def r_verb_suffix(z: _State) -> bool:
             z.lb = lim1
             return False
         z.bra = z.c
-        av = z.av6
         z.slice_from("")
         z.lb = lim1
         return True
@@ -177,7 +176,6 @@ def r_residual_suffix(z: _State) -> bool:
         if not z.av7:
             return False
         z.bra = z.c
-        av = z.av7
         if not r_RV(z):
             return False
         z.slice_from("")
@@ -347,7 +345,6 @@ def h_standard_suffix_9(z: _State) -> bool:
     if not z.av4:
         return False
     z.bra = z.c
-    av = z.av4
     if not r_R2(z):
         return False
     z.slice_from("")
@@ -360,7 +357,6 @@ def h_standard_suffix_10(z: _State) -> bool:
     if not z.av3:
         return False
     z.bra = z.c
-    av = z.av3
     if not r_R2(z):
         return False
     z.slice_from("")

@@ -234,7 +234,6 @@ def r_vowel_suffix(z: _State) -> bool:
         z.bra = z.c
         if not r_RV(z):
             return False
-        av = z.av6
         z.slice_from("")
         return True
     except Abort:

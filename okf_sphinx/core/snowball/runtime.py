@@ -23,7 +23,7 @@ class Abort(Exception):
 Among = tuple[tuple[int, ...], dict[str, tuple[int, "Callable[[Env], bool] | None"]]]
 
 
-def among(groups: tuple[tuple, ...], conditions: dict[str, Callable[["Env"], bool]] | None = None) -> Among:
+def among(groups: tuple[tuple, ...], conditions: dict[str, Callable[[Env], bool]] | None = None) -> Among:
     """An among from its groups ``(result, string, string, ...)``; ``conditions`` names the
     routine that must also succeed for some strings."""
     table: dict[str, tuple[int, Callable[[Env], bool] | None]] = {}
@@ -107,8 +107,8 @@ class Env:
 
     # -- goto / gopast a letter of a grouping (g) or a letter outside it (ng) ------------
     def _scan(self, g: frozenset[str], member: bool, past: bool) -> bool:
-        s, c, l = self.s, self.c, self.l
-        while c < l:
+        s, c, limit = self.s, self.c, self.l
+        while c < limit:
             if (s[c] in g) is member:
                 self.c = c + 1 if past else c
                 return True
@@ -152,10 +152,10 @@ class Env:
 
     # -- among: the longest string of the table at the cursor whose condition holds --------
     def find(self, a: Among) -> int:
-        s, c, l = self.s, self.c, self.l
+        s, c, limit = self.s, self.c, self.l
         lengths, table = a
         for n in lengths:
-            if c + n > l:
+            if c + n > limit:
                 continue
             hit = table.get(s[c:c + n])
             if hit is not None:

@@ -72,7 +72,6 @@ def r_adjective(z: _State) -> bool:
         if not z.av1:
             return False
         z.bra = z.c
-        av = z.av1
         z.slice_from("")
         return True
     except Abort:
@@ -98,7 +97,6 @@ def r_reflexive(z: _State) -> bool:
         if not z.av3:
             return False
         z.bra = z.c
-        av = z.av3
         z.slice_from("")
         return True
     except Abort:
@@ -134,7 +132,6 @@ def r_noun(z: _State) -> bool:
         if not z.av5:
             return False
         z.bra = z.c
-        av = z.av5
         z.slice_from("")
         return True
     except Abort:
@@ -150,7 +147,6 @@ def r_derivational(z: _State) -> bool:
         z.bra = z.c
         if not r_R2(z):
             return False
-        av = z.av6
         z.slice_from("")
         return True
     except Abort:

@@ -82,7 +82,6 @@ def r_attached_pronoun(z: _State) -> bool:
         if not z.av1:
             return False
         z.bra = z.c
-        av = z.av1
         z.av2 = z.find_b(A_2)
         if not z.av2:
             return False
@@ -192,7 +191,6 @@ def r_y_verb_suffix(z: _State) -> bool:
             return False
         z.bra = z.c
         z.lb = lim1
-        av = z.av7
         if not z.eq_b("u"):
             return False
         z.slice_from("")
@@ -369,7 +367,6 @@ def h_standard_suffix_8(z: _State) -> bool:
     if not z.av5:
         return False
     z.bra = z.c
-    av = z.av5
     if not r_R2(z):
         return False
     z.slice_from("")
@@ -382,7 +379,6 @@ def h_standard_suffix_9(z: _State) -> bool:
     if not z.av4:
         return False
     z.bra = z.c
-    av = z.av4
     if not r_R2(z):
         return False
     z.slice_from("")

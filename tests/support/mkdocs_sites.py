@@ -21,9 +21,9 @@ import tomllib
 from pathlib import Path
 
 import okf_sphinx
-from conftest import write_files
+from support.build import write_files
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_MKDOCS = ROOT / "example_mkdocs"
 GROUPS = ("mkdocs.plugins", "properdocs.plugins")
 

@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+#: the Node runners (parity_runner.js, stemmer_runner.js, unicode_probe.js) and axe-core's npm folder
+JS_DIR = ROOT / "tests" / "js"
 
 
 def _assembled_runtime() -> Path:
@@ -34,8 +35,8 @@ def _assembled_runtime() -> Path:
 
 #: The assembled okf-search.js every Node test runs (OKF_RUNTIME for the runners).
 RUNTIME = _assembled_runtime()
-RUNNER = HERE / "parity_runner.js"
-PROBE = HERE / "unicode_probe.js"
+RUNNER = JS_DIR / "parity_runner.js"
+PROBE = JS_DIR / "unicode_probe.js"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -16,13 +16,12 @@ has (no system dictionary):
 from __future__ import annotations
 
 import functools
-import sys
 from pathlib import Path
 
 from okf_sphinx.core.stemmer import algorithm_for
 from okf_sphinx.core.terms import terms
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ROOT.parent / "shared" / "corpora"
 if not CORPORA.is_dir():  # a worktree or a clone beside ../shared
     CORPORA = Path("/work/shared/corpora")
@@ -66,7 +65,6 @@ def vocabulary(language: str) -> list[str]:
 
 
 def _definition(language: str):  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(ROOT))
     from stemgen.__main__ import ALGORITHMS
     from stemgen.definitions import read_algorithm
 
@@ -85,7 +83,7 @@ def table_strings(language: str) -> tuple[list[str], list[str], str]:
     return sorted(suffixes), sorted(prefixes), letters
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def word_list(language: str) -> tuple[str, ...]:
     """At least MIN_WORDS distinct words for ``language``'s stemmer, the same on every run."""
     real = vocabulary(language)
