@@ -17,7 +17,8 @@ files are already compressed).  Assets every page of the site loads (theme CSS
 and JS, measured on ``index.html``) and the search page's own HTML are not
 counted; everything the search needs is: runtime, index, snippets.
 
-``--dialog`` measures the search dialog instead (okf-dialog.js on a page of the site):
+``--dialog`` measures the search dialog instead (okf-boot.js on a page of the site, which
+loads the runtime and okf-dialog.js at the first Ctrl+K):
 keystroke-to-render latency in Chromium, warm (every query typed once before), one
 keystroke at a time over every query of the set, from the input event to the rendered
 answer (performance marks ``okf-input`` -> ``okf-rendered``) and to the next frame after it
@@ -201,15 +202,12 @@ def warm_node(site: Path, queries: list[str], repeat: int) -> dict[str, float] |
     return {"p50_ms": nearest_rank(times, 50), "p95_ms": nearest_rank(times, 95), "max_ms": max(times), "calls": len(times)}
 
 
-DIALOG = STATIC
-DIALOG_FILES = ["okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js", "okf-dialog.css"]
+DIALOG_FILES = ["okf-boot.js", "okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js", "okf-dialog.css"]
+# okf-boot.js on the page: it loads the stemmers, the runtime and the dialog when Ctrl+K is pressed
 DIALOG_PAGE = """<!doctype html>
 <html lang="en"><meta charset="utf-8"><title>okf dialog benchmark</title>
 <link rel="stylesheet" href="_static/okf-dialog.css">
-<script defer src="_static/okf-stemmer.js"></script>
-<script defer src="_static/okf-stemmer-english.js"></script>
-<script defer src="_static/okf-search.js"></script>
-<script defer src="_static/okf-dialog.js" data-okf-search-page="search.html"></script>
+<script defer src="_static/okf-boot.js" data-okf-root="./" data-okf-search-page="search.html"></script>
 <body><main role="main"><h1>Dialog benchmark</h1><p>Ctrl+K opens the search dialog.</p></main></body></html>
 """
 # 15 characters each, typed one letter at a time (the issue's bytes-while-typing measure)
@@ -266,14 +264,17 @@ def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dic
         page.wait_for_function("q => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-crumbs') === q", arg=q)
         context.close()
         by_kind: dict[str, int] = {}
+        index_requests = 0
         for u in urls[before:]:
             f = file_for(site, u)
-            if f:
+            if f and "_okf" in f.parts:
                 key = f.parent.name if f.parent.name != "_okf" else f.stem
                 by_kind[key] = by_kind.get(key, 0) + gz(f.read_bytes())
+                index_requests += 1
         index_bytes = sum(by_kind.values())
-        runtime_bytes = sum(gz(f.read_bytes()) for u in urls[:before] if (f := file_for(site, u)) and f.name in DIALOG_FILES)
-        typed.append({"query": q, "index_bytes": index_bytes, "index_requests": len(urls) - before,
+        # the boot on the page, and what it loads once Ctrl+K is pressed
+        runtime_bytes = sum(gz(f.read_bytes()) for u in urls if (f := file_for(site, u)) and f.name in DIALOG_FILES)
+        typed.append({"query": q, "index_bytes": index_bytes, "index_requests": index_requests,
                       "runtime_bytes": runtime_bytes, "by_kind": by_kind})
     return {
         "keystrokes": len(rendered),
@@ -284,13 +285,22 @@ def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dic
 
 
 def asset_sizes(terser: Path | None) -> dict[str, dict[str, int | None]]:
+    """Each dialog file as the site ships it (minified by okf_sphinx: raw, gzip) and its
+    readable source minified by terser (-c -m) then gzipped, for comparison."""
+    from okf_sphinx.surfaces.browser import runtime_js, shipped
+
     out = {}
-    for name in ("okf-search.js", "okf-stemmer.js", "okf-stemmer-english.js", "okf-dialog.js", "okf-dialog.css"):
-        path = RUNTIME if name == RUNTIME.name else DIALOG / name
-        raw = path.read_bytes()
+    for name in DIALOG_FILES:
+        if name.endswith(".css"):
+            raw = (STATIC / name).read_bytes()
+            out[name] = {"raw": len(raw), "gzip": gz(raw), "min_gzip": None}
+            continue
+        raw = shipped(name, "en").text.encode("utf-8")
         row: dict[str, int | None] = {"raw": len(raw), "gzip": gz(raw), "min_gzip": None}
-        if terser and name.endswith(".js"):
-            row["min_gzip"] = gz(subprocess.run([str(terser), str(path), "-c", "-m"], capture_output=True, check=True).stdout)
+        if terser:
+            readable = runtime_js() if name == RUNTIME.name else (STATIC / name).read_text(encoding="utf-8")
+            row["min_gzip"] = gz(subprocess.run([str(terser), "-c", "-m"], input=readable.encode("utf-8"), capture_output=True,
+                                                check=True).stdout)
         out[name] = row
     return out
 
@@ -306,8 +316,9 @@ def terser_only() -> Path | None:
 
 
 def main_dialog(site: Path, name: str) -> int:
-    for f in DIALOG_FILES:  # this checkout's runtime and dialog
-        shutil.copyfile(RUNTIME if f == RUNTIME.name else DIALOG / f, site / "_static" / f)
+    from okf_sphinx.surfaces.browser import write_site_files
+
+    write_site_files(site / "_static", "en")  # this checkout's boot, runtime and dialog, as a build ships them
     (site / "okf-dialog-bench.html").write_text(DIALOG_PAGE, encoding="utf-8")
     from playwright.sync_api import sync_playwright
 
@@ -333,13 +344,13 @@ def main_dialog(site: Path, name: str) -> int:
     print("| measure | p50 | p95 | max |\n|---|---|---|---|")
     print(f"| keystroke -> results in the DOM | {r['p50']:.1f} ms | {r['p95']:.1f} ms | {r['max']:.1f} ms |")
     print(f"| keystroke -> next frame painted | {pnt['p50']:.1f} ms | {pnt['p95']:.1f} ms | {pnt['max']:.1f} ms |")
-    print("\n| query typed (15 characters) | index bytes (gzip) | requests | runtime + dialog (gzip) |\n|---|---|---|---|")
+    print("\n| query typed (15 characters) | index bytes (gzip) | requests | boot + runtime + dialog (gzip) |\n|---|---|---|---|")
     for t in dialog["typed"]:
         print(f"| {t['query']} | {t['index_bytes'] / 1024:.1f} KiB | {t['index_requests']} | {t['runtime_bytes'] / 1024:.1f} KiB |")
     kinds = sorted({k for t in dialog["typed"] for k in t["by_kind"]})
     print("\nindex bytes by file kind (gzip KiB):", ", ".join(
         f"{k} {statistics.median([t['by_kind'].get(k, 0) for t in dialog['typed']]) / 1024:.1f}" for k in kinds), "(median over the typed queries)")
-    print("\n| file | raw | gzip | minified + gzip |\n|---|---|---|---|")
+    print("\n| file (as shipped: minified) | raw | gzip | terser -c -m + gzip |\n|---|---|---|---|")
     for f, row in sizes.items():
         mg = f"{row['min_gzip']} B" if row["min_gzip"] else "-"
         print(f"| {f} | {row['raw']} B | {row['gzip']} B | {mg} |")
@@ -373,8 +384,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.site:
         site, name = args.site.resolve(), args.site.name
         # measure the runtime of this checkout, not the one written when the site was built
-        shutil.copyfile(RUNTIME, site / "_static" / RUNTIME.name)
-        shutil.copyfile(STATIC / "okf-search-page.js", site / "_static" / "okf-search-page.js")
+        from okf_sphinx.surfaces.browser import write_site_files
+
+        write_site_files(site / "_static", "en")
     else:
         src = args.corpus or (SHARED / "peps" if args.peps else SHARED / "myst" / "docs")
         name = "peps" if args.peps else src.name if args.corpus else "myst"

@@ -81,7 +81,7 @@ def with_index_revision(okf: Path, work: Path) -> Path:
     if not copy.exists():
         shutil.copytree(okf, copy)
         manifest["index_revision"] = index_revision(copy)
-        (copy / "manifest.js").write_bytes(wrap("manifest", manifest))
+        (copy / "manifest.js").write_bytes(wrap("manifest", manifest, manifest["build"]))
     return copy
 
 

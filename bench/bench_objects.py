@@ -112,17 +112,18 @@ def fetch(dist: str, work: Path) -> Path:
     return folder
 
 
-def build(tree: Path, spec: dict[str, str], out: Path, objects: bool) -> float:
-    """Build the project's HTML with okf_sphinx; returns the wall time in seconds."""
+def build(tree: Path, spec: dict[str, str], out: Path, objects: bool, okf: Path = ROOT, python: str = sys.executable) -> float:
+    """Build the project's HTML with the okf_sphinx of the checkout ``okf``, Sphinx run by
+    ``python``; returns the wall time in seconds."""
     docs = tree / spec["docs"]
     confdir = out.parent / f"conf-{out.name}"
     confdir.mkdir(parents=True, exist_ok=True)
     wrapper = confdir / "conf.py"
     wrapper.write_text(WRAPPER.format(src=str(tree / spec["src"]), conf=str(docs / "conf.py"), stubs=STUBS,
                                       wrapper=str(wrapper), objects=objects), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "PYTHONPATH": str(okf), "PYTHONHASHSEED": "0"}
     # Sphinx's object index (searchindex.js) is compared: keep Sphinx's search
-    cmd = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-c", str(confdir), "-D", "okf_search_replace_builtin=0",
+    cmd = [python, "-m", "sphinx", "-q", "-b", "html", "-c", str(confdir), "-D", "okf_search_replace_builtin=0",
            "-d", str(out / ".doctrees"), str(docs), str(out)]
     started = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=docs)

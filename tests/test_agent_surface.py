@@ -1,6 +1,6 @@
-"""Review fixes on the agent surface (issue 12, point 4): one source for the BM25
-constants, one line counter, ``truncation_reason`` beside every ``truncated``, the
-concept-id list built once, and a clear name for the section count."""
+"""The agent surface's invariants: one source for the BM25 constants, one line counter,
+``truncation_reason`` beside every ``truncated``, the concept-id list built once, a clear
+name for the section count, and cold reads that allocate about what they read."""
 
 from __future__ import annotations
 

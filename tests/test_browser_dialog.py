@@ -219,10 +219,11 @@ def test_dialog_can_be_turned_off(browser: Any, tmp_path: Path) -> None:
     out = tmp_path / "html"
     sphinx_build(src, out)
     html = (out / "usage.html").read_text(encoding="utf-8")
-    assert "okf-dialog.js" not in html and "okf-search.js" not in html
+    assert "okf-boot.js" not in html and "okf-dialog.js" not in html and "okf-search.js" not in html
     on = write_project(tmp_path / "on", files)
     sphinx_build(on, tmp_path / "on-html")
-    assert "okf-dialog.js" in (tmp_path / "on-html" / "usage.html").read_text(encoding="utf-8")
+    on_page = (tmp_path / "on-html" / "usage.html").read_text(encoding="utf-8")
+    assert "okf-boot.js" in on_page and "okf-search.js" not in on_page  # the boot loads the rest when asked
     page = browser.new_page()
     page.goto((out / "usage.html").as_uri())
     page.keyboard.press("Control+k")
@@ -235,6 +236,8 @@ def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path
     base, site_dir = site
     page = browser.new_page()
     page.goto(base + "index.html")
+    open_by_key(page, "Control+k")  # the runtime loads now (okf-boot.js): then its engine is wrapped
+    page.wait_for_function("() => window.OkfDialog.boot.loaded")
     page.evaluate("""() => {
         const eng = OkfSearch.index(), real = eng.search.bind(eng), norm = eng.normaliserFor.bind(eng);
         window.okfHeld = [];
@@ -244,7 +247,6 @@ def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path
             ? new Promise(resolve => window.okfHeld.push(() => resolve(real(q, opts))))
             : real(q, opts);
     }""")
-    open_by_key(page, "Control+k")
     page.keyboard.type("retry")
     page.wait_for_function("() => window.okfHeld.length === 1")  # "retry" was asked for and is pending
     type_query(page, " policy")
@@ -254,6 +256,64 @@ def test_older_answer_never_overwrites_newer(browser: Any, site: tuple[str, Path
     page.wait_for_function("() => window.okfSettled.includes('retry')")  # the old answer arrived, and was dropped
     assert [[o["href"] for o in g["options"]] for g in shown_groups(page)] == [w["hrefs"] for w in want]
     assert page.get_attribute("dialog.okf-dialog", "data-okf-query") == "retry policy"
+    page.close()
+
+
+def test_no_runtime_until_the_reader_reaches_for_search(browser: Any, http_root: str) -> None:
+    """A page loads okf-boot.js (and the dialog's CSS) only; the shortcut then loads the stemmer,
+    the runtime and the dialog's code, each once, in that order."""
+    page = browser.new_page()
+    loaded: list[str] = []
+    page.on("request", lambda r: loaded.append(r.url.rsplit("/", 1)[-1].split("?")[0]) if "/_static/okf" in r.url else None)
+    page.goto(http_root + "guide/installation.html")
+    page.wait_for_load_state("load")
+    assert sorted(loaded) == ["okf-boot.js", "okf-dialog.css"]
+    assert page.evaluate("typeof OkfSearch") == "undefined"
+    open_by_key(page, "Control+k")
+    page.wait_for_function("() => window.OkfDialog.boot.loaded")
+    assert loaded[2:] == ["okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js"]
+    page.keyboard.press("Escape")
+    open_by_key(page, "Control+k")
+    type_query(page, "retry")
+    assert [name for name in loaded if name.endswith(".js")].count("okf-search.js") == 1
+    page.close()
+
+
+@pytest.mark.parametrize("key", ["Control+k", "/"])
+def test_keys_typed_while_the_runtime_loads_are_kept(browser: Any, http_root: str, example_html: Path, key: str) -> None:
+    """The runtime is held back until the reader has typed: the dialog opened at once, the field
+    has every key, and the first answer is for all of them (the same as Python's)."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    held: list[Any] = []
+    page.route("**/_static/okf-search.js*", lambda route: held.append(route))
+    page.goto(http_root + "guide/installation.html")
+    open_by_key(page, key)
+    page.keyboard.type("retry pol")
+    assert page.input_value("#okf-dialog-q") == "retry pol"
+    page.wait_for_function("() => true")
+    assert len(held) == 1 and page.evaluate("typeof OkfSearch") == "undefined"  # nothing could answer yet
+    held[0].continue_()
+    page.wait_for_function(
+        "() => { const d = document.querySelector('dialog.okf-dialog');"
+        " return d.getAttribute('data-okf-state') === 'done' && d.getAttribute('data-okf-query') === 'retry pol'; }")
+    want = expected_groups(example_html, http_root, "retry pol")
+    assert want and [[o["href"] for o in g["options"]] for g in shown_groups(page)] == [w["hrefs"] for w in want]
+    assert errors == []
+    page.close()
+
+
+def test_enter_before_the_runtime_opens_the_search_page(browser: Any, http_root: str) -> None:
+    """With the runtime still on its way, Enter does what it does with no result chosen: the search page."""
+    page = browser.new_page()
+    page.route("**/_static/okf-search.js*", lambda route: None)  # never arrives
+    page.goto(http_root + "guide/installation.html")
+    open_by_key(page, "Control+k")
+    page.keyboard.type("retry")
+    with page.expect_navigation(wait_until="commit"):  # (the search page needs the held runtime too)
+        page.keyboard.press("Enter")
+    assert page.url == http_root + "search.html?q=retry"
     page.close()
 
 
@@ -407,7 +467,7 @@ def test_load_more(browser: Any, site: tuple[str, Path]) -> None:
     page.close()
 
 
-def _recent_shown(page: Any) -> list[str]:
+def _recentshown_groups(page: Any) -> list[str]:
     return page.eval_on_selector_all(".okf-dialog-list [data-okf-recent]", "os => os.map(o => o.textContent)")
 
 
@@ -417,7 +477,7 @@ def test_recent_searches(browser: Any, site: tuple[str, Path]) -> None:
     page = context.new_page()
     page.goto(base + "index.html")
     open_by_key(page, "Control+k")
-    assert _recent_shown(page) == []  # nothing yet
+    assert _recentshown_groups(page) == []  # nothing yet
     for q in ("retry policy", "cache size"):
         page.fill("#okf-dialog-q", "")
         type_query(page, q)
@@ -427,7 +487,7 @@ def test_recent_searches(browser: Any, site: tuple[str, Path]) -> None:
         page.goto(base + "index.html")
         open_by_key(page, "Control+k")
     page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
-    assert _recent_shown(page) == ["cache size", "retry policy"]  # newest first
+    assert _recentshown_groups(page) == ["cache size", "retry policy"]  # newest first
     assert page.get_attribute("#okf-dialog-q", "aria-expanded") == "true"
     assert page.eval_on_selector(".okf-dialog-list [role=group]", "g => g.getAttribute('aria-label')") == "Recent searches"
     # Enter on a recent search searches it again
@@ -440,7 +500,7 @@ def test_recent_searches(browser: Any, site: tuple[str, Path]) -> None:
     page.fill("#okf-dialog-q", "")
     page.wait_for_function("() => document.querySelector('dialog.okf-dialog').getAttribute('data-okf-query') === ''")
     page.get_by_role("button", name="Clear recent searches").click()
-    assert _recent_shown(page) == []
+    assert _recentshown_groups(page) == []
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('okf-recent:'))") == []
     assert page.evaluate("document.activeElement.id") == "okf-dialog-q"
     context.close()
@@ -464,7 +524,7 @@ def test_recent_searches_without_storage(browser: Any, site: tuple[str, Path]) -
     page.goto(base + "index.html")
     open_by_key(page, "Control+k")
     page.wait_for_selector("dialog.okf-dialog[data-okf-state=done]")
-    assert _recent_shown(page) == [] and page.locator(".okf-dialog-recent-bar").is_hidden()
+    assert _recentshown_groups(page) == [] and page.locator(".okf-dialog-recent-bar").is_hidden()
     assert page.evaluate("window.okfErrors") == []
     context.close()
 
@@ -622,4 +682,29 @@ def test_completion_suggestions_and_marks_in_other_scripts(browser: Any, tmp_pat
     assert said in page.inner_text(".okf-dialog-suggest")
     page.locator(".okf-dialog-did").first.click()
     page.wait_for_function("w => document.querySelector('#okf-dialog-q').value === w", arg=word)
+    page.close()
+
+
+def test_landing_leaves_inline_svg_and_mathml_text_alone(browser: Any, tmp_path: Path) -> None:
+    """``?okf-hl=`` marks HTML text only: the words of an inline SVG diagram (``<text>``,
+    ``<tspan>``) or of MathML stay as they are — an HTML ``<mark>`` there would make them
+    vanish — and the bar counts only the marks it made (issue 20, point 13)."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="5" y="20">walrus diagram</text>'
+           '<text x="5" y="40"><tspan>walrus</tspan> tusk</text></svg>'
+           '<math><mi>walrus</mi></math>')
+    src = write_project(tmp_path / "src", {"index.rst": f"Walrus\n======\n\nThe walrus swims.\n\n.. raw:: html\n\n   {svg}\n\n"
+                                                        "A walrus again.\n"}, 'html_theme = "alabaster"\n')
+    out = tmp_path / "html"
+    sphinx_build(src, out)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((out / "index.html").as_uri() + "?okf-hl=walrus")
+    _land(page)
+    foreign = page.evaluate("[...document.querySelectorAll('svg text, svg tspan, math mi')].map(e => e.textContent)")
+    assert foreign == ["walrus diagram", "walrus tusk", "walrus", "walrus"], foreign
+    assert page.evaluate("document.querySelectorAll('svg mark, math mark').length") == 0
+    marks = page.eval_on_selector_all("mark.okf-hl", "ms => ms.length")
+    assert marks >= 3 and f"of {marks}" in page.inner_text(".okf-hl-count")  # the title and the two paragraphs
+    assert errors == []
     page.close()

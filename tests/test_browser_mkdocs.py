@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-import okf_sphinx
+from okf_sphinx import open_index
 from support.mkdocs_sites import built_example, copy_example, mkdocs_build
-from support.dialog import axe_violations, expected_groups, open_by_key, shown_groups, type_query, wait_closed_with_focus_on
+from support.dialog import (axe_violations, expected_groups, expected_page_results, open_by_key, page_results, shown_groups,
+                            type_query, wait_closed_with_focus_on)
 from support.http import serve
 
 pytestmark = pytest.mark.browser
@@ -56,29 +57,13 @@ def site(request: pytest.FixtureRequest, sites: dict[str, Path]) -> tuple[str, s
     return theme, folder.as_uri() + "/", folder
 
 
-def _results(page: Any) -> list[dict[str, str]]:
-    return page.eval_on_selector_all(
-        "li.okf-hit",
-        """els => els.map(li => ({href: li.querySelector('.okf-link').getAttribute('href'),
-                                   heading: li.querySelector('.okf-heading').textContent}))""",
-    )
-
-
-def expected_page_results(folder: Path, query: str) -> list[tuple[str, str]]:
-    index = okf_sphinx.open_index(folder)
-    result = index.search(query, 5, mode="smart")  # the page's smart answer, 5 pages per step (okf-search-page.js SMART_PAGE)
-    urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
-    hits = [h for p in result["pages"] for h in p["hits"]]
-    return [("./" + urls[(h["path"], h["line_start"])], h["heading"] or h["title"]) for h in hits]
-
-
 @pytest.mark.parametrize("query", ["retry policy", "inside tab", "deprecation"])
 def test_search_page_shows_the_api_results(browser: Any, site: tuple[str, str, Path], query: str) -> None:  # noqa: F811
     theme, base, folder = site
     page = browser.new_page()
     page.goto(base + "search.html?q=" + urllib.parse.quote(query))
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    got = [(r["href"], r["heading"]) for r in _results(page)]
+    got = [(r["href"], r["heading"]) for r in page_results(page)]
     assert got == expected_page_results(folder, query)
     assert got, query
     # the page is the theme's own: its navigation is around our results
@@ -134,7 +119,7 @@ def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, P
     page.keyboard.press("Enter")
     page.wait_for_url("**/search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == expected_page_results(folder, "retry policy")
+    assert [(r["href"], r["heading"]) for r in page_results(page)] == expected_page_results(folder, "retry policy")
     assert errors == []
     # the theme's own search index is never downloaded: okf answered everything
     assert not [u for u in requests if "search_index" in u or u.endswith("/search/worker.js")], requests
@@ -234,7 +219,7 @@ def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[st
     page.keyboard.press("Enter")
     page.wait_for_url("**/okf-search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == expected_page_results(out, "retry policy")
+    assert [(r["href"], r["heading"]) for r in page_results(page)] == expected_page_results(out, "retry policy")
     page.close()
 
 
@@ -256,7 +241,7 @@ def test_without_dialog_the_box_leads_to_the_search_page(browser: Any, tmp_path:
     page.press(box, "Enter")
     page.wait_for_url("**/search.html?q=retry*")
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-    assert [(r["href"], r["heading"]) for r in _results(page)] == expected_page_results(out, "retry policy")
+    assert [(r["href"], r["heading"]) for r in page_results(page)] == expected_page_results(out, "retry policy")
     assert page.evaluate("!document.querySelector('dialog.okf-dialog')")
     page.close()
 
@@ -344,4 +329,34 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     open_by_key(page, "Control+k")
     assert not _theme_search_open(page, "material")
     assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("output_dir", ['in"dex', "idx#1/a b", "q?x&amp;<b>"])
+def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: Path, output_dir: str) -> None:  # noqa: F811
+    """output_dir is written into every page's data-okf-index: a quote ended the attribute,
+    a # or ? cut the URL — search broke on every page (issue 20, point 13). It is now
+    escaped for HTML and for a URL path."""
+    from support.mkdocs_sites import write_mkdocs_project
+
+    project = write_mkdocs_project(tmp_path / "src", {"index.md": "# Home\n\nThe walrus swims.\n",
+                                                       "more.md": "# More\n\nA walrus again.\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: '" + output_dir.replace("'", "''") + "'\n")
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    assert (out / output_dir / "manifest.js").is_file()
+    want = [h["locator"] for h in open_index(out / output_dir).search("walrus")["hits"]]
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    for where in ("more/index.html", "search.html?q=walrus"):
+        page.goto((out / where.split("?")[0]).as_uri() + ("?" + where.split("?")[1] if "?" in where else ""))
+        if "?" not in where:  # a page loads the runtime when the reader reaches for search (okf-boot.js)
+            page.keyboard.press("Control+k")
+            page.wait_for_function("() => window.OkfDialog.boot.loaded")
+        got = page.evaluate("OkfSearch.search('walrus').then(r => r.hits.map(h => h.locator))")
+        assert got == want, (where, got)
+    page.wait_for_selector("#okf-search[data-okf-state=done]")
+    assert len(page_results(page)) == len(want)
+    assert [e for e in errors if "hljs" not in e] == []  # the mkdocs theme's highlight.js comes from a CDN: offline here
     page.close()

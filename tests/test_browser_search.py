@@ -334,7 +334,7 @@ def test_keep_builtin_search_page(browser: Any, tmp_path: Path) -> None:
     assert "searchtools.js" in (out / "search.html").read_text(encoding="utf-8")
     usage = (out / "usage.html").read_text(encoding="utf-8")
     assert "okf-search.css" not in usage  # the search page's assets stay on it; other pages get the dialog only
-    assert "okf-dialog.js" in usage
+    assert "okf-boot.js" in usage
     assert '"search_page":"okf-search.html"' in (out / "_okf" / "manifest.js").read_text(encoding="utf-8")
     page = browser.new_page()
     page.goto(out.as_uri() + "/okf-search.html?q=retry")

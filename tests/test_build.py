@@ -134,3 +134,101 @@ def test_a_source_edited_during_the_build_fails_it_without_an_index(tmp_path: Pa
     assert proc.returncode != 0
     assert "a.rst changed after Sphinx read it" in proc.stderr and "run the build again" in proc.stderr
     assert not (tmp_path / "out" / "_okf").exists()
+
+
+# -- symbolic links and files from outside the project (issue 20, point 4) ---------------------------
+
+
+def _published(out: Path) -> bytes:
+    """Everything the build publishes that names captured files: the index, llms.txt, llms-full.txt."""
+    parts = [p.read_bytes() for p in sorted((out / "_okf").rglob("*.js"))]
+    parts += [(out / name).read_bytes() for name in ("llms.txt", "llms-full.txt") if (out / name).exists()]
+    return b"\n".join(parts)
+
+
+def test_a_symlinked_page_keeps_its_own_path_and_reveals_nothing_of_the_machine(tmp_path: Path) -> None:
+    """``notes.rst`` is a link to a file outside the source folder, and a page includes a
+    file from outside the project (``../../elsewhere/``): the link's page is ``notes.rst`` (never
+    its target's path), the outside file is captured as ``_outside/<digest>/<name>``, no
+    published byte names a folder of the machine, and every other locator is what it is
+    without them."""
+    private = tmp_path / "private-notes"
+    private.mkdir()
+    (private / "notes.rst").write_text("Notes\n=====\n\nPrivate walrus notes.\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "snippet.rst").write_text("The walrus snippet.\n", encoding="utf-8")
+    pages = {"index.rst": "Home\n====\n\nThe walrus home.\n\n.. toctree::\n\n   guide\n   notes\n",
+             "guide.rst": "Guide\n=====\n\nA walrus guide.\n\nMore\n----\n\nText.\n"}
+    plain = write_project(tmp_path / "plain" / "docs", pages)
+    sphinx_build(plain, tmp_path / "plain-out")
+    src = write_project(tmp_path / "proj" / "docs", {
+        **pages, "guide.rst": pages["guide.rst"] + "\n.. include:: ../../elsewhere/snippet.rst\n"})
+    (src / "notes.rst").symlink_to(private / "notes.rst")
+    sphinx_build(src, tmp_path / "out")
+    index = okf_sphinx.open_index(tmp_path / "out")
+    paths = [f["path"] for f in index.files()]
+    digest = __import__("hashlib").sha256((elsewhere / "snippet.rst").read_bytes()).hexdigest()[:12]
+    assert paths == [f"_outside/{digest}/snippet.rst", "guide.rst", "index.rst", "notes.rst"], paths
+    hits = {h["path"] for h in index.search("walrus")["hits"]}
+    assert hits == {"index.rst", "guide.rst", "notes.rst", f"_outside/{digest}/snippet.rst"}, hits
+    assert index.read_lines("notes.rst", [4, 4])["content"] == "Private walrus notes.\n"
+    # the locators of the other pages are the plain build's
+    before = okf_sphinx.open_index(tmp_path / "plain-out")
+    for concept in ("index",):
+        assert index.get_section(concept_id=concept)["outline"] == before.get_section(concept_id=concept)["outline"]
+    published = _published(tmp_path / "out")
+    # (the include directive itself, ../../elsewhere/snippet.rst, is the author's text, published as written)
+    for secret in (b"private-notes", str(tmp_path).encode(), tmp_path.name.encode(), b"proj/docs"):
+        assert secret not in published, secret
+
+
+def test_a_symlinked_folder_keeps_its_pages_paths(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "a.md").write_text("# A\n\nThe quokka page.\n", encoding="utf-8")
+    src = write_project(tmp_path / "proj" / "docs", {"index.md": "# Home\n\n```{toctree}\nlinked/a\n```\n"})
+    (src / "linked").symlink_to(shared, target_is_directory=True)
+    sphinx_build(src, tmp_path / "out")
+    index = okf_sphinx.open_index(tmp_path / "out")
+    assert [f["path"] for f in index.files()] == ["index.md", "linked/a.md"]
+    assert index.search("quokka")["hits"][0]["locator"] == "linked/a.md#L1-L3"
+    assert b"shared" not in _published(tmp_path / "out")
+
+
+# -- html_copy_source = False (issue 20, point 6) ---------------------------------------------------
+
+
+def test_html_copy_source_off_is_said_loudly_and_the_choice_is_the_authors(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    pages = {"index.rst": "Home\n====\n\nThe walrus home.\n"}
+
+    def build(name: str, conf: str, *args: str) -> subprocess.CompletedProcess[str]:
+        src = write_project(tmp_path / name, pages, "html_copy_source = False\n" + conf)
+        return subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", *args, str(src), str(tmp_path / f"{name}-out")],
+                              capture_output=True, text=True)
+
+    # not chosen: a warning names both settings (so -W fails the build) and the index is written
+    proc = build("default", "")
+    assert proc.returncode == 0 and "html_copy_source = False" in proc.stderr
+    assert "okf_search_publish_sources" in proc.stderr and "exact text" in proc.stderr
+    assert (tmp_path / "default-out" / "_okf" / "manifest.js").is_file()
+    strict = build("strict", "", "-W")
+    assert strict.returncode != 0 and "okf_search_publish_sources" in strict.stderr
+    # chosen: publish, said in the log, no warning
+    proc = build("publish", "okf_search_publish_sources = True\n")
+    assert proc.returncode == 0 and "WARNING" not in proc.stderr, proc.stderr
+    assert "exact text" in proc.stdout and "okf_search_publish_sources = True" in proc.stdout
+    assert okf_sphinx.open_index(tmp_path / "publish-out").search("walrus")["total"] == 1
+    # chosen: never publish — the build stops before reading a page, naming the setting; nothing written
+    proc = build("never", "okf_search_publish_sources = False\n")
+    assert proc.returncode != 0 and "okf_search_publish_sources = False, but okf_sphinx publishes" in proc.stderr
+    out = tmp_path / "never-out"
+    assert not (out / "_okf").exists() and not (out / "llms-full.txt").exists() and not (out / "index.html").exists()
+    # with html_copy_source on, nothing is said
+    src = write_project(tmp_path / "on", pages)
+    proc = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", str(src), str(tmp_path / "on-out")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "okf_search_publish_sources" not in proc.stderr + proc.stdout

@@ -155,3 +155,88 @@ def test_a_query_that_starts_with_a_dash_is_text_not_an_option(site, query):
     assert json.loads(r.stdout) == open_index(site).search(query)
     r = okf("search", str(site), "-q", query, "--json")
     assert json.loads(r.stdout)["query"] == query
+
+
+# -- terminal escapes from the index (issue 20, point 5) --------------------------------------------
+
+#: What a page (or a URL site) could hold to act on a reader's terminal: a window title (OSC 0),
+#: cursor up + erase line (CSI), a hidden link (OSC 8), the one-byte C1 CSI, DEL, a bidi override.
+HOSTILE = "\x1b]0;pwned\x07 \x1b[1A\x1b[2K \x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\ \x9b31m \x7f \u202egnp.exe"
+_RAW = ("\x1b", "\x07", "\x9b", "\x7f", "\u202e")
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory) -> Path:
+    from support.build import build_html, write_project
+
+    src = write_project(tmp_path_factory.mktemp("hostile") / "src", {
+        "index.rst": f"Walrus {HOSTILE}\n{'=' * 80}\n\nThe walrus {HOSTILE} text.\n\n"
+                     f"Tusk {HOSTILE}\n{'-' * 80}\n\nMore walrus words.\n",
+    }, 'project = "hostile"\n')
+    return build_html(src)
+
+
+@pytest.mark.parametrize("args", [
+    ("search", "--query", "walrus"),
+    ("search", "--query", "walrus", "--mode", "smart"),
+    ("concepts", "index"),
+    ("section", "--concept", "index"),  # the outline
+    ("section", "index.rst#L1-L6"),
+    ("object", "walrus"),  # a refusal: its message and suggestions on stderr
+])
+def test_text_output_shows_control_characters_escaped(hostile, args):
+    r = okf(args[0], str(hostile), *args[1:])
+    shown = (r.stdout + r.stderr).decode()
+    assert not any(c in shown for c in _RAW), shown
+    if args[0] != "object":
+        assert "\\x1b]0;pwned\\x07" in shown and "\\x9b31m" in shown and "\\u202egnp" in shown, shown
+    # --json is the tool's exact answer, control characters and all
+    j = okf(args[0], str(hostile), *args[1:], "--json")
+    assert json.loads(j.stdout)  # one envelope or answer, the JSON escapes as JSON writes them
+    assert ("\\u001b]0;pwned\\u0007" in j.stdout.decode() and "\x9b31m" in j.stdout.decode()) or args[0] == "object"
+
+
+def test_exact_text_is_exact_on_a_pipe_and_escaped_on_a_terminal(hostile):
+    """``okf lines`` and a section's content are the captured bytes when written to a
+    pipe or file; on a terminal their control characters are shown escaped too."""
+    import pty
+
+    data = (hostile.parent / "src" / "index.rst").read_bytes()
+    first = data.split(b"\n")[0] + b"\n"
+    r = okf("lines", str(hostile), "index.rst", "1", "1")
+    assert r.returncode == 0 and r.stdout == first
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "okf_sphinx", "lines", str(hostile), "index.rst", "1", "1"],
+                              stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        os.close(slave)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    shown = out.decode()
+    assert not any(c in shown for c in _RAW) and "\\x1b]0;pwned\\x07" in shown, shown
+
+
+def test_json_output_follows_the_parsed_flag_for_answers_and_refusals_alike(site):
+    """``--json`` is an option like any other: an abbreviation is no flag (argparse's
+    own abbreviations are off), ``--json`` after ``--`` is a value, and a refusal is
+    JSON exactly when an answer would be (issue 20, point 13)."""
+    r = okf("search", str(site), "--query", "walrus", "--jso")  # not the flag: a usage error, as text
+    assert r.returncode == 2 and r.stdout == b"" and b"--jso" in r.stderr and not r.stderr.startswith(b"{")
+    r = okf("lines", str(site), "--", "--json", "1", "2")  # a path named --json: its refusal as text
+    assert r.returncode == EXIT_CODES["not_found"] and r.stdout == b"" and b"not_found" in r.stderr
+    r = okf("lines", str(site), "--json", "--", "--json", "1", "2")  # the flag, then that path
+    assert r.returncode == EXIT_CODES["not_found"] and json.loads(r.stdout)["error"]["code"] == "not_found"
+    r = okf("search", str(site), "--json")  # a usage error with the flag: JSON
+    assert r.returncode == 2 and json.loads(r.stdout)["error"]["code"] == "schema_validation"
+    r = okf("search", str(site), "--query", "--json")  # a query that reads "--json": text
+    assert r.returncode == 0 and r.stdout.startswith(b"0 sections match '--json'")

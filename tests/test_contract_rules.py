@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 import okf_sphinx
+from support.build import same_build
 from okf_sphinx import OkfError
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.hosts import SPHINX
@@ -27,6 +28,7 @@ from okf_sphinx.engine import query as q
 from okf_sphinx.writer.disk import write_index
 from okf_sphinx.writer.index_writer import Site, build_index
 from okf_sphinx.writer.limits import DEFAULT_LIMITS
+from support.cli import code_of
 
 CONTRACTS = Path(okf_sphinx.__file__).parent / "contracts"
 
@@ -50,12 +52,6 @@ def envelope(fn) -> dict:  # type: ignore[no-untyped-def]
 def details(fn) -> tuple[str, dict]:  # type: ignore[no-untyped-def]
     e = envelope(fn)
     return e["code"], {k: v for k, v in e.items() if k not in ("code", "message")}
-
-
-def code_of(fn) -> str:  # type: ignore[no-untyped-def]
-    with pytest.raises(OkfError) as err:
-        fn()
-    return err.value.code
 
 
 # -- index_format.py ------------------------------------------------------------------------------
@@ -82,15 +78,23 @@ def test_canonical_json_is_compact_sorted_and_html_safe() -> None:
 
 
 def test_wrap_and_unwrap_are_exact_inverses_and_strict() -> None:
-    data = fmt.wrap("t/1f", {"k": [1, "<"]})
-    assert data == b'okfLoad("t/1f",{"k":[1,"\\u003c"]});\n'
-    assert fmt.unwrap("t/1f", data) == {"k": [1, "<"]}
-    for bad in (data[:-1], data.replace(b"okfLoad", b"okfLoaf"), b"\xff" + data, data.replace(b"[1", b"[NaN")):
+    build = "0123456789abcdef"
+    data = fmt.wrap("t/1f", {"k": [1, "<"]}, build)
+    assert data == b'okfLoad("t/1f","0123456789abcdef",{"k":[1,"\\u003c"]});\n'
+    assert fmt.unwrap("t/1f", data) == {"k": [1, "<"]} and fmt.unwrap_file("t/1f", data) == (build, {"k": [1, "<"]})
+    for bad in (data[:-1], data.replace(b"okfLoad", b"okfLoaf"), b"\xff" + data, data.replace(b"[1", b"[NaN"),
+                data.replace(b'"0123456789abcdef",', b'"0123456789abcdef"')):
         assert code_of(lambda: fmt.unwrap("t/1f", bad)) == "index_corrupt"
     assert code_of(lambda: fmt.unwrap("t/1e", data)) == "index_corrupt"
     for literal in (b"NaN", b"Infinity", b"-Infinity"):
-        assert code_of(lambda: fmt.unwrap("x", b'okfLoad("x",' + literal + b");\n")) == "index_corrupt"
-    assert fmt.unwrap("x", b'okfLoad("x",1e999);\n') == math.inf  # a number: its range is the reader's check
+        assert code_of(lambda: fmt.unwrap("x", b'okfLoad("x","' + build.encode() + b'",' + literal + b");\n")) == "index_corrupt"
+    assert fmt.unwrap("x", b'okfLoad("x","' + build.encode() + b'",1e999);\n') == math.inf  # a number: its range is the reader's check
+    # a file written before format 5 names no build: its value reads, its build is None
+    assert fmt.unwrap_file("x", b'okfLoad("x",{"a":1});\n') == (None, {"a": 1})
+    # the build is the content's: the same files, the same identity; another file, another
+    files = {"s/0": "{}", "t/0": '{"a":1}'}
+    assert fmt.build_id(files) == fmt.build_id(dict(reversed(list(files.items()))))
+    assert fmt.build_id(files) != fmt.build_id({**files, "t/0": '{"a":2}'}) and len(fmt.build_id(files)) == 16
 
 
 def test_fnv1a32_and_shard_names() -> None:
@@ -593,7 +597,7 @@ def test_posting_to_a_non_searchable_section_is_index_corrupt(index: okf_sphinx.
     k = fmt.section_file_of(starts, n)
     chunk = fmt.unwrap(f"s/{k}", (site / "_okf" / "s" / f"{k}.js").read_bytes())
     chunk["pages"][chunk["sections"][n - starts[k]][0]][2] = False  # the page of section n: not searchable
-    (site / "_okf" / "s" / f"{k}.js").write_bytes(fmt.wrap(f"s/{k}", chunk))
+    (site / "_okf" / "s" / f"{k}.js").write_bytes(same_build(f"s/{k}", chunk, (site / "_okf" / "s" / f"{k}.js")))
     assert details(lambda: okf_sphinx.open_index(site).search("policy")) == ("index_corrupt", {})
 
 
@@ -777,7 +781,7 @@ def test_path_and_argument_refusals_carry_their_details(index: okf_sphinx.Index)
 
 
 def test_unwrap_refusals_name_the_file() -> None:
-    data = fmt.wrap("t/1f", [1])
+    data = fmt.wrap("t/1f", [1], "0123456789abcdef")
     for bad in (b"\xff" + data, data[:-1], data.replace(b"[1]", b"[NaN]")):
         assert details(lambda: fmt.unwrap("t/1f", bad)) == ("index_corrupt", {"file": "t/1f.js"})
     assert fmt.canonical_json(["é\u2028"]) == '["é' + "\\" + 'u2028"]'  # é stays UTF-8 (ensure_ascii off)
@@ -1223,3 +1227,60 @@ def test_limit_and_path_length_edges(api_site: Path) -> None:
     # a path of exactly 4096 characters (and bytes) is a path; one more is too long
     assert details(lambda: index.read_lines("x" * 4096, [1, 1]))[0] == "not_found"
     assert details(lambda: index.read_lines("x" * 4097, [1, 1]))[0] == "path_too_long"
+
+
+def test_path_suggestions_look_at_a_bounded_set_of_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a site of 20,000 captured files (the real writer; Sphinx would take minutes), an
+    unknown path's suggestions compare it with at most MAX_SUGGESTION_CANDIDATES paths —
+    those in its folder or with its file name or stem — and still find the file meant
+    (issue 20, point 13: every path was compared, about a second a call)."""
+    import difflib
+
+    from okf_sphinx.agent import files as agent_files
+
+    src = tmp_path / "src"
+    records = []
+    for i in range(20_000):
+        path = src / f"sec{i // 100:03d}" / f"page-{i:05d}.rst"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x\n")
+        f = CapturedFile.read(path.resolve())[0]
+        records.append(DocRecord(f"p{i:05d}", "", True, [f], [_section(f.path, "", 0, 1, 1)]))
+    site = Site(host=SPHINX, builder="html", page_url=lambda d: f"{d}.html", anchor_ok=lambda exprs: True,
+                search_page="search.html")
+    write_index(tmp_path / "out" / "_okf", build_index(records, PurePosixPath(src.resolve().as_posix()), site,
+                                                        dict(DEFAULT_LIMITS)), SPHINX)
+    index = okf_sphinx.open_index(tmp_path / "out")
+    compared: list[str] = []
+    real = difflib.SequenceMatcher.set_seq1
+    monkeypatch.setattr(difflib.SequenceMatcher, "set_seq1", lambda self, a: (compared.append(a), real(self, a))[1])
+    for typo, meant in [("sec045/page-04523.rts", "sec045/page-04523.rst"),  # the stem
+                        ("sec046/page-04523.rst", "sec045/page-04523.rst"),  # the file name
+                        ("sec045/page-0452.rst", "sec045/"),   # the folder
+                        ("SEC045/Page-04523.rst", "sec045/page-04523.rst")]:  # the name, case folded
+        compared.clear()
+        with pytest.raises(OkfError) as info:
+            index.read_lines(typo, [1, 1])
+        close = info.value.details["suggestions"]
+        assert info.value.code == "not_found" and close, typo
+        assert (all(p.startswith(meant) for p in close) if meant.endswith("/") else meant in close), (typo, close)
+        assert 0 < len(compared) <= agent_files.MAX_SUGGESTION_CANDIDATES, (typo, len(compared))
+    compared.clear()
+    with pytest.raises(OkfError) as info:
+        index.read_lines("elsewhere/entirely.md", [1, 1])
+    assert info.value.details["suggestions"] == [] and len(compared) <= agent_files.MAX_SUGGESTION_CANDIDATES
+
+
+def test_path_suggestions_compare_every_path_up_to_the_bound(index: okf_sphinx.Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to MAX_SUGGESTION_CANDIDATES files every path is compared (a typo in another folder
+    finds its file); past it only those sharing the folder, file name or stem (its part
+    before the first dot) are — what _keys_of gives a path, case folded."""
+    from okf_sphinx.agent import files as agent_files
+
+    n = len(index.files())
+    assert agent_files._keys_of("Docs/Guide/Install.Part.RST") == ("ddocs/guide", "ninstall.part.rst", "sinstall")
+    monkeypatch.setattr(agent_files, "MAX_SUGGESTION_CANDIDATES", n)
+    assert "alpha.rst" in details(lambda: index.read_lines("docs/alpah.rst", [1, 1]))[1]["suggestions"]
+    monkeypatch.setattr(agent_files, "MAX_SUGGESTION_CANDIDATES", n - 1)
+    assert details(lambda: index.read_lines("docs/alpah.rst", [1, 1]))[1]["suggestions"] == []
+    assert "alpha.rst" in details(lambda: index.read_lines("alpah.rst", [1, 1]))[1]["suggestions"]  # its folder

@@ -10,7 +10,9 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap, wrap
+from support.build import same_build
+from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap
+from support.cli import code_of
 
 
 @pytest.fixture
@@ -18,12 +20,6 @@ def site(example_html: Path, tmp_path: Path) -> Path:
     dest = tmp_path / "site"
     shutil.copytree(example_html, dest, ignore=shutil.ignore_patterns(".doctrees"))
     return dest
-
-
-def code_of(fn) -> str:  # type: ignore[no-untyped-def]
-    with pytest.raises(OkfError) as err:
-        fn()
-    return err.value.code
 
 
 def search(site: Path, q: str = "retry policy") -> dict:
@@ -51,28 +47,28 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
     assert counts and encode_ints(counts) == value["section_files"]
     for bad in ([*counts, 1], [counts[0] + 1, *counts[1:]], [0, *counts]):
         value["section_files"] = encode_ints(bad)
-        m.write_bytes(wrap("manifest", value))
+        m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_corrupt", bad
     # not an integer list: a JSON list (format 3's form), a foreign digit, a cut or padded integer
     written = value["section_files"] = encode_ints(counts)
     for bad in (counts, "1", written + "g", written + "=", "gA" + written, None):
         value["section_files"] = bad
-        m.write_bytes(wrap("manifest", value))
+        m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_corrupt", bad
 
 
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 2, 3, 5):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), a future one
+    for old in (1, 2, 3, 4, 6):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build), a future one
         value["format_version"] = old
-        m.write_bytes(wrap("manifest", value))
+        m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [4]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [5]
     value["format"] = "something-else"
-    m.write_bytes(wrap("manifest", value))
+    m.write_bytes(same_build("manifest", value, m))
     assert code_of(lambda: search(site)) == "index_corrupt"
 
 
@@ -103,7 +99,7 @@ def test_tampered_values(site: Path) -> None:
     value = unwrap(name, shard.read_bytes())
     for bad in (["x", 1, [0, 1, 1]], [1.0, 2, [0, 1, 1]], [1.0, 1, [999999, 1, 1]], [1.0, 1, "../../etc/passwd"], [1.0, 1, [0, True, 1]]):
         value["terms"]["retry"] = bad
-        shard.write_bytes(wrap(name, value))
+        shard.write_bytes(same_build(name, value, shard))
         assert code_of(lambda: search(site, "retry")) == "index_corrupt", bad
 
 
@@ -122,14 +118,14 @@ def test_tampered_section_and_files(site: Path) -> None:
     ):
         value = unwrap("s/0", original)
         damage(value)
-        s.write_bytes(wrap("s/0", value))
+        s.write_bytes(same_build("s/0", value, s))
         assert code_of(lambda: okf_sphinx.open_index(site).section(sid)) == "index_corrupt"
     s.write_bytes(original)
     assert okf_sphinx.open_index(site).section(sid)["sid"] == sid
     files = site / "_okf" / "files.js"
     entries = unwrap("files", files.read_bytes())
     entries[0]["size"] += 1
-    files.write_bytes(wrap("files", entries))
+    files.write_bytes(same_build("files", entries, files))
     assert code_of(lambda: okf_sphinx.open_index(site).files()) == "index_corrupt"
     assert index.snapshot_revision
 
@@ -143,12 +139,12 @@ def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
     value = unwrap(f"f/{k}", original)
     record = next(r for r in value["files"] if r["path"] == entries[n]["path"])
     record["text"] = record["text"] + "x"
-    f.write_bytes(wrap(f"f/{k}", value))
+    f.write_bytes(same_build(f"f/{k}", value, f))
     assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
     # a pack that lacks the file, is empty, or is not a pack
     value["files"].remove(record)
     for bad in (value, {"files": []}, {"files": [{"text": "x"}]}, [record]):
-        f.write_bytes(wrap(f"f/{k}", bad))
+        f.write_bytes(same_build(f"f/{k}", bad, f))
         assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
     f.write_bytes(original)
     # a files.js entry without a pack (and without a copy), or with a bad one
@@ -158,7 +154,7 @@ def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
         listed[n]["pack"] = bad
         if bad is None:
             del listed[n]["pack"]
-        files.write_bytes(wrap("files", listed))
+        files.write_bytes(same_build("files", listed, files))
         assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
 
 
@@ -181,7 +177,7 @@ def test_a_copy_path_outside_the_sources_is_refused(site: Path) -> None:
     n = next(i for i, e in enumerate(entries) if "copy" in e)
     for bad in ("../../etc/passwd", "../_sources/../conf.py", "_sources/x.txt", "../_static/x.txt"):
         entries[n]["copy"] = bad
-        files.write_bytes(wrap("files", entries))
+        files.write_bytes(same_build("files", entries, files))
         assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
 
 

@@ -4,21 +4,23 @@ two builds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import pytest
-from support.build import sphinx_build, write_project
+from support.build import sphinx_build, write_project, same_build
 from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
-from okf_sphinx.core.index_format import unwrap, wrap
+from okf_sphinx.core.index_format import unwrap
 from okf_sphinx.core.terms import terms
 from okf_sphinx.engine.cache import ByteLRU
 from okf_sphinx.engine.index import Index
@@ -115,7 +117,7 @@ def test_a_manifest_without_index_revision_is_refused(site, tmp_path):
     shutil.copytree(site / "_okf", copy)
     m = unwrap("manifest", (copy / "manifest.js").read_bytes())
     del m["index_revision"]
-    (copy / "manifest.js").write_bytes(wrap("manifest", m))
+    (copy / "manifest.js").write_bytes(same_build("manifest", m, (copy / "manifest.js")))
     with pytest.raises(OkfError) as info:
         open_index(copy)
     assert info.value.code == "index_corrupt" and "index_revision" in info.value.message
@@ -255,3 +257,116 @@ rl.on('line', async () => {{
     assert first["df"] == 6
     fresh = open_index(target)
     assert second == json.loads(answer_json(fresh.search("walrus", 20)))
+
+
+# -- files of two builds: every file names its build (issue 20, point 12) ----------------------------
+
+
+def test_every_file_names_its_build_and_the_build_is_the_contents(tmp_path):
+    """format_version 5: each index file carries its build's identity, the manifest's
+    ``build``; the same sources give the same identity, other sources another."""
+    from okf_sphinx.core import index_format as fmt
+
+    _two_builds(tmp_path)
+    builds = {}
+    for name in ("a_out", "b_out"):
+        okf = tmp_path / name / "_okf"
+        manifest = unwrap("manifest", (okf / "manifest.js").read_bytes())
+        assert {fmt.unwrap_file(p.relative_to(okf).as_posix()[:-3], p.read_bytes())[0]
+                for p in okf.rglob("*.js")} == {manifest["build"]}
+        builds[name] = manifest["build"]
+    assert builds["a_out"] != builds["b_out"]
+    again = write_project(tmp_path / "a2", {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "a").glob("*.rst")})
+    sphinx_build(again, tmp_path / "a2_out", "-j", "2")
+    assert unwrap("manifest", (tmp_path / "a2_out" / "_okf" / "manifest.js").read_bytes())["build"] == builds["a_out"]
+
+
+def _mixed(tmp_path: Path) -> tuple[Path, Path, str]:
+    """A's site with B's posting shard of "walrus" (same name: both sites have as many shards):
+    what a cache serving files of two deployments hands out.  B's new first page shifts
+    every section id, so B's postings name other, valid sections of A: a silent mix."""
+    import shutil
+
+    _two_builds(tmp_path)
+    a, b = tmp_path / "a_out", tmp_path / "b_out"
+    shard = open_index(a).shard_of("walrus")
+    assert shard == open_index(b).shard_of("walrus")
+    mix = tmp_path / "mix"
+    shutil.copytree(a, mix)
+    shutil.copyfile(b / "_okf" / f"{shard}.js", mix / "_okf" / f"{shard}.js")
+    return mix, b, shard
+
+
+def test_a_file_of_another_build_is_index_changed_in_python_and_node(tmp_path):
+    from support.node import RUNTIME, require_node
+
+    mix, _, _ = _mixed(tmp_path)
+    with pytest.raises(OkfError) as info:
+        open_index(mix).search("walrus")
+    assert info.value.code == "index_changed" and info.value.details["file"].startswith("t/")
+    script = f"""
+const okf = require({json.dumps(str(RUNTIME))});
+new okf.Index(okf.nodeLoader({json.dumps(str(mix / "_okf"))})).search("walrus", 20)
+  .then(r => process.stdout.write(JSON.stringify(r)), e => process.stdout.write(JSON.stringify(e.envelope || String(e))));
+"""
+    proc = subprocess.run([require_node(), "-e", script], capture_output=True, text=True, timeout=60)
+    got = json.loads(proc.stdout)
+    assert got["error"]["code"] == "index_changed", got
+    assert got["error"] == info.value.envelope["error"]
+
+
+@contextlib.contextmanager
+def _cdn(origin: Path, edge: dict[str, bytes]) -> Iterator[str]:
+    """``origin`` served over HTTP behind a cache that still holds ``edge`` (path → bytes, an
+    older deployment's files); a request with ``?fresh=`` goes past the cache to the origin."""
+    import http.server
+    import urllib.parse
+
+    from support.http import serve_folder
+
+    class Cdn(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            parts = urllib.parse.urlsplit(self.path)
+            held = edge.get(parts.path)
+            if held is not None and "fresh" not in urllib.parse.parse_qs(parts.query):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/javascript")
+                self.send_header("Content-Length", str(len(held)))
+                self.end_headers()
+                self.wfile.write(held)
+                return
+            super().do_GET()
+
+    with serve_folder(origin, Cdn) as (url, _):
+        yield url
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("stale", ["manifest", "shard"])
+def test_a_cache_serving_two_builds_is_read_past_in_python_and_the_browser(tmp_path, stale):
+    """B deployed, a cache still serving one file of A — the manifest, or the posting shard
+    of "walrus": Python and the browser runtime read the odd file again past the cache
+    (``?fresh=``) and answer B's search exactly, never a mix."""
+    from support.node import CHROMIUM_ARGS, require_chromium
+
+    a = tmp_path / "a_out"
+    mix, b, shard = _mixed(tmp_path)
+    path = "/_okf/manifest.js" if stale == "manifest" else f"/_okf/{shard}.js"
+    want = open_index(b).search("walrus", 20)
+    with _cdn(b, {path: (a / path.lstrip("/")).read_bytes()}) as url:
+        assert open_index(url).search("walrus", 20) == want
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(url + "index.html")
+                got = page.evaluate("""u => new OkfSearch.Index(OkfSearch.scriptLoader(u)).search('walrus', 20)
+                    .then(r => r, e => e.envelope || String(e))""", url + "_okf/")
+            finally:
+                browser.close()
+    assert got == json.loads(answer_json(want))

@@ -43,11 +43,14 @@ _TOOLS = "the reading tools' files and lookups (agent/), which the browser does 
 
 #: Public Python names with no JavaScript twin, and why.
 PY_ONLY: dict[str, dict[str, str]] = {
-    "core.errors": {n: _BUILD for n in ("BuildError", "SourceChangedError", "NotAnIndexError", "BuildLimitError", "PathLimitError")},
+    "core.errors": {**{n: _BUILD for n in ("BuildError", "SourceChangedError", "NotAnIndexError", "BuildLimitError",
+                                           "PathLimitError")},
+                    "shown": "long values in build and command-line messages (a weight, --timeout)"},
     "core.terms": {n: "build side: the build's own tables, which the browser gets as unicode.js"
                    for n in ("unicode_tables", "compute_unicode_tables", "native", "terms")},
     "core.index_format": {
-        **{n: _BUILD for n in ("STAGING_PREFIX", "K1", "B", "WEIGHTS", "wrap", "encode_ints", "idf", "file_row", "SECTION_ROW")},
+        **{n: _BUILD for n in ("STAGING_PREFIX", "K1", "B", "WEIGHTS", "wrap", "wrap_json", "build_id", "MANIFEST_HEAD",
+                               "encode_ints", "idf", "file_row", "SECTION_ROW")},
         **{n: _TOOLS for n in ("snapshot_revision", "COPY_PATH", "quote_path", "locator")},
     },
     "core.segment": {n: _BUILD for n in ("LANGUAGES", "segmenter_for", "part_freqs")},

@@ -428,7 +428,7 @@ def test_both_engines_score_with_the_manifest_s_bm25_parameters(example_html: Pa
     requests = [{"query": "retry policy"}, {"query": "install", "limit": 5},
                 {"query": "retry pol", "mode": "smart", "prefix": True}, {"query": "cache store", "mode": "smart"}]
     before = [python_answer(okf_sphinx.open_index(site), r) for r in requests]
-    (site / "_okf" / "manifest.js").write_bytes(fmt.wrap("manifest", {**manifest, "k1": 2.0, "b": 0.3}))
+    (site / "_okf" / "manifest.js").write_bytes(fmt.wrap("manifest", {**manifest, "k1": 2.0, "b": 0.3}, manifest["build"]))
     index = okf_sphinx.open_index(site)
     assert index.bm25 == (2.0, 0.3)
     after = [python_answer(index, r) for r in requests]
@@ -438,7 +438,7 @@ def test_both_engines_score_with_the_manifest_s_bm25_parameters(example_html: Pa
         old_scores = [h["score"] for h in old["hits"]] if "hits" in old else [p["score"] for p in old["pages"]]
         assert scores and scores != old_scores, req
     # a manifest without valid parameters is refused alike
-    (site / "_okf" / "manifest.js").write_bytes(fmt.wrap("manifest", {**manifest, "b": 1.5}))
+    (site / "_okf" / "manifest.js").write_bytes(fmt.wrap("manifest", {**manifest, "b": 1.5}, manifest["build"]))
     with pytest.raises(okf_sphinx.OkfError) as err:
         okf_sphinx.open_index(site)
     assert run_node(site / "_okf", requests[:1]) == [err.value.envelope]

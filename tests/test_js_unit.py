@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from support.build import sphinx_build, write_project
-from support.node import PROBE, RUNTIME, python_answer, require_node, run_node, same
+from support.build import same_build, sphinx_build, write_project
+from support.node import PROBE, READABLE, RUNTIME, python_answer, require_node, run_node, same
 
 pytestmark = pytest.mark.node
 
@@ -167,8 +167,8 @@ def test_node_loader_refuses_foreign_files(tmp_path: Path) -> None:
 
     d = tmp_path / "_okf"
     (d / "t").mkdir(parents=True)
-    (d / "manifest.js").write_bytes(fmt.wrap("manifest", {"format": "nope"}))
-    (d / "t" / "0.js").write_bytes(fmt.wrap("t/1", {}))
+    (d / "manifest.js").write_bytes(same_build("manifest", {"format": "nope"}, (d / "manifest.js")))
+    (d / "t" / "0.js").write_bytes(same_build("t/1", {}, (d / "t" / "0.js")))
     (d / "unicode.js").write_bytes(b'okfLoad("unicode",{"a":1}); alert(1);\n')
     script = f"""
 const okf = require({json.dumps(str(RUNTIME))});
@@ -181,7 +181,7 @@ new okf.Index(load).search("x").then(r => out.push(r), e => out.push(e.envelope)
 """
     proc = subprocess.run([require_node(), "-e", script], capture_output=True, text=True, timeout=60)
     manifest, shard, uni, missing, search = json.loads(proc.stdout)
-    assert manifest == {"format": "nope"}
+    assert manifest == ["0" * fmt.BUILD_DIGITS, {"format": "nope"}]  # [build, value]: the loader's answer
     assert shard["error"]["code"] == "index_corrupt" and "wrapper" in shard["error"]["message"]
     assert uni["error"]["code"] == "index_corrupt"
     assert missing["error"]["code"] == "index_corrupt"
@@ -213,7 +213,7 @@ def test_ascii_fast_path_assumptions_hold_in_the_build_tables() -> None:
         else:
             d = unicodedata.normalize("NFD", c)
             assert d == c or not all(is_word(x) for x in d), hex(cp)
-    src = RUNTIME.read_text(encoding="utf-8")
+    src = READABLE.read_text(encoding="utf-8")  # the sources as written (the shipped file is minified)
     assert "c === 0xdf || c === 0x17f || c === 0x1e9e || c === 0x212a || (c >= 0xfb00 && c <= 0xfb06)" in src
     assert to_ascii == [0xDF, 0x17F, 0x1E9E, 0x212A, *range(0xFB00, 0xFB07)]
 
@@ -260,7 +260,7 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
             digits = fmt.encode_ints(bad)
         kinds.append(i % 3)
         shard["terms"][term] = [idf, len(flat) // 3, digits]
-    path.write_bytes(fmt.wrap(name, shard))
+    path.write_bytes(same_build(name, shard, path))
     requests = [{"query": t} for t in terms]
     index = okf_sphinx.open_index(site)
     answers = run_node(site / "_okf", requests)

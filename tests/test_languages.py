@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from support.build import sphinx_build, write_project
+from support.build import boot_files, sphinx_build, write_project
 
 from support.node import python_answer, run_node, same
 
@@ -59,8 +59,12 @@ def test_the_site_ships_its_language_stemmer_only(site: tuple[str, Path, str]) -
     language, html, _stderr = site
     shipped = sorted(p.name for p in (html / "_static").glob("okf-stemmer*.js"))
     assert shipped == sorted(["okf-stemmer.js", f"okf-stemmer-{ALGORITHMS[language]}.js"])
-    page = (html / "index.html").read_text("utf-8")
+    # the search page loads them before the runtime; every other page's boot loads them in that order when the reader searches
+    page = (html / "search.html").read_text("utf-8")
     assert page.index("okf-stemmer.js") < page.index(f"okf-stemmer-{ALGORITHMS[language]}.js") < page.index("okf-search.js")
+    assert "okf-stemmer" not in (html / "index.html").read_text("utf-8")
+    files = boot_files(html / "_static" / "okf-boot.js")
+    assert files == ["okf-stemmer.js", f"okf-stemmer-{ALGORITHMS[language]}.js", "okf-search.js", "okf-dialog.js"]
 
 
 def test_other_forms_of_a_word_find_the_page(site: tuple[str, Path, str]) -> None:

@@ -18,7 +18,7 @@ import okf_sphinx
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import json_text
 from okf_sphinx.engine.expansion import MAX_EXPANDED
-from support.build import page_priors, sphinx_build, write_project
+from support.build import page_priors, sphinx_build, write_project, same_build
 from support.node import run_node, same
 from support.mcp import session_for
 
@@ -166,7 +166,7 @@ def _copy(site: Path, tmp_path: Path) -> Path:
 def test_a_corrupt_link_shard_is_index_corrupt_in_python_and_node(links_html: Path, tmp_path: Path) -> None:
     site = _copy(links_html, tmp_path)
     shard = next((site / "_okf" / "l").iterdir())
-    shard.write_text('okfLoad("l/0",{"3":[[1,"elsewhere"]]});\n', encoding="utf-8")
+    shard.write_bytes(same_build("l/0", {"3": [[1, "elsewhere"]]}, shard))
     req = {"query": "handbook", "mode": "smart", "expand": True}
     want = _api(okf_sphinx.open_index(site), req)
     assert want["error"]["code"] == "index_corrupt" and "link shard" in want["error"]["message"]
@@ -178,7 +178,7 @@ def test_an_index_without_link_data_asks_for_a_rebuild(links_html: Path, tmp_pat
     path = site / "_okf" / "manifest.js"
     manifest = fmt.unwrap("manifest", path.read_bytes())
     del manifest["smart"]["link_firsts"]
-    path.write_bytes(b'okfLoad("manifest",' + fmt.canonical_json(manifest).encode() + b");\n")
+    path.write_bytes(same_build("manifest", manifest, path))
     req = {"query": "handbook", "mode": "smart", "expand": True}
     want = _api(okf_sphinx.open_index(site), req)
     assert want["error"]["code"] == "index_version_unsupported"

@@ -14,6 +14,7 @@ from support.build import sphinx_build, write_project
 from support.mkdocs_sites import build_env, built_example, copy_example, mkdocs_build, write_mkdocs_project
 
 from okf_sphinx import open_index
+from okf_sphinx.core.guide import LLMS_TOOLS
 
 FILES: dict[str, str | bytes] = {
     "index.rst": (
@@ -48,6 +49,7 @@ def test_llms_txt_layout(built):
     text = (built[0] / "llms.txt").read_text(encoding="utf-8")
     lines = text.split("\n")
     assert lines[0] == "# Widget Docs" and lines[2] == "> Widgets turn levers into answers, quickly."
+    assert lines[4] == LLMS_TOOLS
     assert text.endswith("\n") and not text.endswith("\n\n")
     assert "## Start here" in lines and "## Docs" in lines and "## Optional" in lines
     links = re.findall(r"^- \[(.*?)\]\((.*?)\): (\S+)$", text, re.M)
@@ -106,6 +108,34 @@ def test_config_summary_baseurl_and_off_switch(tmp_path):
     single = (_build(tmp_path, "single", builder="singlehtml") / "llms.txt").read_text(encoding="utf-8")
     assert "- [Deep page](index.html#deep-page)" in single  # one page: each link has its anchor
     assert "(orphan" not in single and "[Orphan]" not in single  # not rendered on the single page
+
+
+def test_the_commands_llms_txt_names_answer_on_the_site(built) -> None:
+    """The paragraph's commands, run as written on this site: a smart search, the first hit read
+    alone by its locator (the same bytes as get_section), and an object lookup that refuses clearly."""
+    commands = re.findall(r"`(okf [^`]+)`", LLMS_TOOLS)
+    assert [c.split()[1] for c in commands] == ["search", "section", "object", "mcp"]
+    site = str(built[0])
+
+    def run(command: str, **words: str) -> subprocess.CompletedProcess[str]:
+        argv = command.split()[1:]
+        argv = [site if a == "SITE" else words.get(a, a) for a in argv]
+        return subprocess.run([sys.executable, "-m", "okf_sphinx", *argv, "--json"], capture_output=True, text=True,
+                              timeout=120)
+
+    found = run(commands[0], WORDS="pip")
+    assert found.returncode == 0, found.stderr
+    answer = json.loads(found.stdout)
+    assert answer["mode"] == "smart" and 1 <= len(answer["pages"]) <= 3
+    hit = answer["pages"][0]["hits"][0]
+    read = run(commands[1], LOCATOR=hit["locator"])
+    assert read.returncode == 0, read.stderr
+    section = json.loads(read.stdout)
+    assert section["locator"] == hit["locator"] and section["content_sha256"] == hit["content_sha256"]
+    assert section == open_index(built[0]).get_section(locator=hit["locator"], include_subsections=False)
+    missing = run(commands[2], NAME="Widget")  # a site without API objects: a named refusal, no traceback
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    assert json.loads(missing.stdout)["error"]["code"] == "section_not_found"
 
 
 # -- MkDocs sites get the same agent files -------------------------------------------------------
@@ -174,7 +204,8 @@ def mkdocs_example(tmp_path_factory) -> Path:
 
 def test_a_mkdocs_site_gets_llms_txt_whose_every_locator_reads_back(mkdocs_example: Path, tmp_path: Path) -> None:
     short = (mkdocs_example / "llms.txt").read_text(encoding="utf-8")
-    assert short.startswith("# okf MkDocs example\n\n## Docs\n\n- [")  # no site_description: no summary line
+    # no site_description: no summary line; the tools' paragraph, then the nav
+    assert short.startswith(f"# okf MkDocs example\n\n{LLMS_TOOLS}\n\n## Docs\n\n- [")
     assert "- [Retry policy](retry/): docs/retry.md#L1-L" in short  # the nav's pages, in its order
     assert "okf:section locator=docs/line-endings.md#L" in (mkdocs_example / "llms-full.txt").read_text(encoding="utf-8")
     _reads_back(mkdocs_example)
@@ -203,7 +234,7 @@ def test_a_mkdocs_nav_groups_llms_txt_and_the_options_apply(tmp_path: Path) -> N
     mkdocs_build(project, tmp_path / "site")
     short = (tmp_path / "site" / "llms.txt").read_text(encoding="utf-8")
     assert short == (
-        "# test\n\n> A site that helps.\n\n"
+        f"# test\n\n> A site that helps.\n\n{LLMS_TOOLS}\n\n"
         "## Docs\n\n- [About](about/): about.md#L1-L3\n\n"
         "## Guide\n\n- [Start here](guide/start/): guide/start.md#L1-L7\n- [Inner](guide/deep/inner/): guide/deep/inner.md#L1-L3\n\n"
         "## Optional\n\n- [Extra](extra/): extra.md#L1-L3\n"

@@ -25,7 +25,7 @@ from support.mkdocs_sites import (
     mkdocs_build,
     write_mkdocs_project,
 )
-from support.build import page_priors
+from support.build import boot_files, page_priors
 
 EXPECTED = json.loads((EXAMPLE_MKDOCS / "expected_sections.json").read_text(encoding="utf-8"))
 
@@ -384,28 +384,32 @@ def test_heading_too_long_fails_naming_file_and_line(tmp_path: Path) -> None:
 
 
 def test_theme_search_box_is_hooked_on_every_page(site: Path) -> None:
-    from okf_sphinx.capture.mkdocs.theme import ASSET_FILES, THEME_BOXES
+    from okf_sphinx.capture.mkdocs.theme import THEME_BOXES
+    from okf_sphinx.surfaces.browser import shipped
 
     page = (site / "guide" / "headings" / "index.html").read_text(encoding="utf-8")
     scripts = re.findall(r'<script src="([^"]*assets/okf/[^"]*)"([^>]*)>', page)
     assert [(src, re.findall(r'data-okf-([\w-]+)="([^"]*)"', attrs)) for src, attrs in scripts] == [
-        ("../../assets/okf/okf-stemmer.js", []),
-        ("../../assets/okf/okf-stemmer-english.js", []),  # the site language's stemmer only
-        ("../../assets/okf/okf-search.js", [("index", "../../_okf/")]),
         ("../../assets/okf/okf-mkdocs.js", [("search", "../../search.html"), ("theme", "mkdocs")]),
-        ("../../assets/okf/okf-dialog.js", [("root", "../../"), ("search-page", "search.html"),
-                                            ("box", html.escape(THEME_BOXES))]),
-    ]  # in this order: stemmer before the runtime, the theme hook before the dialog
-    assert sorted(p.name for p in (site / "assets" / "okf").glob("okf-stemmer*.js")) == [
-        "okf-stemmer-english.js", "okf-stemmer.js"]
+        ("../../assets/okf/okf-boot.js", [("root", "../../"), ("index", "../../_okf/"), ("search-page", "search.html"),
+                                          ("box", html.escape(THEME_BOXES))]),
+    ]  # the theme hook, then the boot: no runtime on a page until the reader reaches for search
+    assets = site / "assets" / "okf"
+    # what the boot loads then, in order: the stemmers (the site language's only), the runtime, the dialog
+    assert boot_files(assets / "okf-boot.js") == ["okf-stemmer.js", "okf-stemmer-english.js", "okf-search.js", "okf-dialog.js"]
+    assert sorted(p.name for p in assets.glob("okf-stemmer*.js")) == ["okf-stemmer-english.js", "okf-stemmer.js"]
     head = page[: page.index("</head>")]
     assert '<link rel="stylesheet" href="../../assets/okf/okf-dialog.css">' in head
     assert "search/main.js" not in page  # the theme's own search client is not loaded
     # only HTML pages: the sitemap and the 404 page (served from any depth) are left alone
     assert "okf" not in (site / "sitemap.xml").read_text(encoding="utf-8")
     assert "okf-mkdocs.js" not in (site / "404.html").read_text(encoding="utf-8")
-    for name in ASSET_FILES:
-        assert (site / "assets" / "okf" / name).read_bytes() == (Path(okf_sphinx.__file__).parent / "static" / name).read_bytes()
+    for name in ("okf-mkdocs.js", "okf-dialog.js", "okf-search.js", "okf-stemmer.js"):  # minified, their maps beside them
+        made = shipped(name, "en")
+        assert (assets / name).read_text(encoding="utf-8") == made.text
+        assert (assets / (name + ".map")).read_text(encoding="utf-8") == made.map
+    for name in ("okf-search.css", "okf-dialog.css"):
+        assert (assets / name).read_bytes() == (Path(okf_sphinx.__file__).parent / "static" / name).read_bytes()
 
 
 def test_failed_build_leaves_no_old_index(tmp_path: Path) -> None:
@@ -478,8 +482,9 @@ def test_mkdocs_serve_rebuilds_the_index_it_serves(tmp_path: Path) -> None:
 
 
 def _manifest(site: Path) -> dict[str, Any]:
-    text = (site / "_okf" / "manifest.js").read_text(encoding="utf-8")
-    return json.loads(text[text.index(",") + 1 : text.rindex(")")])
+    from okf_sphinx.core import index_format as fmt
+
+    return fmt.unwrap("manifest", (site / "_okf" / "manifest.js").read_bytes())
 
 
 @pytest.mark.parametrize(
@@ -507,7 +512,7 @@ def test_smart_language_comes_from_the_site(tmp_path: Path, theme: str, option: 
     from okf_sphinx.core.stemmer import stemmer_script
 
     shipped = sorted(p.name for p in (tmp_path / "site" / "assets" / "okf").glob("okf-stemmer*.js"))
-    assert shipped == sorted(["okf-stemmer.js"] + ([stemmer_script(language)] if stemmed else []))
+    assert shipped == (sorted(["okf-stemmer.js", stemmer_script(language)]) if stemmed else [])  # no stemmer: none shipped
 
 
 def test_snippet_line_ranges_and_sections_are_captured_exactly(tmp_path: Path) -> None:
@@ -915,3 +920,106 @@ def test_weights_by_docname_with_the_change_log_default(tmp_path: Path) -> None:
     assert chosen["guide/a.md"] == pytest.approx(3 * off["guide/a.md"], rel=1e-3)
     assert chosen["guide/b.md"] == off["guide/b.md"]  # its front matter says 1
     assert chosen["changelog.md"] == off["changelog.md"]  # the author's mapping replaces the default
+
+
+# -- build errors in the author's own words (issue 20, points 7 and 8) -------------------------------
+
+
+@pytest.mark.parametrize("weight", ["1" + "0" * 400, "1e999", "-0", ".nan"])
+def test_a_huge_or_odd_weight_in_front_matter_names_the_page_and_the_field(tmp_path: Path, weight: str) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n\nText.\n",
+                                                    "draft.md": f"---\nokf-search-weight: {weight}\n---\n\n# Draft\n"})
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "draft" in proc.stderr and "okf-search-weight" in proc.stderr and "at most 100" in proc.stderr
+    assert len(proc.stderr) < 4000  # a 400-digit value is not echoed whole
+    assert not (out / "_okf").exists()
+
+
+def test_output_dir_naming_a_folder_okf_did_not_write_is_refused_in_mkdocs_words(tmp_path: Path) -> None:
+    """output_dir: search — the search plugin's own folder: the build fails once, naming
+    the option as mkdocs.yml spells it, and leaves that folder alone."""
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# Home\n\nText.\n"},
+                                   "plugins:\n  - search\n  - okf:\n      output_dir: search\n")
+    out = tmp_path / "site"
+    proc = mkdocs_build(project, out, check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    assert "output_dir" in proc.stderr and "mkdocs.yml" in proc.stderr
+    assert "okf_search_output_dir" not in proc.stderr and "conf.py" not in proc.stderr
+    assert proc.stderr.count("is not an okf_sphinx index") == 1, proc.stderr
+    assert (out / "search" / "search_index.json").is_file()  # the search plugin's index, untouched
+
+
+def test_a_limit_is_named_as_mkdocs_yml_spells_it(tmp_path: Path) -> None:
+    project = write_mkdocs_project(tmp_path / "p", {"index.md": "# A\n\n## B\n\n## C\n\n## D\n"},
+                                   "plugins:\n  - okf:\n      limits: {sections: 2}\n")
+    proc = mkdocs_build(project, tmp_path / "site", check=False)
+    assert proc.returncode != 0 and "limits: {sections: N}" in proc.stderr and "mkdocs.yml" in proc.stderr
+    assert "okf_search_limits" not in proc.stderr and "conf.py" not in proc.stderr
+
+
+def test_symlinked_pages_keep_their_paths_and_reveal_nothing_of_the_machine(tmp_path: Path) -> None:
+    """A page that is a link to a file outside the project, and a linked folder of pages:
+    their paths are where MkDocs sees them (``notes.md``, ``linked/a.md``), never their
+    targets', and the other pages' locators are a plain build's (issue 20, point 4)."""
+    private = tmp_path / "private-notes"
+    private.mkdir()
+    (private / "notes.md").write_text("# Notes\n\nPrivate walrus notes.\n", encoding="utf-8")
+    (private / "a.md").write_text("# A\n\nThe walrus in a linked folder.\n", encoding="utf-8")
+    pages = {"index.md": "# Home\n\nThe walrus home.\n\n## More\n\nText.\n"}
+    plain = write_mkdocs_project(tmp_path / "plain", pages)
+    mkdocs_build(plain, tmp_path / "plain-site")
+    project = write_mkdocs_project(tmp_path / "proj", pages)
+    (project / "docs" / "notes.md").symlink_to(private / "notes.md")
+    (project / "docs" / "linked").symlink_to(private, target_is_directory=True)
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    index = okf_sphinx.open_index(out)
+    assert [f["path"] for f in index.files()] == ["index.md", "linked/a.md", "linked/notes.md", "notes.md"]
+    assert {h["path"] for h in index.search("walrus")["hits"]} == {"index.md", "linked/a.md", "linked/notes.md", "notes.md"}
+    before = okf_sphinx.open_index(tmp_path / "plain-site")
+    assert index.get_section(concept_id="index")["outline"] == before.get_section(concept_id="index")["outline"]
+    published = b"".join(p.read_bytes() for p in sorted((out / "_okf").rglob("*.js")))
+    for secret in (b"private-notes", str(tmp_path).encode(), tmp_path.name.encode()):
+        assert secret not in published, secret
+
+
+def test_a_server_reading_the_site_never_sees_no_index_during_plain_rebuilds(tmp_path: Path) -> None:
+    """``mkdocs build`` empties site_dir before it builds (its clean): an ``okf mcp`` reading
+    the site through three plain rebuilds answers every call from the old index or the new
+    one, never index_not_found (issue 20, point 11)."""
+    import threading
+
+    import anyio
+    from support.mcp import session_for, structured
+
+    pages = {"index.md": "# Home\n\nThe walrus home.\n", **{f"p{i}.md": f"# Page {i}\n\nA walrus, page {i}.\n" for i in range(40)}}
+    project = write_mkdocs_project(tmp_path / "p", pages)
+    out = tmp_path / "site"
+    mkdocs_build(project, out)
+    done = threading.Event()
+
+    def rebuild() -> None:
+        try:
+            for _ in range(3):
+                mkdocs_build(project, out)
+        finally:
+            done.set()
+
+    async def go() -> list[Any]:
+        answers: list[Any] = []
+        async with session_for(out) as s:
+            builder = threading.Thread(target=rebuild)
+            builder.start()
+            while not done.is_set() or len(answers) < 20:
+                answers.append(await s.call_tool("search_sections", {"query": "walrus", "limit": 3}))
+                if len(answers) > 20_000:
+                    break
+            builder.join()
+        return answers
+
+    answers = anyio.run(go)
+    failed = [structured(a)["error"] for a in answers if a.is_error]
+    assert len(answers) >= 20 and failed == [], (len(answers), failed[:3])
+    assert all(structured(a)["total"] == 41 for a in answers)

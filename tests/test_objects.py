@@ -11,6 +11,7 @@ import pytest
 
 import okf_sphinx
 from support.build import EXAMPLE, sphinx_build, write_project
+from support.shapes import SHAPES
 from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
 from okf_sphinx.core.errors import OkfError
@@ -148,59 +149,6 @@ def test_object_lookup_refusals_and_search_concepts(example_html: Path) -> None:
     assert found["objects_total"] == 6 and found["objects_truncated"] is True
     assert found["objects"][0] == {"heading": "example_pkg.cache.CacheStore", "locator": "example_pkg/cache.py#L21-L25",
                                    "kind": "py:class", "concept_id": "api"}
-
-
-SHAPES = '''"""Shapes: a package for the ``autoclass_content`` test."""
-
-
-class Circle:
-    """A circle in the plane."""
-
-    def __init__(self, radius):
-        """Make a circle of the given ``radius``."""
-        self.radius = radius
-
-    def area(self):
-        """Return the circle's area."""
-        return 3.14159 * self.radius**2
-
-
-class Square:
-    """A square."""
-
-    def area(self):
-        """Return the square's area."""
-        return 1.0
-
-
-def scale(x):
-    return x
-
-
-scale.__doc__ = "Scale ``x``: a docstring built at run time."
-
-
-class _Base:
-    def area(self):
-        """The area of the shape, in square units."""
-
-
-class Unit(_Base):
-    """The unit square."""
-
-    def area(self):
-        return 1.0
-
-
-class Labelled:
-    """A shape with a label."""
-
-    def __init__(self, label):
-        #: The label shown next to the shape.
-        self.label = label
-        self.hidden = False
-        """Whether the shape is drawn."""
-'''
 
 
 def _shapes(tmp_path: Path, autoclass_content: str = "both") -> Path:

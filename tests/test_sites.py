@@ -16,7 +16,7 @@ from support.reading_site import built_site
 from okf_sphinx import OkfError, open_index
 from okf_sphinx.agent.answers import answer_json
 from okf_sphinx.agent.dispatch import call_tool
-from okf_sphinx.agent.sites import assign_names, location_name, slug, split_named
+from okf_sphinx.agent.sites import Opened, Sites, assign_names, location_name, slug, split_named
 
 
 @pytest.fixture(scope="module")
@@ -149,6 +149,16 @@ def test_three_sites_behind_one_server(site, example_html):
     for (tool, args), got, want in zip(requests, results, expected):
         assert not got.is_error, structured(got)
         assert answer_json(structured(got)) == answer_json(want), (tool, args)
+
+
+def test_a_many_site_search_without_lanes_answers_each_site(site, example_html):
+    """Sites.call itself (the Python side of a many-site server, without the MCP server's
+    lanes) answers a search without ``site`` with every site's answer, side by side."""
+    reading, example = open_index(site), open_index(example_html)
+    sites = Sites([("reading", Opened(reading)), ("example", Opened(example))])
+    got = sites.call("search_sections", {"query": "retry", "limit": 3})
+    assert got == {"query": "retry", "sites": [{"site": "reading", "result": reading.search("retry", 3)},
+                                               {"site": "example", "result": example.search("retry", 3)}]}
 
 
 def test_one_site_keeps_its_answers_and_accepts_its_name(site, tmp_path):

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import okf_sphinx
-from support.build import build_html, page_priors, sphinx_build, write_project
+from support.build import build_html, page_priors, sphinx_build, write_project, same_build
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import json_text
@@ -323,7 +323,7 @@ def test_object_names_rank_their_object_first(example_html: Path) -> None:
 
 def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
     path = site / "_okf" / f"{name}.js"
-    path.write_bytes(fmt.wrap(name, change(fmt.unwrap(name, path.read_bytes()))))
+    path.write_bytes(same_build(name, change(fmt.unwrap(name, path.read_bytes())), path))
 
 
 CORRUPTIONS = [
@@ -414,3 +414,17 @@ def test_an_answer_does_not_depend_on_the_queries_before_it(example_html: Path) 
     answer = warm.search(second, 5, mode="smart")
     assert answer == okf_sphinx.open_index(example_html).search(second, 5, mode="smart")
     assert any(h["heading"].endswith("default_ttl") for p in answer["pages"] for h in p["hits"])
+
+
+def test_a_huge_weight_names_the_setting_or_the_page(tmp_path: Path) -> None:
+    """``okf_search_weights = {"*": 10**400}`` and a 400-digit field: an error naming the
+    setting (or the page and its field), never a traceback (issue 20, point 7)."""
+    src = write_project(tmp_path / "a", {"index.rst": "Home\n====\n\nText.\n"}, conf='okf_search_weights = {"*": 10**400}\n')
+    proc = sphinx_build(src, tmp_path / "a-html", check=False)
+    assert proc.returncode != 0 and "okf_search_weights['*'] must be a number above 0" in proc.stderr, proc.stderr[-2000:]
+    assert "a 401-digit number" in proc.stderr and "int too large" not in proc.stderr
+    src = write_project(tmp_path / "b", {"index.rst": "Home\n====\n\n.. toctree::\n\n   page\n",
+                                         "page.rst": f":okf-search-weight: {'9' * 400}\n\nPage\n====\n\nText.\n"})
+    proc = sphinx_build(src, tmp_path / "b-html", check=False)
+    assert proc.returncode != 0 and "page page: the okf-search-weight field must be a number" in proc.stderr, proc.stderr[-2000:]
+    assert not (tmp_path / "b-html" / "_okf").exists()

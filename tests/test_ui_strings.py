@@ -53,9 +53,10 @@ def test_catalogue_is_complete_and_compiled(po: Path) -> None:
 
 
 def test_the_table_is_the_dialogs() -> None:
-    """capture/ui_strings.py's STRINGS are okf-dialog.js's keys and English defaults."""
+    """capture/ui_strings.py's STRINGS are the dialog's keys and English defaults (okf-boot.js
+    holds them: it builds the dialog before the rest of the code arrives)."""
     node = require_node()
-    script = f"process.stdout.write(JSON.stringify(require({json.dumps(str(ROOT / 'okf_sphinx/static/okf-dialog.js'))}).STRINGS))"
+    script = f"process.stdout.write(JSON.stringify(require({json.dumps(str(ROOT / 'okf_sphinx/static/okf-boot.js'))}).STRINGS))"
     js = json.loads(subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout)
     assert js == STRINGS
 
@@ -76,7 +77,7 @@ def test_no_strings_for_english_or_unknown_languages() -> None:
 
 
 def _strings_of(page: Path) -> dict[str, str]:
-    found = re.search(r'<script[^>]*okf-dialog\.js[^>]*data-okf-strings="([^"]*)"|<script[^>]*data-okf-strings="([^"]*)"[^>]*okf-dialog\.js',
+    found = re.search(r'<script[^>]*okf-boot\.js[^>]*data-okf-strings="([^"]*)"|<script[^>]*data-okf-strings="([^"]*)"[^>]*okf-boot\.js',
                       page.read_text(encoding="utf-8"))
     assert found, page
     return json.loads(html.unescape(found.group(1) or found.group(2)))

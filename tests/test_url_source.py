@@ -240,3 +240,57 @@ def test_concurrent_mcp_calls_share_one_open_of_a_slow_site():
     # queued opens would make 8 connections and take 8 × 2 s
     assert connections <= 2, connections
     assert elapsed < 12, elapsed
+
+
+# -- site URLs that are not what they seem (issue 20, points 9 and 10) ------------------------------
+
+BAD_URLS = ["http://[::1", "http://[zz]/", "http://host:99999/", "http://host:abc/", "https:///docs/"]
+
+
+@pytest.mark.parametrize("url", BAD_URLS)
+def test_a_malformed_url_is_schema_validation_everywhere(url):
+    import json
+    import subprocess
+    import sys
+
+    with pytest.raises(OkfError) as info:
+        open_index(url)
+    assert info.value.code == "schema_validation" and "URL" in info.value.message
+    proc = subprocess.run([sys.executable, "-m", "okf_sphinx", "search", url, "--query", "x", "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout)["error"]["code"] == "schema_validation"
+    proc = subprocess.run([sys.executable, "-m", "okf_sphinx", "mcp", url], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "schema_validation" in proc.stderr, proc.stderr
+
+
+def test_a_query_or_fragment_never_leads_to_another_sites_index(site, example_html, tmp_path):
+    """The site at /docs/ beside another at the server's root: ``/docs#top`` is /docs/'s
+    index (a fragment never reaches a server), ``/docs?x=1`` is refused — never the
+    root's index under /docs's name."""
+    import shutil
+
+    root = tmp_path / "root"
+    shutil.copytree(example_html, root)
+    shutil.copytree(site, root / "docs")
+    with serve_folder(root) as (url, requests):
+        docs = open_index(url + "docs").search("walrus")
+        assert docs["total"] >= 1 and open_index(url).search("walrus")["total"] == 0
+        assert open_index(url + "docs#top").search("walrus") == docs
+        assert open_index(url + "docs/#top").source.location == url + "docs/_okf/"
+        for query in ("docs?x=1", "docs/?x=1#top", "?x=1"):
+            with pytest.raises(OkfError) as info:
+                open_index(url + query)
+            assert info.value.code == "schema_validation" and "?x=1" in info.value.message
+    assert not any("?" in r or "#" in r for r in requests)
+
+
+@pytest.mark.parametrize("target", ["file:///etc/passwd", "ftp://127.0.0.1/x", "http://[::1"])
+def test_one_redirect_off_http_is_named_not_counted_as_a_loop(target):
+    with redirecting_server(target) as (url, seen):
+        with pytest.raises(OkfError) as info:
+            UrlSource(url + "_okf/", timeout=10).read("manifest")
+    assert info.value.code == "source_unavailable", info.value
+    assert target in info.value.message and "more than" not in info.value.message, info.value.message
+    assert info.value.details["redirect"] == target and seen == ["/_okf/manifest.js"]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx  # noqa: E402
-from support.build import ROOT, sphinx_build, write_project
+from support.build import ROOT, sphinx_build, write_project, same_build
 from support.node import python_answer, run_node, same
 from okf_sphinx.capture.sphinx.myst_include import line_shift, version_tuple  # noqa: E402
 from okf_sphinx.core import index_format as fmt  # noqa: E402
@@ -58,7 +58,7 @@ def _rewrite(okf: Path, name: str, change) -> None:  # noqa: ANN001
     path = okf / f"{name}.js"
     value = fmt.unwrap(name, path.read_bytes())
     change(value)
-    path.write_bytes(fmt.wrap(name, value))
+    path.write_bytes(same_build(name, value, path))
 
 
 def _insert_range(flat: list[int], cp: int) -> list[int]:

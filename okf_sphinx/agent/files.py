@@ -25,11 +25,49 @@ def _file_numbers(index: Index) -> dict[str, int]:
     return index.memo("file_numbers", lambda: {e["path"]: n for n, e in enumerate(index.files())})
 
 
+#: The most captured paths an unknown path is compared with for suggestions (a comparison
+#: costs about 50 µs: every path of a 20,000-file site was a second per call).
+MAX_SUGGESTION_CANDIDATES = 1000
+
+
+def _path_keys(index: Index) -> dict[str, list[str]]:
+    """Captured paths by folder, by file name and by file stem (case folded; a key's kind is its
+    first character): where a path that is not captured finds the one meant."""
+    def build() -> dict[str, list[str]]:
+        keys: dict[str, list[str]] = {}
+        for path in _file_numbers(index):
+            for key in _keys_of(path):
+                keys.setdefault(key, []).append(path)
+        return keys
+
+    return index.memo("path_keys", build)
+
+
+def _keys_of(path: str) -> tuple[str, ...]:
+    folder, _, name = path.casefold().rpartition("/")
+    return "d" + folder, "n" + name, "s" + name.partition(".")[0]
+
+
+def suggest_paths(index: Index, path: str) -> list[str]:
+    """Up to 10 captured paths close to ``path``, the closest first.  A site of at most
+    :data:`MAX_SUGGESTION_CANDIDATES` files compares ``path`` with every one; a larger
+    site only with those in its folder or with its file name or stem (case folded),
+    at most that many, in path order."""
+    everything = _file_numbers(index)
+    if len(everything) <= MAX_SUGGESTION_CANDIDATES:
+        pool = list(everything)
+    else:
+        keys = _path_keys(index)
+        found = {p for key in _keys_of(path) for p in keys.get(key, ())}
+        pool = sorted(found)[:MAX_SUGGESTION_CANDIDATES]
+    return difflib.get_close_matches(path, pool, n=10, cutoff=0.6)
+
+
 def file_number(index: Index, path: str, field: str = "path") -> int:
     numbers = _file_numbers(index)
     n = numbers.get(path)
     if n is None:
-        close = difflib.get_close_matches(path, list(numbers), n=10, cutoff=0.6)
+        close = suggest_paths(index, path)
         raise OkfError(
             "not_found",
             f"{path!r} is not a captured file of this site (paths are relative to the source root, "

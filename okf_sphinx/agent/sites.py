@@ -23,7 +23,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core.errors import OkfError, shown
 
 from . import batch
 from .dispatch import TOOL_ARGUMENTS, call_tool
@@ -53,10 +53,9 @@ def check_timeout(timeout: Any) -> float | None:
     except OverflowError:  # an int too large for a float
         ok = False
     if not ok:
-        shown = repr(timeout) if len(repr(timeout)) <= 40 else f"a {len(str(timeout))}-digit number"
         raise OkfError(
             "schema_validation",
-            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown}",
+            f"--timeout must be a finite number of seconds above 0 and at most {MAX_TIMEOUT:g}, got {shown(timeout)}",
             field="timeout", limit=MAX_TIMEOUT,
         )
     return float(timeout)
@@ -119,7 +118,10 @@ def slug(text: str) -> str:
 def location_name(location: str) -> str:
     """A name for a site from where it is: the host and last telling path part of a URL,
     the last folder that is not a build folder (``proj/docs/_build/html`` → ``proj``)."""
-    parts = urllib.parse.urlsplit(location)
+    try:
+        parts = urllib.parse.urlsplit(location)
+    except ValueError:  # not a URL that parses: named from its text as a path
+        parts = urllib.parse.SplitResult("", "", location, "", "")
     if parts.scheme in ("http", "https"):
         segments = [s for s in parts.path.split("/") if s.lower() not in _BUILD_DIRS]
         host = (parts.hostname or "").removeprefix("www.").split(".")[0]
@@ -195,8 +197,8 @@ class Sites:
                            sites=list(self.names))
         found = self._by_name.get(name)
         if found is None:
-            shown = name if len(name) <= MAX_NAME_CHARS else name[:MAX_NAME_CHARS] + "…"
-            raise OkfError("schema_validation", f"no site named {shown!r}; this server serves {self._known()}",
+            cut = name if len(name) <= MAX_NAME_CHARS else name[:MAX_NAME_CHARS] + "…"
+            raise OkfError("schema_validation", f"no site named {cut!r}; this server serves {self._known()}",
                            field="site", sites=list(self.names))
         return found
 
@@ -234,52 +236,73 @@ class Sites:
     def _search_each(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``search_sections`` on every site, side by side (never merged: scores of
         different indexes are not comparable).  Bad arguments are refused once."""
-        answers = []
-        for name, holder in self.entries:
-            answers.append({"site": name, "result": batch.answer_of(
-                lambda t, a, holder=holder: call_tool(holder.get(), t, a))("search_sections", arguments)})
-        errors = [a["result"]["error"] for a in answers if "error" in a["result"]]
+        return self.side_by_side(arguments, at_once([lambda n=n: self.search_one(n, arguments) for n in self.names]))
+
+    def search_one(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Site ``name``'s ``search_sections`` answer, or its error envelope (one part of a
+        many-site search; the MCP server runs the parts in each site's own lane)."""
+        holder = self._by_name[name]
+        return batch.answer_of(lambda t, a: call_tool(holder.get(), t, a))("search_sections", arguments)
+
+    def side_by_side(self, arguments: dict[str, Any], answers: list[dict[str, Any]]) -> dict[str, Any]:
+        """The many-site search answer from each site's answer (in :attr:`names` order);
+        a refusal every site gives alike (bad arguments) is the call's own."""
+        errors = [a["error"] for a in answers if "error" in a]
         if errors and len(errors) == len(answers) and errors[0]["code"] in ("schema_validation", "resource_limit") \
                 and all(e == errors[0] for e in errors):
             raise OkfError(errors[0]["code"], errors[0]["message"],
                            **{k: v for k, v in errors[0].items() if k not in ("code", "message")})
-        return {"query": arguments.get("query"), "sites": answers}
+        return {"query": arguments.get("query"), "sites": [{"site": n, "result": a} for n, a in zip(self.names, answers)]}
 
     def list_sites(self) -> dict[str, Any]:
-        out = []
-        for name, holder in self.entries:
+        def describe(name: str, holder: Holder) -> dict[str, Any]:
             try:
                 index = holder.get()
             except OkfError as err:
-                out.append({"name": name, "location": holder.location,
-                            "error": {"code": err.code, "message": err.message}})
-                continue
-            out.append({
+                return {"name": name, "location": holder.location, "error": {"code": err.code, "message": err.message}}
+            return {
                 "name": name,
                 "title": project_name(index),
                 "generator": str(index.manifest.get("generator", "")),
                 "snapshot_revision": index.snapshot_revision,
                 "sections": index.section_count,
                 "location": index.source.location,
-            })
-        return {"status": "ok", "sites": out}
+            }
+
+        # sites not opened yet open all at once: the slowest one sets the wait, not their sum
+        return {"status": "ok", "sites": at_once([lambda n=n, h=h: describe(n, h) for n, h in self.entries])}
+
+
+def at_once(calls: list[Callable[[], Any]]) -> list[Any]:
+    """The results of ``calls``, in order, run in threads of their own when there are
+    several (each may wait on a site's network); the first exception is raised."""
+    if len(calls) < 2:
+        return [call() for call in calls]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="okf-site") as pool:
+        futures = [pool.submit(call) for call in calls]
+        return [f.result() for f in futures]
+
+
+def derived_name(site: str, opened: Any) -> str:
+    """The name a site gets when none is given: from its project's name (``opened`` is its
+    index, None or its error when not opened), else from where it is."""
+    derived = slug(project_name(opened)) if opened is not None and not isinstance(opened, BaseException) else ""
+    return derived or location_name(site)
 
 
 def name_sites(arguments: list[str], open_one: Callable[[str], Any]) -> list[tuple[str, str, Any]]:
     """``(name, site, opened index or the OkfError of opening it)`` for ``okf mcp``'s
-    arguments, names assigned as :func:`assign_names` says."""
+    arguments, names assigned as :func:`assign_names` says; the sites open all at once."""
     parsed = [split_named(a) for a in arguments]
-    opened: list[Any] = []
-    wanted: list[tuple[str | None, str]] = []
-    for given, site in parsed:
+
+    def attempt(site: str) -> Any:
         try:
-            index = open_one(site)
+            return open_one(site)
         except OkfError as err:
-            index = err
-        opened.append(index)
-        derived = ""
-        if not isinstance(index, OkfError):
-            derived = slug(project_name(index))
-        wanted.append((given, derived or location_name(site)))
-    names = assign_names(wanted)
+            return err
+
+    opened = at_once([lambda site=site: attempt(site) for _, site in parsed])
+    names = assign_names([(given, derived_name(site, index)) for (given, site), index in zip(parsed, opened)])
     return [(name, site, index) for name, (_, site), index in zip(names, parsed, opened)]

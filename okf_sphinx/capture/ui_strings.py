@@ -1,6 +1,6 @@
 """The search dialog's UI strings in a site's language, for both hosts.
 
-okf-dialog.js holds the English strings (its ``STRINGS``); a build passes the ones its
+okf-boot.js holds the English strings (its ``STRINGS``); a build passes the ones its
 language translates as ``data-okf-strings`` on the dialog's script tag.  The
 translations are okf_sphinx's own message catalogue,
 ``okf_sphinx/locale/<lang>/LC_MESSAGES/okf_sphinx.po``, compiled to ``.mo`` with
@@ -21,7 +21,7 @@ from pathlib import Path
 CATALOG = "okf_sphinx"
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 
-#: dialog key -> msgid: every string of okf-dialog.js's STRINGS (its English default)
+#: dialog key -> msgid: every string of okf-boot.js's STRINGS (its English default)
 STRINGS = {
     "label": "Search",
     "placeholder": "Search the documentation",

@@ -42,6 +42,13 @@ EXIT_CODES: dict[str, int] = {
     "missing_dependency": 21,
     # mode "semantic" on an index whose site names no embedding model (docs/smart.md, "Meaning")
     "semantic_unavailable": 22,
+    # a file of another build than the manifest (a rebuild, a deployment, a cache serving two builds)
+    "index_changed": 23,
+    # `okf index SITE_DIR` (docs/zensical.md): no build there, sources that do not match it, an index that
+    # cannot be written (a cap, a heading too long); nothing is written
+    "site_not_built": 24,
+    "source_mismatch": 25,
+    "build_failed": 26,
     # an unexpected failure inside a server: reported as an envelope, never a traceback
     "internal_error": 70,
 }
@@ -135,6 +142,20 @@ def _ecma_number(x: float) -> str:
     return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e > 0 else "-") + str(abs(e))
 
 
+def shown(value: Any) -> str:
+    """``value`` as an error message quotes it (:func:`json_text`), or — for a long one (a
+    400-digit weight, an integer Python will not even print) — what it is."""
+    try:
+        text = str(value) if isinstance(value, int) and not isinstance(value, bool) else json_text(value)
+    except ValueError:  # an int past Python's 4,300-digit conversion limit
+        return "an integer of more than 4300 digits"
+    if len(text) <= 60:
+        return text
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"a {len(text) - (value < 0)}-digit number"
+    return f"{text[:40]}… ({len(text)} characters)"
+
+
 class BuildError(Exception):
     """The index cannot be written; the message says what to change, in the terms of the
     :class:`~okf_sphinx.core.hosts.Host` that runs the build."""
@@ -181,10 +202,9 @@ class PathLimitError(BuildError):
         self.value = value
         self.maximum = maximum
         shown = path if len(path) <= 200 else path[:100] + "…" + path[-100:]
-        setting = host.setting("limits")
         super().__init__(
             f"{host.prefix}the path of captured file {shown!r} (relative to the source root) has {value} {unit}; "
-            f"the index format allows at most {maximum} (a fixed limit, not {'an' if setting[0] in 'aeiou' else 'a'} {setting} key): "
+            f"the index format allows at most {maximum} (a fixed limit, which no setting raises): "
             "move or rename the file so that its path is shorter; "
             "no search index was written"
         )

@@ -18,7 +18,9 @@ from urllib.parse import quote
 from .errors import OkfError, json_text
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
+#: Hex digits of a build's identity (:func:`build_id`), which every index file carries.
+BUILD_DIGITS = 16
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
 STAGING_PREFIX = ".okf-"
 #: BM25's parameters as the build writes them into the manifest (``k1``, ``b``); engines
@@ -46,13 +48,45 @@ def canonical_json(value: Any, *, sort_keys: bool = True) -> str:
     return text
 
 
-def wrap(name: str, value: Any) -> bytes:
-    """The bytes of index file ``name`` holding ``value``."""
-    return (_PREFIX + json.dumps(name) + "," + canonical_json(value) + _SUFFIX).encode("utf-8")
+#: How every manifest starts, whatever its build (a folder holding one is an okf_sphinx index).
+MANIFEST_HEAD = (_PREFIX + '"manifest",').encode("utf-8")
+_BUILD = re.compile(f'"([0-9a-f]{{{BUILD_DIGITS}}})",')
+
+
+def wrap(name: str, value: Any, build: str) -> bytes:
+    """The bytes of index file ``name`` of build ``build`` (:func:`build_id`) holding ``value``."""
+    return wrap_json(name, canonical_json(value), build)
+
+
+def wrap_json(name: str, text: str, build: str) -> bytes:
+    """:func:`wrap` of a value already written as canonical JSON ``text``."""
+    return (_PREFIX + json.dumps(name) + ',"' + build + '",' + text + _SUFFIX).encode("utf-8")
+
+
+def build_id(files: dict[str, str]) -> str:
+    """The identity of a build (format_version 5): the first :data:`BUILD_DIGITS` hex digits of
+    the SHA-256 over every file's canonical JSON but the manifest's (``files``: name → JSON
+    text), in name order, each as ``<name>\n<byte length>\n<bytes>``.  The same sources give
+    the same identity; other files, another.  (Two builds whose files are all equal answer
+    alike whichever manifest a reader holds: the manifest's own fields — the generator that
+    wrote it, say — need no identity of their own.)"""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        data = files[name].encode("utf-8")
+        digest.update(f"{name}\n{len(data)}\n".encode())
+        digest.update(data)
+    return digest.hexdigest()[:BUILD_DIGITS]
 
 
 def unwrap(name: str, data: bytes) -> Any:
     """Parse index file ``name``; anything but the exact expected shape is ``index_corrupt``."""
+    return unwrap_file(name, data)[1]
+
+
+def unwrap_file(name: str, data: bytes) -> tuple[str | None, Any]:
+    """``(build, value)`` of index file ``name``: the identity of the build that wrote it
+    (``None`` for a file written before format_version 5, which names none) and its JSON
+    value; anything but the exact expected shape is ``index_corrupt``."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -64,9 +98,11 @@ def unwrap(name: str, data: bytes) -> Any:
             f"index file {name}.js does not have the okfLoad wrapper for {json_text(name)} (truncated or foreign); rebuild the site",
             file=f"{name}.js",
         )
+    build = _BUILD.match(text, len(head))
     try:
         # NaN and Infinity are not JSON: refused here as JSON.parse refuses them in the browser
-        return json.loads(text[len(head) : -len(_SUFFIX)], parse_constant=_not_json)
+        value = json.loads(text[build.end() if build else len(head) : -len(_SUFFIX)], parse_constant=_not_json)
+        return (build.group(1) if build else None), value
     except (ValueError, RecursionError):
         raise OkfError("index_corrupt", f"index file {name}.js holds invalid JSON; rebuild the site", file=f"{name}.js") from None
 

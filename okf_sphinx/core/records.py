@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import fnmatch
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,14 @@ MAX_HEADING_BYTES = 1024
 DEFAULT_EXCLUDE: tuple[str, ...] = ()
 
 
+def lexical(path: str | os.PathLike[str]) -> str:
+    """``path`` absolute, with ``.`` and ``..`` parts resolved by name, in POSIX form —
+    where the generator sees the file: a symbolic link is *not* followed, so a linked page
+    keeps the path it has in the source tree, never its target's (which may name folders
+    of the build machine outside the project)."""
+    return Path(os.path.normpath(os.path.abspath(path))).as_posix()
+
+
 @dataclass(frozen=True)
 class CapturedFile:
     """One source file as the build read it: its bytes are identified by SHA-256.
@@ -33,14 +42,14 @@ class CapturedFile:
     again and refuses any file whose digest changed.
     """
 
-    path: str  # absolute, resolved, POSIX
+    path: str  # absolute, POSIX, where the generator sees it (:func:`lexical`: links not followed)
     sha256: str
     size: int
 
     @classmethod
-    def read(cls, path: Path) -> tuple[CapturedFile, bytes]:
-        data = path.read_bytes()
-        return cls(path.as_posix(), hashlib.sha256(data).hexdigest(), len(data)), data
+    def read(cls, path: str | os.PathLike[str]) -> tuple[CapturedFile, bytes]:
+        data = Path(path).read_bytes()
+        return cls(lexical(path), hashlib.sha256(data).hexdigest(), len(data)), data
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,7 @@ class ObjectInfo:
     signature: str  # the rendered signature(s), as text
     generated: bool = False  # no source holds its words: located at the directive, text is the rendering
     text: str = ""  # the rendered text (``generated`` only)
+    unmatched: str = ""  # ``generated`` for want of a project file: the installed module file it was read from
 
 
 @dataclass

@@ -93,7 +93,7 @@ class _State:
     def __init__(self, stamp: Any, manifest_bytes: bytes, manifest: dict[str, Any], cache_bytes: int) -> None:
         self.stamp = stamp  # the source's cheap identity of manifest.js, taken before reading it (or None)
         self.manifest_bytes = manifest_bytes
-        self.manifest = manifest
+        self.manifest = manifest  # its "build" is the identity every file of this build carries
         self.cache = ByteLRU(cache_bytes)
 
 
@@ -113,10 +113,10 @@ class _Request:
 class Index:
     """An okf_sphinx index, on disk or at a URL.
 
-    Each request sees one build: the files it reads are checked against the
-    manifest it started from (the manifest is read again after a request that
-    read files; a rebuilt index makes the request start over on the new build),
-    and only then join the cache, whose size is bounded by ``cache_bytes``.
+    Each request sees one build: every file it reads is checked against the
+    build the manifest it started from names (a rebuilt index makes the request
+    start over on the new build), and only then joins the cache, whose size is
+    bounded by ``cache_bytes``.
     """
 
     def __init__(self, source: Source, cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
@@ -137,7 +137,15 @@ class Index:
     def _read_manifest(self) -> tuple[Any, bytes, dict[str, Any]]:
         stamp = self._stamp()  # before the read: a swap in between makes the two disagree, never agree wrongly
         data = self.source.read("manifest")
-        return stamp, data, validators.check_manifest("manifest", fmt.unwrap("manifest", data))
+        return stamp, data, self._manifest_of(data)
+
+    @staticmethod
+    def _manifest_of(data: bytes) -> dict[str, Any]:
+        build, manifest = fmt.unwrap_file("manifest", data)
+        manifest = validators.check_manifest("manifest", manifest)  # an older index: index_version_unsupported
+        if manifest["build"] != build:
+            raise validators.corrupt("manifest", "its build is not the one its wrapper names")
+        return manifest
 
     def _view(self) -> _State:
         request = getattr(self._local, "request", None)
@@ -188,9 +196,11 @@ class Index:
     def consistent(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` answered from one build of the index.
 
-        When files read during the call turn out to come from another build
-        than the manifest the call started from (the site was rebuilt under
-        it), this reader moves to the new build and the call is made again.
+        Every file a call reads must name the manifest's build (:meth:`_read_value`).
+        When one names another (the site was rebuilt or redeployed under the call,
+        or a cache serves files of two builds), the manifest is read again past any
+        cache: if it moved on, this reader moves to the new build and the call is
+        made again; if not, the call answers ``index_changed``.
         """
         local = self._local
         if getattr(local, "request", None) is not None:
@@ -203,17 +213,17 @@ class Index:
                     result = fn(*args, **kwargs)
                 except _Changed:
                     continue  # another request moved this reader to a new build
-                except Exception:
+                except Exception as exc:
                     # files of two builds can fail the checks (or trip the code that trusts
                     # them): that is a rebuild, not corruption
-                    if request.read and self._moved(state):
+                    changed = isinstance(exc, OkfError) and exc.code == "index_changed"
+                    if request.read and self._moved(state, fresh=changed):
                         continue
+                    self._keep(state, request)  # a refusal's files are as good as an answer's
                     raise
-                if request.pending:
-                    if self._moved(state):
-                        continue
-                    for key, (value, cost) in request.pending.items():
-                        state.cache.put(key, value, cost)
+                # every file the request read named the manifest's build (format 5): they are that
+                # build's, with no second look at the manifest
+                self._keep(state, request)
                 return result
         finally:
             local.request = None
@@ -222,13 +232,21 @@ class Index:
             f"the index at {self.source.location} was rebuilt {MAX_ATTEMPTS} times while answering; ask again",
         )
 
-    def _moved(self, state: _State) -> bool:
-        """Has the manifest changed since ``state`` was read?  If so, move to the new build."""
+    @staticmethod
+    def _keep(state: _State, request: _Request) -> None:
+        """Cache what ``request`` read, once the manifest confirmed its build."""
+        for key, (value, cost) in request.pending.items():
+            state.cache.put(key, value, cost)
+
+    def _moved(self, state: _State, fresh: bool = False) -> bool:
+        """Has the manifest changed since ``state`` was read?  If so, move to the new build.
+        ``fresh``: read it past any cache between here and the site (a file of another build
+        was met: the manifest read before may be the stale one)."""
         stamp = self._stamp()
         if stamp is not None and stamp == state.stamp:
             return False  # the very file read then (a file is never rewritten in place)
         try:
-            data = self.source.read("manifest")
+            data = self.source.read("manifest", fresh=True) if fresh else self.source.read("manifest")
         except OkfError as err:
             if err.code in ("index_not_found", "index_corrupt"):
                 raise OkfError(err.code, f"the index changed while answering: {err.message}", **err.details) from None
@@ -240,7 +258,7 @@ class Index:
         return True
 
     def _move_on(self, state: _State, stamp: Any, data: bytes) -> None:
-        manifest = validators.check_manifest("manifest", fmt.unwrap("manifest", data))
+        manifest = self._manifest_of(data)
         with self._lock:
             if self._state is state:
                 self._state = _State(stamp, data, manifest, self.cache_bytes)
@@ -279,17 +297,37 @@ class Index:
 
         def compute() -> T:
             nonlocal size
-            data = self.source.read(name)
+            data, value = self._read_value(name)
             size = len(data)
-            return check(name, fmt.unwrap(name, data))
+            return check(name, value)
 
         ratio = _MEMORY_PER_BYTE.get(name.partition("/")[0])
         return self.memo(name, compute, footprint if ratio is None else lambda value: int(size * ratio) + 64)
 
+    def _read_value(self, name: str) -> tuple[bytes, Any]:
+        """The bytes and value of index file ``name`` of the build this request answers from.
+        A file of another build (a CDN or cache serving a mix of two deployments, a rebuild
+        under the request) is read once more past any cache; then it is ``index_changed``,
+        which :meth:`consistent` turns into a new attempt when the manifest moved on."""
+        want = self._view().manifest["build"]
+        data = self.source.read(name)
+        build, value = fmt.unwrap_file(name, data)
+        if build != want:
+            data = self.source.read(name, fresh=True)
+            build, value = fmt.unwrap_file(name, data)
+        if build != want:
+            raise OkfError(
+                "index_changed",
+                f"index file {name}.js belongs to another build ({build or 'none'}) than manifest.js ({want}): the site was "
+                "rebuilt or is being deployed, or a cache serves files of two builds; ask again",
+                file=f"{name}.js", build=build, manifest_build=want,
+            )
+        return data, value
+
     @property
     def normaliser(self) -> Normaliser:
         def load() -> Normaliser:
-            return validators.check_unicode("unicode", fmt.unwrap("unicode", self.source.read("unicode")))
+            return validators.check_unicode("unicode", self._read_value("unicode")[1])
 
         # its lists and fold map as the tables hold them, plus compiled patterns
         return self.memo("unicode", load, lambda n: footprint([n._word, n._ln, n._assigned, n._fold]) + 64 * 1024)

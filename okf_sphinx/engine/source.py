@@ -34,8 +34,11 @@ MAX_REDIRECTS = 5
 #: The names of index files (``<name>.js`` under the index folder) a reader opens.
 FILE_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdnhlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
-#: Tries of a missing manifest, 50 ms apart, while a new index is being swapped in.
-SWAP_RETRIES = 10
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+#: How long a reader waits (seconds) for a missing index file while a ``.okf-*`` folder beside
+#: the index says it is being swapped in — or kept out of MkDocs' clean (docs/index-format.md).
+SWAP_WAIT = 5.0
+_SWAP_POLL = 0.02
 
 
 def check_name(name: str) -> str:
@@ -48,8 +51,9 @@ def check_name(name: str) -> str:
 class Source(Protocol):
     location: str
 
-    def read(self, name: str) -> bytes:
-        """The bytes of ``<name>.js``; ``OkfError`` when missing or unreadable."""
+    def read(self, name: str, fresh: bool = False) -> bytes:
+        """The bytes of ``<name>.js``; ``OkfError`` when missing or unreadable.  ``fresh``:
+        past any cache between the reader and the site (a URL: a query no cache holds)."""
         ...
 
     def read_copy(self, path: str) -> bytes:
@@ -67,6 +71,17 @@ def check_copy(path: str) -> list[str]:
     return path.split("/")
 
 
+class _Missing(OkfError):
+    """An index file that is not there (maybe for a moment: see :meth:`DiskSource.read`)."""
+
+
+def _staging_beside(index_dir: Path) -> bool:
+    try:
+        return any(e.startswith(STAGING_PREFIX) for e in os.listdir(index_dir.parent))
+    except OSError:
+        return False
+
+
 class DiskSource:
     """Index files under a local folder, read without following symlinks."""
 
@@ -74,15 +89,19 @@ class DiskSource:
         self.index_dir = index_dir
         self.location = str(index_dir)
 
-    def read(self, name: str) -> bytes:
-        for attempt in range(SWAP_RETRIES + 1):
+    def read(self, name: str, fresh: bool = False) -> bytes:  # a folder has no cache in between
+        deadline = None
+        while True:
             try:
                 return self._read(name)
-            except OkfError as err:
-                if name != "manifest" or err.code != "index_not_found" or attempt == SWAP_RETRIES or not self._swapping():
+            except _Missing:
+                if not self.swapping():
                     raise
-            time.sleep(0.05)
-        raise AssertionError("unreachable")
+                if deadline is None:
+                    deadline = time.monotonic() + SWAP_WAIT
+                elif time.monotonic() >= deadline:
+                    raise
+            time.sleep(_SWAP_POLL)
 
     def stamp(self) -> tuple[int, ...] | None:
         """A cheap identity of ``manifest.js`` (one ``lstat``): the writer never rewrites a
@@ -93,12 +112,10 @@ class DiskSource:
             return None
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
-    def _swapping(self) -> bool:
-        """Is a new index being swapped in next to this one (see index_writer.write_index)?"""
-        try:
-            return any(e.startswith(STAGING_PREFIX) for e in os.listdir(self.index_dir.parent))
-        except OSError:
-            return False
+    def swapping(self) -> bool:
+        """Is the index between two steps of a swap (see writer/disk.py write_index), or kept
+        out of MkDocs' clean: a ``.okf-*`` folder beside it?"""
+        return _staging_beside(self.index_dir)
 
     def read_copy(self, path: str) -> bytes:
         return self._read_parts(check_copy(path), path, f"the site's copy {path} of a captured file")
@@ -136,7 +153,8 @@ class DiskSource:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.ENOENT):
                 code = "index_not_found" if name == "manifest" else "index_corrupt"
                 why = "is a symbolic link (links are not followed)" if exc.errno == errno.ELOOP else "is missing"
-                raise OkfError(code, f"{label} under {self.location} {why}; rebuild the site", file=name if label.startswith("the site") else f"{name}.js") from None
+                kind = OkfError if exc.errno == errno.ELOOP else _Missing
+                raise kind(code, f"{label} under {self.location} {why}; rebuild the site", file=name if label.startswith("the site") else f"{name}.js") from None
             raise OkfError("index_corrupt", f"cannot read {label}: {exc.strerror}", file=name if label.startswith("the site") else f"{name}.js") from None
         finally:
             if fd is not None:
@@ -215,8 +233,12 @@ def _origin(url: str) -> tuple[str, str, int | None]:
 
 
 def _same_site(base: str, target: str) -> bool:
-    """The redirect policy: the same origin, or the same host upgraded from http to https."""
-    (s1, h1, p1), (s2, h2, p2) = _origin(base), _origin(target)
+    """The redirect policy: the same origin, or the same host upgraded from http to https
+    (a target that does not parse is no part of the site)."""
+    try:
+        (s1, h1, p1), (s2, h2, p2) = _origin(base), _origin(target)
+    except ValueError:
+        return False
     if h1 != h2:
         return False
     if s1 == s2:
@@ -242,9 +264,10 @@ class UrlSource:
         self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def read(self, name: str) -> bytes:
+    def read(self, name: str, fresh: bool = False) -> bytes:
         check_name(name)
-        return self._get(name, urllib.parse.urljoin(self.base, name + ".js"))
+        url = urllib.parse.urljoin(self.base, name + ".js")
+        return self._get(name, url + (f"?fresh={time.time_ns()}" if fresh else ""))
 
     def read_copy(self, path: str) -> bytes:
         check_copy(path)
@@ -257,19 +280,35 @@ class UrlSource:
 
         base = self.base
 
+        def refuse_outside(req: Any, fp: Any, newurl: str) -> None:
+            """Refuse a redirect off the site, naming its target — before urllib's own checks,
+            which would call one to another scheme a redirect loop."""
+            try:
+                target = urllib.parse.urljoin(req.full_url, newurl)
+            except ValueError:
+                target = newurl
+            if not _same_site(base, target):
+                fp.close()
+                raise OkfError(
+                    "source_unavailable",
+                    f"{url} redirects to {target}, outside the site {base}; okf_sphinx follows redirects only "
+                    "within the site's origin (or http to https on the same host): give the final URL instead",
+                    url=url, redirect=target,
+                )
+
         class Redirects(urllib.request.HTTPRedirectHandler):
             max_redirections = MAX_REDIRECTS
 
+            def http_error_302(self, req: Any, fp: Any, code: int, msg: str, headers: Any) -> Any:
+                newurl = headers.get("location") or headers.get("uri")
+                if newurl:
+                    refuse_outside(req, fp, newurl)
+                return super().http_error_302(req, fp, code, msg, headers)
+
+            http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
             def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
-                target = urllib.parse.urljoin(req.full_url, newurl)
-                if not _same_site(base, target):
-                    fp.close()
-                    raise OkfError(
-                        "source_unavailable",
-                        f"{url} redirects to {target}, outside the site {base}; okf_sphinx follows redirects only "
-                        "within the site's origin (or http to https on the same host): give the final URL instead",
-                        url=url, redirect=target,
-                    )
+                refuse_outside(req, fp, newurl)
                 return super().redirect_request(req, fp, code, msg, headers, newurl)
 
         with self._lock:
@@ -323,17 +362,47 @@ class UrlSource:
         return data
 
 
+def is_url(location: str) -> bool:
+    """Is ``location`` an http(s) URL (rather than a folder)?  Never raises."""
+    m = _SCHEME.match(location) if isinstance(location, str) else None
+    return m is not None and m.group(1).lower() in ("http", "https")
+
+
+def site_url(text: str) -> str:
+    """A site's http(s) URL as the base its index is found under, ending in ``/``: a
+    fragment is dropped (it never reaches a server); a URL that does not parse, lacks a
+    host, or has a query (which the index files could not be asked with) is
+    ``schema_validation``."""
+    def refuse(why: str) -> OkfError:
+        shown = text if len(text) <= 200 else text[:200] + "…"
+        return OkfError("schema_validation", f"the site URL {shown!r} {why}", field="site")
+
+    try:
+        parts = urllib.parse.urlsplit(text)
+        parts.port  # noqa: B018 - a port that is no number, or out of range, raises here
+    except ValueError as exc:
+        raise refuse(f"is not a valid URL ({exc}); give the site's http(s) URL") from None
+    if not parts.hostname:
+        raise refuse("has no host; give the site's http(s) URL, e.g. https://docs.example.org/")
+    if parts.query:
+        raise refuse(f"has a query (?{parts.query}); an index is read from plain file URLs: give the site's URL "
+                     "without it")
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
 def open_source(location: str | os.PathLike[str]) -> Source:
     """A source for a built site (its root or its ``_okf`` folder), a path or an http(s) URL."""
     text = os.fspath(location)
     if not isinstance(text, str) or not text:
         raise OkfError("schema_validation", "give the built site's folder or URL")
-    scheme = urllib.parse.urlsplit(text).scheme.lower()
-    if scheme in ("http", "https"):
-        base = text if text.endswith("/") else text + "/"
+    if is_url(text):
+        base = site_url(text)
         if base.rstrip("/").endswith("/" + DEFAULT_DIR):
             return UrlSource(base)
         return UrlSource(urllib.parse.urljoin(base, DEFAULT_DIR + "/"))
+    m = _SCHEME.match(text)
+    scheme = m.group(1).lower() if m else ""
     if scheme == "file":
         text = urllib.parse.unquote(urllib.parse.urlsplit(text).path)
     elif len(scheme) > 1:
@@ -348,7 +417,7 @@ def open_source(location: str | os.PathLike[str]) -> Source:
     sub = root / DEFAULT_DIR
     if sub.is_symlink():
         raise OkfError("index_not_found", f"{sub} is a symbolic link; links are not followed")
-    if (sub / "manifest.js").exists():
+    if (sub / "manifest.js").exists() or _staging_beside(sub):  # being swapped in: its reads wait for it
         return DiskSource(sub)
     raise OkfError(
         "index_not_found",

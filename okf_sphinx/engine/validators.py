@@ -50,9 +50,15 @@ def is_hex64(v: Any) -> bool:
 
 # -- the manifest and the Unicode tables ------------------------------------------------------
 
+def is_build(v: Any) -> bool:
+    """A build identity (format 5): :data:`~okf_sphinx.core.index_format.BUILD_DIGITS` lower-case hex digits."""
+    return isinstance(v, str) and len(v) == fmt.BUILD_DIGITS and set(v) <= _HEX64
+
+
 def check_manifest(name: str, m: Any) -> dict[str, Any]:
     """``manifest.js``: the format and its version, the counts, BM25's ``avglen``, ``k1``
-    and ``b`` (the parameters both engines score with), the revisions, the section files."""
+    and ``b`` (the parameters both engines score with), the revisions, the build identity
+    every file names, the section files."""
     if not isinstance(m, dict) or m.get("format") != fmt.FORMAT:
         raise OkfError("index_corrupt", "manifest.js is not an okf_sphinx index manifest; rebuild the site", file="manifest.js")
     if m.get("format_version") != fmt.FORMAT_VERSION:
@@ -73,6 +79,8 @@ def check_manifest(name: str, m: Any) -> dict[str, Any]:
         raise corrupt(name, "snapshot_revision or unicode_version is invalid")
     if not is_hex64(m.get("index_revision")):
         raise corrupt(name, "index_revision is missing or invalid")
+    if not is_build(m.get("build")):
+        raise corrupt(name, "build is missing or invalid")
     counts = decode_ints(m.get("section_files"))
     if not (counts is not None and all(x >= 1 for x in counts) and sum(counts) == m["sections_all"]):
         raise corrupt(name, "section_files is missing or invalid")

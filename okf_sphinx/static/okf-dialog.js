@@ -1,17 +1,14 @@
 /* okf_sphinx search dialog: search as you type from every page (smart mode, page-grouped),
  * and the landing highlights on the page a result opens.
  *
- * Uses only okf-search.js's public API (OkfSearch.index(), .search, .highlight, .matches,
- * .OkfError).  Opened by Ctrl/Cmd+K, "/" (outside text fields) and the theme's own search box;
- * a native <dialog> opened with showModal() traps focus; Esc or a click outside closes it and
+ * Loaded by okf-boot.js (the page-side snippet) when the reader reaches for search, after the
+ * runtime: the boot builds the dialog and opens it at once, this file answers in it.  Uses only
+ * okf-search.js's public API (OkfSearch.index(), .search, .highlight, .matches, .OkfError).
+ * A native <dialog> opened with showModal() traps focus; Esc or a click outside closes it and
  * focus returns where it was.  WAI-ARIA 1.2 combobox: the input owns a listbox of page groups
  * whose options are real links.  Index text is inserted as text only, never as HTML.
- *
- * Configuration (attributes of this <script> tag, all optional):
- *   data-okf-search-page  the search page, relative to the site root (default search.html)
- *   data-okf-strings      JSON object of UI strings replacing the English defaults (STRINGS)
  * The page's direction (dir="rtl" on <html>/<body>, or an RTL lang) lays the dialog out RTL.
- * In Node, the file exports {readable, STRINGS} for tests.
+ * In Node, the file exports {readable} for tests.
  */
 (function () {
   'use strict';
@@ -73,59 +70,18 @@
     return inline(out.join(' ')).replace(/\s+/g, ' ').trim();
   }
 
-  // -- UI strings (English defaults; the build passes translations in data-okf-strings) ------
-  var STRINGS = {
-    label: 'Search', placeholder: 'Search the documentation', results: 'Search Results',
-    searching: 'Searching', close: 'Close', none: 'No page contains {terms}.',
-    partial: 'No page contains all of: {terms}. {n} pages have some of them.',
-    partial_one: 'No page contains all of: {terms}. 1 page has some of them.',
-    match: '{n} pages match.', match_one: '1 page matches.', missing: 'Missing: {terms}',
-    suggest: 'Did you mean', suggest_said: 'No page has \u201c{term}\u201d: did you mean {words}?',
-    all: 'All results', more: 'Load more', recent: 'Recent searches', clear_recent: 'Clear recent searches',
-    hint: '\u2191\u2193 to move, Enter to open, {mod}+Enter for a new tab, Esc to close. Open with {key} or /.',
-    failed: 'Search failed: {error}', matches: 'Search matches', hide: 'Hide Search Matches',
-    next: 'next', previous: 'previous', count: '{i} of {n}', count_none: 'No match on this page'
-  };
-  if (typeof module === 'object' && module.exports) { module.exports = { readable: readable, STRINGS: STRINGS }; return; }
+  if (typeof module === 'object' && module.exports) { module.exports = { readable: readable }; return; }
 
   var doc = document, win = window;
-  var script = doc.currentScript;
-  if (!script || !win.OkfSearch || typeof HTMLDialogElement === 'undefined') return;
-  var okf = win.OkfSearch;
-  // the site root: data-okf-root (relative to the page; MkDocs), else the script lives in <root>/_static/
-  var rootAttr = script.getAttribute('data-okf-root');
-  var siteRoot = rootAttr ? new URL(rootAttr, doc.baseURI).href : new URL('../', script.src).href;
-  var searchPage = script.getAttribute('data-okf-search-page') || 'search.html';
-  var extraBoxes = script.getAttribute('data-okf-box');  // CSS selector: more theme search boxes to take over
-  var slashToTheme = script.getAttribute('data-okf-slash') === 'theme';  // the theme keeps "/" (its own search stays)
-  try {
-    var given = JSON.parse(script.getAttribute('data-okf-strings') || '{}');
-    Object.keys(given).forEach(function (k) { if (typeof given[k] === 'string' && STRINGS.hasOwnProperty(k)) STRINGS[k] = given[k]; });
-  } catch (e) { /* malformed: English */ }
-  function tr(key, vars) {
-    return STRINGS[key].replace(/\{(\w+)\}/g, function (all, k) { return vars && vars.hasOwnProperty(k) ? String(vars[k]) : all; });
-  }
-  var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250;
-  var mac = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent || '');
-  var dialog = null, input, status, list, more, all, recentBar, opener = null, token = 0, active = -1, quiet = false;
+  var boot = win.OkfDialog && win.OkfDialog.boot;  // okf-boot.js: the page's settings and the dialog's elements
+  if (!boot || !win.OkfSearch) return;
+  var okf = win.OkfSearch, STRINGS = boot.strings, tr = boot.tr, siteRoot = boot.root, searchUrl = boot.searchUrl;
+  var el = boot.el, button = boot.button, direction = boot.direction;
+  var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250, XHTML = 'http://www.w3.org/1999/xhtml';
+  var dialog = null, input, status, list, more, all, recentBar, token = 0, active = -1;
   var limit = PAGES, focusAt = -1;
   var perf = win.performance && win.performance.mark ? win.performance : null;
   var outlines = {};
-
-  // right-to-left pages: dir on <html>/<body>, else the language
-  function direction() {
-    var d = doc.documentElement.getAttribute('dir') || (doc.body && doc.body.getAttribute('dir'));
-    if (d === 'rtl' || d === 'ltr') return d;
-    return /^(ar|he|iw|fa|ur|ps|yi|ji|ckb|dv|sd|ug)(-|_|$)/i.test(doc.documentElement.lang || '') ? 'rtl' : 'ltr';
-  }
-
-  function el(tag, cls, text) {
-    var e = doc.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function button(cls, text) { var b = el('button', cls, text); b.type = 'button'; return b; }
 
   // -- recent searches: localStorage, one list per site; nothing when storage is unavailable --
   var RECENT_KEY = 'okf-recent:' + siteRoot;
@@ -146,72 +102,17 @@
   }
   function forget() { var s = storage(); if (s) try { s.removeItem(RECENT_KEY); } catch (e) { /* denied */ } }
 
-  function build() {
-    dialog = el('dialog', 'okf-dialog');
-    dialog.setAttribute('aria-label', STRINGS.label);
-    dialog.dir = direction();
-    var box = el('div', 'okf-dialog-box');
-    var row = el('div', 'okf-dialog-row');
-    input = el('input', 'okf-dialog-input');
-    input.type = 'text';
-    input.id = 'okf-dialog-q';
-    input.setAttribute('role', 'combobox');
-    input.setAttribute('aria-expanded', 'false');
-    input.setAttribute('aria-controls', 'okf-dialog-list');
-    input.setAttribute('aria-autocomplete', 'list');
-    input.setAttribute('aria-label', STRINGS.label);
-    input.setAttribute('aria-describedby', 'okf-dialog-hint');
-    input.setAttribute('autocomplete', 'off');
-    input.setAttribute('autocapitalize', 'off');
-    input.setAttribute('spellcheck', 'false');
-    input.placeholder = STRINGS.placeholder;
-    row.appendChild(input);
-    var close = button('okf-dialog-close', STRINGS.close);
-    close.addEventListener('click', function () { dialog.close(); });
-    row.appendChild(close);
-    box.appendChild(row);
-    status = el('p', 'okf-dialog-status');
-    status.id = 'okf-dialog-status';
-    status.setAttribute('role', 'status');
-    status.setAttribute('aria-live', 'polite');
-    box.appendChild(status);
-    recentBar = el('div', 'okf-dialog-recent-bar');
-    recentBar.hidden = true;
-    var clearRecent = button('okf-dialog-clear-recent', STRINGS.clear_recent);
-    clearRecent.addEventListener('click', function () { forget(); showRecent(); input.focus(); });
-    recentBar.appendChild(clearRecent);
-    box.appendChild(recentBar);
-    list = el('div', 'okf-dialog-list');
-    list.id = 'okf-dialog-list';
-    list.setAttribute('role', 'listbox');
-    list.setAttribute('aria-label', STRINGS.results);
-    box.appendChild(list);
-    var foot = el('div', 'okf-dialog-foot');
-    more = button('okf-dialog-load', STRINGS.more);
-    more.hidden = true;
+  // the boot's dialog (okf-boot.js builds it): what the reader does in it
+  function attach(ui) {
+    dialog = ui.dialog; input = ui.input; status = ui.status; list = ui.list; more = ui.more; all = ui.all; recentBar = ui.recentBar;
+    ui.clearRecent.addEventListener('click', function () { forget(); showRecent(); input.focus(); });
     more.addEventListener('click', function () {
       focusAt = options().length;
       limit = Math.min(MAX, limit + PAGES);
       input.focus();
       run();
     });
-    foot.appendChild(more);
-    all = el('a', 'okf-dialog-more', STRINGS.all);
-    all.hidden = true;
     all.addEventListener('click', function () { remember(input.value); });
-    foot.appendChild(all);
-    box.appendChild(foot);
-    var hint = el('p', 'okf-dialog-hint', tr('hint', { mod: mac ? '\u2318' : 'Ctrl', key: mac ? '\u2318K' : 'Ctrl+K' }));
-    hint.id = 'okf-dialog-hint';
-    box.appendChild(hint);
-    dialog.appendChild(box);
-    doc.body.appendChild(dialog);
-
-    input.addEventListener('input', function () {
-      if (perf) perf.mark('okf-input');
-      limit = PAGES;
-      run();
-    });
     input.addEventListener('keydown', onKey);
     list.addEventListener('click', function (ev) {
       var a = ev.target.closest && ev.target.closest('a[role=option]');
@@ -224,15 +125,6 @@
         remember(input.value);
         // a theme that swaps pages in place (Material's instant loading) keeps this page: close
         if (!(ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button)) dialog.close();
-      }
-    });
-    dialog.addEventListener('click', function (ev) { if (ev.target === dialog) dialog.close(); });  // the backdrop
-    dialog.addEventListener('close', function () {
-      var back = opener;
-      opener = null;
-      if (back && back.focus && doc.contains(back)) {
-        quiet = true;  // focusing the theme's box again must not reopen the dialog
-        try { back.focus(); } finally { quiet = false; }
       }
     });
   }
@@ -281,7 +173,6 @@
   }
 
   function say(text) { status.textContent = text; }
-  function searchUrl(q) { return new URL(searchPage, siteRoot).href + '?q=' + encodeURIComponent(q); }
   // the section's URL with the query for the landing highlights (?okf-hl=…#anchor)
   function landingUrl(url, q) {
     var u = new URL(url, siteRoot);
@@ -467,64 +358,6 @@
     }).then(done, done);
   }
 
-  function open(from, text) {
-    if (!dialog) build();
-    if (dialog.open) { input.focus(); return; }
-    opener = from || doc.activeElement;
-    if (text !== undefined && text !== input.value) input.value = text;
-    dialog.showModal();
-    input.focus();
-    input.select();
-    limit = PAGES;
-    run();
-  }
-
-  function typing(t) {
-    if (!t || !t.tagName) return false;
-    var tag = t.tagName;
-    return t.isContentEditable || tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/i.test(t.type));
-  }
-
-  // the theme's own search box (alabaster, furo, rtd: a form leading to the search page;
-  // pydata: its Ctrl+K dialog and its search buttons)
-  function themeBox(t) {
-    if (!t || !t.closest || (dialog && dialog.contains(t)) || t.closest('#okf-search') || t.closest('.okf-hl-bar')) return null;
-    if (t.matches('input[name=q]') && t.form && /search(\.html)?\/?$/.test((t.form.getAttribute('action') || '').split('?')[0])) return t;
-    return t.closest('.search-button__button, .search-button-field, button.search-button' + (extraBoxes ? ', ' + extraBoxes : ''));
-  }
-
-  // capture phase on window: runs before the theme's own handlers (pydata's Ctrl+K toggle)
-  win.addEventListener('keydown', function (ev) {
-    var k = ev.key;
-    if (/^k$/i.test(k) && !ev.shiftKey && !ev.altKey && (mac ? ev.metaKey : ev.ctrlKey)) {
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
-      if (dialog && dialog.open) dialog.close(); else open(null, undefined);
-    } else if (k === '/' && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !typing(ev.target) && !(dialog && dialog.open)) {
-      // Read the Docs' addons search answers "/" on its own: never stack two dialogs
-      // (and Sphinx's own "/" shortcut, which focuses the theme's box, must not open ours either)
-      if (slashToTheme || doc.querySelector('readthedocs-search')) { quiet = true; setTimeout(function () { quiet = false; }, 0); return; }
-      ev.preventDefault();
-      ev.stopImmediatePropagation();
-      open(null, undefined);
-    }
-  }, true);
-  // for a theme's own shortcuts (okf-mkdocs.js): open the dialog, optionally with a query
-  // (land: mark ?okf-hl= on a page a theme loaded in place, Material's instant loading)
-  win.OkfDialog = { open: function (text) { open(null, text); }, land: function () { land(); } };
-  win.addEventListener('focusin', function (ev) {
-    if (quiet) return;
-    var box = themeBox(ev.target);
-    if (box && box.tagName === 'INPUT') { box.blur(); open(box, box.value || undefined); }
-  }, true);
-  win.addEventListener('click', function (ev) {
-    var box = themeBox(ev.target);
-    if (!box) return;
-    ev.preventDefault();
-    ev.stopImmediatePropagation();
-    open(box, box.value || undefined);
-  }, true);
-
   // -- landing: ?okf-hl=<query> marks the query's words on this page -------------------------
   // Text nodes are split around the matches (text only; the query is never parsed as HTML);
   // a bar offers previous / next match (starting at the section the link points to) and
@@ -546,8 +379,9 @@
       var prefix = /\s$/.test(q) ? null : terms[terms.length - 1];
       var walker = doc.createTreeWalker(box, NodeFilter.SHOW_TEXT, {
         acceptNode: function (t) {
+          // HTML text only: an HTML <mark> inside SVG or MathML (a diagram's <text>) makes the word vanish
           var p = t.parentNode;
-          return p && !p.closest('script, style, noscript, textarea, template, .okf-dialog, .okf-hl-bar, mark.okf-hl') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+          return p && p.namespaceURI === XHTML && !p.closest('script, style, noscript, textarea, template, .okf-dialog, .okf-hl-bar, mark.okf-hl') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
         }
       });
       var texts = [];
@@ -625,6 +459,11 @@
     go(start, false);
     region.setAttribute('data-okf-state', 'done');
   }
-  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', land);
-  else land();
+  if (perf) perf.mark('okf-ready');  // the dialog's code runs (bench/bench_page_weight.py)
+  boot.ready({
+    attach: attach,
+    input: function () { limit = PAGES; run(); },  // a keystroke
+    opened: function () { limit = PAGES; run(); },  // the dialog shown, with what the field holds
+    land: land
+  });
 })();

@@ -23,12 +23,14 @@ loads in Node) to ``DIR``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
+
+from okf_sphinx.surfaces import minify
 
 PACKAGE = Path(__file__).resolve().parents[1]
 #: The runtime's sources: one file per Python module it mirrors (and a few JavaScript only).
@@ -43,8 +45,8 @@ SHARED: dict[str, tuple[str, ...]] = {
     "okf_sphinx.core.terms": ("MAX_QUERY_CODE_POINTS", "MAX_QUERY_TERMS", "MAX_TERM_CODE_POINTS",
                               "SNIPPET_CODE_POINTS", "SNIPPET_LEAD"),
     "okf_sphinx.core.segment": ("SEGMENTER", "PART", "MAX_UNITS", "CJK_RANGES"),
-    "okf_sphinx.core.index_format": ("FORMAT", "FORMAT_VERSION", "INT_DIGITS", "MAX_INT_DIGITS", "DICT_KEY_CODE_POINTS",
-                                     "MAX_QUERY_IDENTIFIERS", "LINK_VIAS"),
+    "okf_sphinx.core.index_format": ("FORMAT", "FORMAT_VERSION", "BUILD_DIGITS", "INT_DIGITS", "MAX_INT_DIGITS",
+                                     "DICT_KEY_CODE_POINTS", "MAX_QUERY_IDENTIFIERS", "LINK_VIAS"),
     "okf_sphinx.engine.source": ("FILE_NAME",),
     "okf_sphinx.engine.validators": ("OBJECT_FIELDS",),
     "okf_sphinx.engine.index": ("MAX_ATTEMPTS",),
@@ -141,9 +143,26 @@ def constants_js() -> str:
     return "\n".join(lines) + "\n"
 
 
-def sources() -> list[Path]:
-    """The runtime's source files in the order :func:`runtime_js` assembles them."""
-    return sorted(SOURCES.rglob("*.js"), key=lambda p: p.relative_to(SOURCES).as_posix())
+#: The runtime's parts that a page loads only when a request needs them (engine/source.js
+#: ``loadPart``): their file name → the modules they hold.  Semantic mode's code is read only
+#: for an index that has vectors (or a request for ``mode="semantic"``).
+PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js")}
+#: The files of ``static/`` a site ships as they are: CSS.
+STYLES = ("okf-dialog.css", "okf-search.css")
+#: The page-side snippet (``static/okf-boot.js``): on every page, and all a page loads of okf
+#: until the reader reaches for search; the build writes into it the files it then loads.
+BOOT = "okf-boot.js"
+_BOOT_FILES = re.compile(r"/\*okf:files\*/\[\]")
+
+
+def sources(part: str = RUNTIME) -> list[Path]:
+    """The source files of ``part`` (``okf-search.js`` or a name of :data:`PARTS`) in the order
+    they are assembled (their paths, sorted)."""
+    held = {m for mods in PARTS.values() for m in mods}
+    files = sorted(SOURCES.rglob("*.js"), key=lambda p: p.relative_to(SOURCES).as_posix())
+    if part == RUNTIME:
+        return [p for p in files if p.relative_to(SOURCES).as_posix() not in held]
+    return [p for p in files if p.relative_to(SOURCES).as_posix() in PARTS[part]]
 
 
 _HEAD = """/* okf_sphinx browser runtime: exact BM25 section search over the sharded _okf/ index, the
@@ -163,39 +182,141 @@ _HEAD = """/* okf_sphinx browser runtime: exact BM25 section search over the sha
     return modules[name];
   }
 """
-_TAIL = """  return use('api');
+_TAIL = """  var api = use('api');
+  api.define = define;  // for the parts (okf-semantic.js) loaded later
+  return api;
 });
 """
-
+_PART_HEAD = """/* okf_sphinx browser runtime, a part okf-search.js loads when a request needs it
+ * (engine/source.js loadPart). Assembled by okf_sphinx/surfaces/browser.py. */
+(function (root) {
+  'use strict';
+  var define = (root && root.OkfSearch ? root.OkfSearch : require('./okf-search.js')).define;
+"""
+_PART_TAIL = """})(this);
+"""
 
 #: Comments that fill a line (``//`` …, or a ``/* … */`` block starting a line): the sources
 #: hold no template literal, so such a line is never inside a string.
 _COMMENT_LINES = re.compile(r"^[ \t]*(?://[^\n]*|/\*.*?\*/[ \t]*)\n", re.M | re.S)
 
 
-def runtime_js() -> str:
-    """``okf-search.js``: the runtime's sources inside one classic script, without the lines
-    that are only comments (they document the sources; a reader's browser needs none)."""
-    return _HEAD + "".join(_COMMENT_LINES.sub("", p.read_text(encoding="utf-8")) for p in sources()) + _TAIL
+def _pieces(part: str) -> list[tuple[str, str]]:
+    """``part`` as (name, text) pieces: its wrapper's head, its sources, its wrapper's tail."""
+    head, tail = (_HEAD, _TAIL) if part == RUNTIME else (_PART_HEAD, _PART_TAIL)
+    wrapper = f"okf_sphinx/surfaces/browser.py ({part})"
+    return [(wrapper, head), *[(p.relative_to(PACKAGE.parent).as_posix(), p.read_text(encoding="utf-8"))
+                               for p in sources(part)], (wrapper + " ", tail)]
 
 
-def write_runtime(folder: str | Path) -> Path:
-    """Write ``okf-search.js`` into ``folder`` (created if needed), unless it holds it already."""
+def runtime_js(part: str = RUNTIME) -> str:
+    """``part`` readable: its sources inside its wrapper, without the lines that are only
+    comments (what :func:`shipped` minifies; the source map shows the files themselves)."""
+    pieces = _pieces(part)
+    return pieces[0][1] + "".join(_COMMENT_LINES.sub("", text) for _, text in pieces[1:-1]) + pieces[-1][1]
+
+
+def _banner(name: str) -> str:
+    from okf_sphinx import __version__
+
+    return f"/* {name}, okf_sphinx {__version__} (minified: the readable sources are in {name}.map) */\n"
+
+
+def shipped(name: str, language: str | None = None) -> minify.Minified:
+    """The file ``name`` as a site ships it, minified with its source map: the runtime
+    (``okf-search.js``), a part of :data:`PARTS`, or a script of ``static/`` (the boot with
+    the files it loads written in, for a site of ``language``)."""
+    if name == RUNTIME or name in PARTS:
+        pieces = _pieces(name)
+    else:
+        text = (PACKAGE / "static" / name).read_text(encoding="utf-8")
+        if name == BOOT:
+            files = [f"{n}?v={version(n, language)}" for n in lazy_scripts(language)]
+            text, found = _BOOT_FILES.subn(json.dumps(files), text)
+            if found != 1:
+                raise ValueError(f"{name} must hold /*okf:files*/[] once")
+        pieces = [(f"okf_sphinx/static/{name}", text)]
+    return minify.minify(pieces, map_file=name + ".map", head=_banner(name))
+
+
+def lazy_scripts(language: str | None) -> list[str]:
+    """What the boot loads, in order, when the reader reaches for search: the stemmer of the
+    site's ``language`` (none for a language without one), the runtime and the dialog."""
+    from okf_sphinx.core.stemmer import stemmer_script
+
+    own = stemmer_script(language or "en")
+    return ([STEMMER, own] if own else []) + [RUNTIME, "okf-dialog.js"]
+
+
+STEMMER = "okf-stemmer.js"
+
+
+def version(name: str, language: str | None = None) -> str:
+    """A short digest of what the site ships as ``name`` (a ``?v=`` that changes with it)."""
+    data = shipped(name, language).text if name.endswith(".js") else (PACKAGE / "static" / name).read_text(encoding="utf-8")
+    if name == RUNTIME:  # the parts it loads change with it
+        data += "".join(shipped(part).text for part in PARTS)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:8]
+
+
+def site_scripts(language: str | None) -> list[str]:
+    """Every script a site of ``language`` ships (the stemmer of its language only)."""
+    from okf_sphinx.core.stemmer import stemmer_script
+
+    own = stemmer_script(language or "en")
+    static = [p.name for p in sorted((PACKAGE / "static").glob("*.js"))
+              if not p.name.startswith("okf-stemmer") or (own and p.name in (STEMMER, own))]
+    return [RUNTIME, *PARTS, *static]
+
+
+def write_site_files(folder: str | Path, language: str | None, skip: tuple[str, ...] = ()) -> list[Path]:
+    """Write what a site of ``language`` ships into ``folder``: every script of
+    :func:`site_scripts` minified with its source map beside it, and the CSS; a file that
+    already holds those bytes is left alone.  ``skip``: script names the host does not use."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / RUNTIME
-    text = runtime_js().encode("utf-8")
-    if not target.is_file() or target.read_bytes() != text:
-        target.write_bytes(text)
+    out = []
+    for name in site_scripts(language):
+        if name in skip:
+            continue
+        made = shipped(name, language)
+        out += [_write(folder / name, made.text), _write(folder / (name + ".map"), made.map or "")]
+    for name in STYLES:
+        out.append(_write(folder / name, (PACKAGE / "static" / name).read_text(encoding="utf-8")))
+    return out
+
+
+def _write(target: Path, text: str) -> Path:
+    data = text.encode("utf-8")
+    if not target.is_file() or target.read_bytes() != data:
+        target.write_bytes(data)
     return target
 
 
-def write_for_node(folder: str | Path) -> Path:
-    """:func:`write_runtime`, and beside it every stemmer, which the runtime loads from its
-    own folder in Node (a site ships only its language's)."""
-    target = write_runtime(folder)
-    for stemmer in (PACKAGE / "static").glob("okf-stemmer*.js"):  # okf-stemmer.js and each language's
-        shutil.copyfile(stemmer, target.parent / stemmer.name)
+def write_runtime(folder: str | Path, minified: bool = True) -> Path:
+    """Write ``okf-search.js`` and its parts (:data:`PARTS`) into ``folder`` (created if
+    needed): minified with their source maps, as a site ships them, or (``minified=False``)
+    readable (:func:`runtime_js`), to hold the minifier to the sources' answers."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in (RUNTIME, *PARTS):
+        if minified:
+            made = shipped(name)
+            _write(folder / name, made.text)
+            _write(folder / (name + ".map"), made.map or "")
+        else:
+            _write(folder / name, runtime_js(name))
+    return folder / RUNTIME
+
+
+def write_for_node(folder: str | Path, minified: bool = True) -> Path:
+    """:func:`write_runtime`, and beside it every stemmer (minified as a site ships them, or
+    as they are), which the runtime loads from its own folder in Node (a site ships only its
+    language's)."""
+    target = write_runtime(folder, minified)
+    for stemmer in sorted((PACKAGE / "static").glob("okf-stemmer*.js")):  # okf-stemmer.js and each language's
+        text = shipped(stemmer.name).text if minified else stemmer.read_text(encoding="utf-8")
+        _write(target.parent / stemmer.name, text)
     return target
 
 
@@ -203,9 +324,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m okf_sphinx.surfaces.browser", description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", metavar="DIR", type=Path,
                     help="write okf-search.js (and the stemmers, which it loads in Node) to DIR instead")
+    ap.add_argument("--readable", action="store_true", help="with --write: the readable sources, not minified")
     args = ap.parse_args(argv)
     if args.write:
-        print(write_for_node(args.write))
+        print(write_for_node(args.write, minified=not args.readable))
         return 0
     text = constants_js()
     if CONSTANTS.is_file() and CONSTANTS.read_text(encoding="utf-8") == text:

@@ -3,17 +3,20 @@
 ``okf search|section|object|lines|concepts`` answer one request and exit; ``--json``
 prints exactly the structure the MCP tool of the same name returns (one line
 of compact JSON, :func:`okf_sphinx.agent.answers.answer_json`).  ``okf mcp`` serves
-the four tools over MCP.  Refusals print the error envelope on stdout with
+the four tools over MCP.  ``okf index SITE_DIR`` indexes a site after its build
+(Zensical, or MkDocs without the plugin: :mod:`okf_sphinx.capture.built.indexer`).  Refusals print the error envelope on stdout with
 ``--json`` (a one-line message on stderr without) and exit with the code's
 status from :data:`okf_sphinx.core.errors.EXIT_CODES`; output is written only once
 the whole answer exists, so an error never leaves partial results behind.
 
-Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs).
+Imports neither Sphinx nor docutils (nor the MCP SDK unless ``okf mcp`` runs, nor MkDocs
+and Python-Markdown unless ``okf index`` runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -28,6 +31,12 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # no abbreviations: `--jso` is not `--json`, so whether output is JSON never depends on
+        # anything but the flag itself (see _wants_json)
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:  # argparse's own exit(2) + usage → our envelope
         raise _UsageError(f"{self.prog}: {message}")
 
@@ -126,6 +135,19 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--dims", type=int, default=256, help="PCA dimensions of the token vectors (default 256)")
     d.add_argument("--json", action="store_true", help="print what was made as JSON")
 
+    p = sub.add_parser("index", help="add okf's index, llms.txt and dialog to a site built by Zensical or MkDocs",
+                       description="Index the site a build wrote into SITE_DIR (Zensical, or MkDocs without the okf "
+                       "plugin): every built page paired with its Markdown source, sections with exact source lines, "
+                       "_okf/, llms.txt, llms-full.txt and the search dialog on every page. Reads the zensical.toml "
+                       "or mkdocs.yml the site was built from (okf's options: its okf plugin entry).")
+    p.add_argument("site_dir", help="the built site (the generator's site_dir)")
+    p.add_argument("--source", default=None, metavar="DOCS_DIR",
+                   help="the site's Markdown sources (default: the configuration's docs_dir)")
+    p.add_argument("--config", default=None, metavar="FILE",
+                   help="the zensical.toml or mkdocs.yml of the build (default: found in the current folder, "
+                   "then beside SITE_DIR)")
+    p.add_argument("--json", action="store_true", help="print what was written as JSON (one line)")
+
     p = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio or streamable HTTP)",
                        description="Serve search_sections, get_section, read_lines, search_concepts, read_batch and "
                        "list_sites over MCP, for one site or several.")
@@ -213,6 +235,42 @@ def request_of(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 # -- text rendering ------------------------------------------------------------------------
 
+#: What text output never writes raw (index text, and a URL site's, is not trusted with a
+#: terminal): C0 controls but line feed and tab, DEL, the C1 controls (U+0080-U+009F) and the
+#: bidirectional formatting characters (Trojan Source: U+061C, U+200E-U+200F, U+202A-U+202E,
+#: U+2066-U+2069).  They show as Python writes them in a string: ``\x1b``, ``\u202e``.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with the characters of :data:`_CONTROL` escaped (``--json`` stays exact)."""
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def _index(args: argparse.Namespace) -> int:
+    """``okf index``: the report on stderr (the build log's lines), JSON or nothing on stdout."""
+    import json
+
+    from okf_sphinx.capture.built.indexer import index_built_site
+
+    lines: list[str] = []
+    done = index_built_site(args.site_dir, args.source, args.config, lines.append)
+    if args.json:
+        s = done.summary
+        _write(sys.stdout, json.dumps({
+            "generator": done.generator, "pages": len(done.pages), "sections": s.sections, "terms": s.terms,
+            "bytes": s.written, "index_dir": s.index_dir, "agent_files": list(s.agent_files),
+            "search_page": done.search_page, "injected": done.injected, "notes": done.notes,
+        }, sort_keys=True) + "\n")
+    else:
+        _write(sys.stderr, "".join(f"{PROG} index: {line}\n" for line in lines))
+    return 0
+
 
 def _indent(text: str, prefix: str) -> str:
     return "\n".join(prefix + line.rstrip("\r") for line in text.split("\n"))
@@ -258,7 +316,7 @@ def _render_smart(r: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _render_section(r: dict[str, Any]) -> str:
+def _render_section(r: dict[str, Any], exact: bool = False) -> str:
     if r["kind"] == "outline":
         out = [f"{r['concept_id']} — {r['title']}" if r["title"] else r["concept_id"]]
         if r["url"]:
@@ -269,7 +327,7 @@ def _render_section(r: dict[str, Any]) -> str:
             shown = f"{r['offset'] + 1}-{r['next_offset']}" if r["outline"] else "none"
             out.append(f"[entries {shown} of {r['total']} ({r['truncation_reason']}); "
                        f"continue with --offset {r['next_offset']}]")
-        return "\n".join(out) + "\n"
+        return visible("\n".join(out) + "\n")
     out = [f"{r['path']}:{r['line_start']}-{r['line_end']}  {r['heading'] or '(no heading)'}"]
     if "object" in r:
         obj = r["object"]
@@ -277,8 +335,8 @@ def _render_section(r: dict[str, Any]) -> str:
     if r["breadcrumb"]:
         out.append("  " + " › ".join(r["breadcrumb"]))
     out.append(f"  {r['concept_id']}" + (f"  {r['url']}" if r["url"] else "") + f"  sha256 {r['content_sha256']}")
-    out.append("")
-    out.append(r["content"])
+    head = visible("\n".join(out) + "\n\n")
+    out = []
     if r["truncated"]:
         out.append("")
         out.append(f"[truncated ({r['truncation_reason']}): {r['content_chars'] - r['next_offset']} more characters; "
@@ -287,11 +345,11 @@ def _render_section(r: dict[str, Any]) -> str:
         out.append("")
         out.append("subsections:")
         out.extend(f"  {s['heading'] or '(no heading)'}  {s['locator']}" for s in r["subsections"])
-    return "\n".join(out) + "\n"
+    return head + (r["content"] if exact else visible(r["content"])) + visible("\n".join(["", *out]) + "\n")
 
 
-def _render_lines(r: dict[str, Any]) -> str:
-    content = r["content"]
+def _render_lines(r: dict[str, Any], exact: bool = False) -> str:
+    content = r["content"] if exact else visible(r["content"])
     return content if content.endswith("\n") else content + "\n"
 
 
@@ -308,18 +366,21 @@ def _render_concepts(r: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_text(index: Any, tool: str, answer: dict[str, Any]) -> str:
+def render_text(index: Any, tool: str, answer: dict[str, Any], exact: bool = False) -> str:
+    """The text output of ``answer``.  Every character of :data:`_CONTROL` shows escaped,
+    except in the captured text of ``read_lines`` and of a section when ``exact`` (a pipe
+    or a file, not a terminal: the bytes as captured)."""
     if tool == "read_batch":  # one JSON answer, with or without --json
         from okf_sphinx.agent.answers import answer_json
 
         return answer_json(answer) + "\n"
     if tool == "search_sections":
-        return _render_smart(answer) if answer.get("mode") in ("smart", "semantic") else _render_search(index, answer)
+        return visible(_render_smart(answer) if answer.get("mode") in ("smart", "semantic") else _render_search(index, answer))
     if tool == "get_section":
-        return _render_section(answer)
+        return _render_section(answer, exact)
     if tool == "read_lines":
-        return _render_lines(answer)
-    return _render_concepts(answer)
+        return _render_lines(answer, exact)
+    return visible(_render_concepts(answer))
 
 
 # -- entry point -----------------------------------------------------------------------------
@@ -337,13 +398,20 @@ def _write(stream: Any, text: str) -> None:
         stream.flush()
 
 
+def _terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _fail(err: OkfError, as_json: bool) -> int:
     from okf_sphinx.agent.answers import answer_json
 
     if as_json:
         _write(sys.stdout, answer_json(err.envelope) + "\n")
     else:
-        _write(sys.stderr, f"{PROG}: error: {err.code}: {' '.join(err.message.split())}\n" + _choices(err))
+        _write(sys.stderr, visible(f"{PROG}: error: {err.code}: {' '.join(err.message.split())}\n" + _choices(err)))
     return err.exit_code
 
 
@@ -426,9 +494,20 @@ def _attach_text_values(argv: list[str]) -> list[str]:
     return out
 
 
+def _wants_json(argv: list[str]) -> bool:
+    """Does the command line (text values attached) give ``--json``?  Only before a ``--``,
+    where it is the flag: what a refusal prints before (or when) parsing fails."""
+    for arg in argv:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
 def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
     argv = _attach_text_values(argv)
-    as_json = "--json" in argv or argv[:1] == ["batch"]  # batch always answers JSON
+    as_json = _wants_json(argv) or argv[:1] == ["batch"]  # batch always answers JSON
     try:
         bad = _bad_argv(argv)
         if bad is not None:
@@ -437,6 +516,7 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
             args = build_parser().parse_args(argv)
         except _UsageError as exc:
             raise OkfError("schema_validation", str(exc)) from None
+        as_json = bool(getattr(args, "json", False)) or args.command == "batch"  # as parsed, from here on
         if args.command == "model":
             import json
 
@@ -448,6 +528,8 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
                 f"name it in conf.py: okf_search_semantic_model = {made['model']!r}\n")
             _write(sys.stdout, text)
             return 0
+        if args.command == "index":
+            return _index(args)
         check_timeout(args.timeout)
         if args.command == "mcp":
             try:
@@ -476,7 +558,7 @@ def _main(argv: list[str], interrupts: _Interrupts | None) -> int:
             answer = Sites([(name, Opened(index))]).call(tool, arguments)
         else:
             answer = call_tool(index, tool, arguments)
-        text = answer_json(answer) + "\n" if args.json else render_text(index, tool, answer)
+        text = answer_json(answer) + "\n" if args.json else render_text(index, tool, answer, exact=not _terminal())
     except OkfError as err:
         if interrupts is not None and interrupts.seen:
             return _fail(OkfError("cancelled", "interrupted; nothing was printed"), as_json)

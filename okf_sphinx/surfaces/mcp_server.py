@@ -3,8 +3,10 @@
 Built on the official SDK's low-level server so the declared schemas are
 exactly the package's contract files (``contracts/<tool>.input.json`` /
 ``.output.json``).  Every call goes through :func:`okf_sphinx.agent.dispatch.call_tool`
-— the same code the CLI runs — in a worker thread, so many calls proceed at
-once.  A success carries the answer as structured content and as its
+— the same code the CLI runs — in a worker thread of the lane of the site it
+names, so many calls proceed at once and a slow site holds back only its own
+calls (:class:`Startup`, :func:`build_server`; the stdio transport reads
+requests in a thread of its own, :mod:`okf_sphinx.surfaces.mcp_stdio`).  A success carries the answer as structured content and as its
 canonical JSON text (:func:`~okf_sphinx.agent.answers.answer_json`, byte-identical
 to ``okf … --json``); a refusal is an error result (``isError: true``) whose
 text and structured content are the error envelope.  No traceback ever
@@ -13,6 +15,7 @@ reaches the client.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -22,9 +25,20 @@ from typing import Any
 
 from okf_sphinx.agent.answers import MAX_ANSWER_BYTES, answer_json
 from okf_sphinx.agent.dispatch import TOOL_ARGUMENTS
-from okf_sphinx.agent.sites import Opened, Sites, name_sites, open_site
+from okf_sphinx.agent.sites import (
+    Opened,
+    Sites,
+    assign_names,
+    at_once,
+    check_timeout,
+    derived_name,
+    open_site,
+    split_named,
+)
 from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import OkfError
+from okf_sphinx.core.guide import AGENT_GUIDE
+from okf_sphinx.engine.source import is_url, open_source
 
 log = logging.getLogger("okf_sphinx.mcp")
 
@@ -188,8 +202,14 @@ class SiteIndex:
         open in flight and its outcome, instead of queueing to open it in turn."""
         with self._lock:
             index = self._index
-            if index is not None and (self._stamp is None or self._manifest_stamp(index) == self._stamp):
-                return index
+            if index is not None:
+                stamp = self._manifest_stamp(index)
+                if self._stamp is None or stamp == self._stamp:
+                    return index
+                if stamp == ("missing",) and index.source.swapping():
+                    # between the steps of a swap (or kept out of MkDocs' clean): the old index answers,
+                    # its reads wait for the files, and it moves to the new build once that is there
+                    return index
             self._index = None  # never opened, or rebuilt (or removed) since it was opened
             flight = self._flight
             leader = flight is None
@@ -226,15 +246,141 @@ class _Flight:
         self.error: BaseException | None = None
 
 
+#: Tool calls one site runs at once; more wait their turn without holding a thread, so a
+#: slow site holds back only its own calls — never another site's, nor the protocol.
+MAX_CALLS_PER_SITE = 8
+#: Calls that name no one site (list_sites, a read_batch over several sites, a refusal): a lane of their own.
+MAX_OTHER_CALLS = 8
+#: Opening a site that fails so is served anyway: every call answers the reason until the index is there.
+SERVE_ANYWAY = ("index_not_found", "source_unavailable")
+
+
+class Startup:
+    """``okf mcp``'s sites, served at once.
+
+    A folder is opened before serving (a disk read; a bad site argument fails
+    there, as does a malformed URL).  URL sites open in the background, all at
+    once.  A URL site given without a name is named from its project once its
+    index has opened (or failed to): until then tool lists and calls wait — for
+    the slowest such site, at most one ``--timeout``, never for their sum —
+    while ``initialize`` and ``ping`` are answered at once.  ``name=URL`` sites
+    cost no wait at all.
+    """
+
+    def __init__(self, arguments: list[str], timeout: float | None = None, cache_mb: int | None = None) -> None:
+        self.parsed = [split_named(a) for a in arguments]
+        if not self.parsed:
+            raise OkfError("schema_validation", "give at least one site (a built folder or a URL)")
+        assign_names([(given, "site") for given, _ in self.parsed])  # a bad or repeated given name fails now
+        self.holders: list[SiteIndex] = []
+        self.opened: list[Any] = []
+        for _, where in self.parsed:
+            holder = SiteIndex(where, timeout, cache_mb=cache_mb)
+            if is_url(where):
+                open_source(where)  # checks the URL (no request is made); opening waits
+                self.opened.append(None)
+            else:
+                self.opened.append(self._first_open(holder, fatal=True))
+            self.holders.append(holder)
+        self._lock = threading.Lock()
+        self._sites: Sites | None = None
+        if not self._waits():
+            self._sites = self.sites()
+
+    @classmethod
+    def of(cls, sites: Sites) -> Startup:
+        """A startup whose sites are named already (a server built around :class:`Sites`)."""
+        self = cls.__new__(cls)
+        self.parsed = [(name, holder.location) for name, holder in sites.entries]
+        self.holders = [holder for _, holder in sites.entries]  # type: ignore[misc]
+        self.opened = [None] * len(self.holders)
+        self._lock = threading.Lock()
+        self._sites = sites
+        return self
+
+    @property
+    def many(self) -> bool:
+        return len(self.parsed) > 1
+
+    def _waits(self) -> bool:
+        """Do the names wait for a site to open (a URL site without a given name)?"""
+        return any(given is None and is_url(where) for given, where in self.parsed)
+
+    @staticmethod
+    def _first_open(holder: SiteIndex, fatal: bool = False) -> Any:
+        """Open ``holder``: its index, or the error (logged) of a site served anyway."""
+        try:
+            return holder.get()
+        except OkfError as err:
+            if fatal and err.code not in SERVE_ANYWAY:
+                raise
+            # not built yet (or the server is down): serve anyway, every call says why until it is there
+            log.warning("%s; serving anyway — tools answer %s until the index exists", err.message, err.code)
+            return err
+
+    def known(self) -> Sites | None:
+        """The named sites, or None while a name waits for its site to open."""
+        return self._sites
+
+    def sites(self) -> Sites:
+        """The named sites; waits (once, for all callers) until the unnamed URL sites opened."""
+        with self._lock:
+            if self._sites is None:
+                wanted = [given is None and is_url(where) for given, where in self.parsed]
+                opened = at_once([lambda h=h, w=w, o=o: self._first_open(h) if w else o
+                                  for h, w, o in zip(self.holders, wanted, self.opened)])
+                names = assign_names([(given, derived_name(where, index))
+                                      for (given, where), index in zip(self.parsed, opened)])
+                self._sites = Sites(list(zip(names, self.holders)))
+            return self._sites
+
+    def start(self) -> None:
+        """Open the URL sites in the background, all at once (the names' ones first)."""
+        if self._sites is None:
+            threading.Thread(target=self.sites, name="okf-naming", daemon=True).start()
+        named = [h for (given, where), h in zip(self.parsed, self.holders) if given is not None and is_url(where)]
+        if named:
+            threading.Thread(target=at_once, args=([lambda h=h: self._first_open(h) for h in named],),
+                             name="okf-open", daemon=True).start()
+
+
+def _guarded(fn: Any, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], bool]:
+    """``(answer, False)``, or ``(error envelope, True)``: a refusal's, or — a bug, logged
+    here — an internal error's; never a traceback to the client."""
+    try:
+        return fn(*args, **kwargs), False
+    except OkfError as err:
+        return err.envelope, True
+    except Exception as exc:
+        log.exception("tool call failed")
+        return _internal_error(exc), True
+
+
+def _lane(sites: Sites, tool: str, arguments: Any) -> str | None:
+    """The site a call runs against (its lane), or None: list_sites, a call naming no
+    known site (refused at once) or several (a read_batch without a batch-wide site)."""
+    if tool == "list_sites" or not isinstance(arguments, dict):
+        return None
+    name = arguments.get("site")
+    if name is None:
+        return None if sites.many else sites.names[0]
+    return name if isinstance(name, str) and name in sites.names else None
+
+
 def build_server(site: Any) -> Any:
-    """An MCP low-level ``Server`` answering the tools from ``site``: a
+    """An MCP low-level ``Server`` answering the tools from ``site``: a :class:`Startup`, a
     :class:`~okf_sphinx.agent.sites.Sites`, a :class:`SiteIndex`, or an opened
-    :class:`~okf_sphinx.engine.index.Index`."""
-    if isinstance(site, Sites):
-        sites = site
+    :class:`~okf_sphinx.engine.index.Index`.
+
+    Each call runs in a worker thread of its site's lane (:data:`MAX_CALLS_PER_SITE`
+    at once; a many-site search runs one part in each site's lane), so calls to a
+    slow site hold back no other site's calls and never the protocol."""
+    if isinstance(site, Startup):
+        startup = site
+    elif isinstance(site, Sites):
+        startup = Startup.of(site)
     else:
-        holder = site if isinstance(site, SiteIndex) else Opened(site)
-        sites = Sites([("site", holder)])
+        startup = Startup.of(Sites([("site", site if isinstance(site, SiteIndex) else Opened(site))]))
     import time
 
     import anyio
@@ -243,55 +389,89 @@ def build_server(site: Any) -> Any:
 
     from okf_sphinx import __version__
 
-    tools = [
-        types.Tool(
-            name=name,
-            title=TITLES[name],
-            description=DESCRIPTIONS[name] + (_MANY if sites.many else ""),
-            input_schema=input_schema(name, sites),
-            output_schema=output_schema(name, sites),
-            annotations=types.ToolAnnotations(
-                title=TITLES[name], read_only_hint=True, destructive_hint=False,
-                idempotent_hint=True, open_world_hint=False,
-            ),
-            meta=RESULT_SIZE_META if name in BOUNDED_TOOLS else None,
-        )
-        for name in TOOL_NAMES
-    ]
+    from .mcp_stdio import arrived
+
+    lanes: dict[str | None, Any] = {}
+    naming = anyio.CapacityLimiter(1)
+    tools: dict[int, list[Any]] = {}
+
+    def lane(key: str | None) -> Any:
+        if key not in lanes:
+            lanes[key] = anyio.CapacityLimiter(MAX_CALLS_PER_SITE if key is not None else MAX_OTHER_CALLS)
+        return lanes[key]
+
+    async def ready() -> Sites:
+        sites = startup.known()
+        if sites is None:  # a name waits for its site to open: wait in a lane of its own
+            sites = await anyio.to_thread.run_sync(startup.sites, limiter=naming, abandon_on_cancel=True)
+        return sites
+
+    async def in_lane(key: str | None, fn: Any, *args: Any, **kwargs: Any) -> tuple[dict[str, Any], bool]:
+        return await anyio.to_thread.run_sync(functools.partial(_guarded, fn, *args, **kwargs), limiter=lane(key),
+                                              abandon_on_cancel=True)
+
+    def tools_of(sites: Sites) -> list[Any]:
+        if id(sites) not in tools:
+            tools[id(sites)] = [
+                types.Tool(
+                    name=name,
+                    title=TITLES[name],
+                    description=DESCRIPTIONS[name] + (_MANY if sites.many else ""),
+                    input_schema=input_schema(name, sites),
+                    output_schema=output_schema(name, sites),
+                    annotations=types.ToolAnnotations(
+                        title=TITLES[name], read_only_hint=True, destructive_hint=False,
+                        idempotent_hint=True, open_world_hint=False,
+                    ),
+                    meta=RESULT_SIZE_META if name in BOUNDED_TOOLS else None,
+                )
+                for name in TOOL_NAMES
+            ]
+        return tools[id(sites)]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
-        return types.ListToolsResult(tools=tools)
+        return types.ListToolsResult(tools=tools_of(await ready()))
 
-    def run(name: str, arguments: Any, started: float) -> tuple[dict[str, Any], bool]:
-        try:
-            return sites.call(name, arguments, started=started), False
-        except OkfError as err:
-            return err.envelope, True
-        except Exception as exc:  # a bug: log it here, never send a traceback
-            log.exception("tool %s failed", name)
-            return _internal_error(exc), True
+    async def search_each(sites: Sites, arguments: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        answers: list[Any] = [None] * len(sites.names)
+
+        async def part(i: int, name: str) -> None:
+            answers[i] = (await in_lane(name, sites.search_one, name, arguments))[0]
+
+        async with anyio.create_task_group() as tg:
+            for i, name in enumerate(sites.names):
+                tg.start_soon(part, i, name)
+        return _guarded(sites.side_by_side, arguments, answers)
 
     async def call(ctx: Any, params: Any) -> Any:
-        started = time.monotonic()  # read_batch's deadline counts the wait for a worker thread too
-        answer, failed = await anyio.to_thread.run_sync(run, params.name, params.arguments, started,
-                                                        abandon_on_cancel=True)
+        # read_batch's deadline counts from when the request arrived, queueing included
+        started = arrived(ctx) or time.monotonic()
+        sites = await ready()
+        name, arguments = params.name, params.arguments if params.arguments is not None else {}
+        if name == "search_sections" and sites.many and isinstance(arguments, dict) and "site" not in arguments:
+            answer, failed = await search_each(sites, arguments)
+        else:
+            answer, failed = await in_lane(_lane(sites, name, arguments), sites.call, name, arguments, started=started)
         return types.CallToolResult(
             content=[types.TextContent(text=answer_json(answer))],
             structured_content=answer,
             is_error=failed,
         )
 
+    known = startup.known()
+    if not startup.many:
+        where = f"Site: {startup.holders[0].location}"
+    elif known is not None:
+        where = "Sites (the `site` argument): " + ", ".join(f"{n} ({h.location})" for n, h in known.entries)
+    else:
+        where = ("Sites: " + ", ".join(h.location for h in startup.holders)
+                 + "; list_sites gives their names (the `site` argument)")
     return Server(
         "okf_sphinx",
         version=__version__,
         title="okf_sphinx documentation search",
         instructions=(
-            "Search this Sphinx documentation site with search_sections (AND of exact words, no stemming), then "
-            "read exactly what you need with get_section (by locator or concept_id + heading) or read_lines. "
-            "Quote locators and content_sha256 when you cite; find pages by name with search_concepts; "
-            "read several sections at once with read_batch. "
-            + (f"Site: {sites.entries[0][1].location}" if not sites.many else
-               "Sites (the `site` argument): " + ", ".join(f"{n} ({h.location})" for n, h in sites.entries))
+            AGENT_GUIDE + " " + where
         ),
         on_list_tools=list_tools,
         on_call_tool=call,
@@ -301,40 +481,34 @@ def build_server(site: Any) -> Any:
 def serve(site: str | list[str], transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
           timeout: float | None = None, cache_mb: int | None = None) -> int:
     """Run ``okf mcp`` for one site or several (``name=SITE`` names one; see
-    :mod:`okf_sphinx.agent.sites`).  A site that is not built yet (or a URL that does not
-    answer) is served anyway — each call answers the reason until the index exists;
-    any other bad site argument fails at once (OkfError).  ``cache_mb`` bounds each
-    site's caches (MiB)."""
+    :mod:`okf_sphinx.agent.sites`).  The server answers at once (:class:`Startup`):
+    a site that is not built yet (or a URL that does not answer) is served anyway —
+    each call answers the reason until the index exists; any other bad site
+    argument fails at once (OkfError).  ``cache_mb`` bounds each site's caches (MiB)."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="okf mcp: %(levelname)s: %(message)s")
-    entries = []
-    for name, where, opened in name_sites([site] if isinstance(site, str) else list(site),
-                                          lambda s: open_site(s, timeout, cache_mb)):
-        if isinstance(opened, OkfError):
-            if opened.code not in ("index_not_found", "source_unavailable"):
-                raise opened
-            # not built yet (or the server is down): serve anyway, every call says why until it is there
-            log.warning("%s; serving anyway — tools answer %s until the index exists", opened.message, opened.code)
-            entries.append((name, SiteIndex(where, timeout, cache_mb=cache_mb)))
-        else:
-            entries.append((name, SiteIndex(where, timeout, opened, cache_mb)))
-    holder = Sites(entries)
-    server = build_server(holder)
+    check_timeout(timeout)
+    if cache_mb is not None and not 0 <= cache_mb <= 1 << 30:
+        raise OkfError("schema_validation", f"--cache-mb must be 0 or more (MiB), got {cache_mb}")
+    startup = Startup([site] if isinstance(site, str) else list(site), timeout, cache_mb)
+    if transport != "stdio" and not 0 <= port <= 65535:
+        raise OkfError("schema_validation", f"--port must be 0-65535, got {port}")
+    startup.start()
+    server = build_server(startup)
     if transport == "stdio":
         import anyio
-        from mcp.server.stdio import stdio_server
+
+        from .mcp_stdio import stdio_transport
 
         async def run_stdio() -> None:
-            async with stdio_server() as (read, write):
+            async with stdio_transport() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
 
         anyio.run(run_stdio)
         return 0
     import uvicorn
 
-    if not 0 <= port <= 65535:
-        raise OkfError("schema_validation", f"--port must be 0-65535, got {port}")
     app = server.streamable_http_app(host=host)
-    print(f"okf mcp: serving {', '.join(h.location for _, h in holder.entries)} at http://{host}:{port}/mcp "
+    print(f"okf mcp: serving {', '.join(h.location for h in startup.holders)} at http://{host}:{port}/mcp "
           "(streamable HTTP)",
           file=sys.stderr, flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -27,7 +27,7 @@ from okf_sphinx.core.records import DocRecord
 from okf_sphinx.core.stemmer import supported_languages
 
 from .disk import remove_index, write_index
-from .index_writer import Site, build_index, source_root
+from .index_writer import Site, build_index, project_folder, source_root
 from .llms import LLMS_FULL_TXT, LLMS_TXT, render, write
 
 DEFAULT_OUTPUT_DIR = "_okf"
@@ -148,6 +148,7 @@ def build_site(
     index_dir: Path,
     source_dir: Path,
     source_root_setting: str | None = None,
+    project_dir: Path | None = None,
     limits: dict[str, int],
     agent_files: AgentFiles | None = None,
     semantic_model: Any = None,
@@ -158,12 +159,15 @@ def build_site(
     (from :func:`index_folder`) and, with ``agent_files``, ``llms.txt`` / ``llms-full.txt``
     into ``outdir``, the site's root.  Captured paths are relative to ``source_dir`` (the
     documentation sources) or the folder the author's ``source_root_setting`` names, or
-    the nearest folder holding every captured file.  With ``semantic_model`` (writer/semantic_index.py's
+    the nearest folder holding every captured file within the project (the nearest folder
+    at or above ``project_dir`` — default ``source_dir`` — that holds a repository or a
+    Python project; files beyond it are published under ``_outside/``).  With ``semantic_model`` (writer/semantic_index.py's
     ``load_model``, loaded by the host before the pages are read) the index gets semantic vectors.
 
     A :class:`BuildError` (a cap exceeded, a source changed, a folder okf did not write in
     the way) leaves no index of okf's behind, and the error names what to change."""
-    root = source_root(records, source_dir, source_root_setting)
+    project = project_folder(project_dir, project_dir) if project_dir is not None else None
+    root = source_root(records, source_dir, source_root_setting, project)
     # The index is built from many small containers while the host holds millions of
     # objects: without this, cyclic-GC passes over them cost more than the work itself.
     gc_was_enabled = gc.isenabled()

@@ -19,6 +19,7 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import NotAnIndexError
 from okf_sphinx.core.hosts import Host
 
+
 def is_index_folder(target: Path) -> bool:
     """Is ``target`` a folder this extension wrote (an empty one, or one whose
     ``manifest.js`` has the okfLoad wrapper)?  Links are never followed."""
@@ -31,7 +32,7 @@ def is_index_folder(target: Path) -> bool:
         return f.read(len(_MANIFEST_HEAD)) == _MANIFEST_HEAD
 
 
-_MANIFEST_HEAD = fmt.wrap("manifest", None)[: -len(b"null);\n")]
+_MANIFEST_HEAD = fmt.MANIFEST_HEAD
 
 
 def remove_index(target: Path, host: Host) -> None:
@@ -53,7 +54,9 @@ def write_index(target: Path, files: dict[str, Any], host: Host) -> int:
     """Write ``files`` as ``target/<name>.js`` and swap them in atomically; returns the
     bytes written.
 
-    The files go to a temporary sibling folder, the manifest last with the
+    Every file carries the build's identity (:func:`~okf_sphinx.core.index_format.build_id`
+    of all their contents, the manifest's ``build``), so a reader served files of two builds
+    notices.  The files go to a temporary sibling folder, the manifest last with the
     ``index_revision`` of the others; then that folder takes ``target``'s place
     in one step (``renameat2(RENAME_EXCHANGE)`` on Linux), so a reader sees the
     old index or the new one, never none or a mix.  Where the exchange is not
@@ -63,26 +66,27 @@ def write_index(target: Path, files: dict[str, Any], host: Host) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not target.is_symlink() and not is_index_folder(target):
         raise NotAnIndexError(target, host)  # never swap out (and then delete) a folder okf did not write
+    texts = {name: fmt.canonical_json(value) for name, value in files.items() if name != "manifest"}
+    plain = {k: v for k, v in files["manifest"].items() if k not in ("build", "index_revision")}
+    build = fmt.build_id(texts)
     tmp = Path(tempfile.mkdtemp(prefix=fmt.STAGING_PREFIX, dir=target.parent))
     written = 0
     try:
         dirs: set[Path] = set()
         revision = hashlib.sha256()
-        for name in sorted(files):
-            if name == "manifest":
-                continue
+        for name in sorted(texts):
             path = tmp / f"{name}.js"
             if path.parent not in dirs:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 dirs.add(path.parent)
-            data = fmt.wrap(name, files[name])
+            data = fmt.wrap_json(name, texts.pop(name), build)
             revision.update(f"{name}\n{len(data)}\n".encode())
             revision.update(data)
             path.write_bytes(data)
             written += len(data)
-        manifest = {**files["manifest"], "index_revision": revision.hexdigest()}
+        manifest = {**plain, "build": build, "index_revision": revision.hexdigest()}
         files["manifest"] = manifest
-        data = fmt.wrap("manifest", manifest)
+        data = fmt.wrap("manifest", manifest, build)
         (tmp / "manifest.js").write_bytes(data)
         written += len(data)
         os.chmod(tmp, 0o755)

@@ -11,7 +11,6 @@ sizes :mod:`.sizing` gives.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from collections import Counter
@@ -25,7 +24,7 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
 from okf_sphinx.core.errors import SourceChangedError
 from okf_sphinx.core.hosts import Host
-from okf_sphinx.core.records import CapturedFile, DocRecord, Section, decode, text_encoding
+from okf_sphinx.core.records import CapturedFile, DocRecord, Section, decode, lexical, text_encoding
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
 
@@ -70,23 +69,73 @@ class Site:
     file_scale: float = 1.0  # okf_search_index_files: the factor on every folder's file budget
 
 
-def source_root(records: list[DocRecord], srcdir: Path, configured: str | None) -> PurePosixPath:
-    """The folder captured paths are relative to: ``srcdir`` unless files lie outside it."""
+#: Where a captured file from outside the project is published: ``_outside/<digest>/<name>``
+#: (the first 12 hex digits of its SHA-256), a path that names no folder of the build machine.
+OUTSIDE_DIR = "_outside"
+#: What marks a project's folder (a repository, a Python project): captured paths may climb
+#: to it from the source folder, never above it.
+PROJECT_MARKERS = (".git", ".hg", ".svn", ".bzr", "pyproject.toml", "setup.py", "setup.cfg")
+
+
+class SourceRoot:
+    """The folder captured paths are relative to, and the published path of every file:
+    its path below ``root``, or — for a file outside it — ``_outside/<digest>/<name>``
+    (:data:`OUTSIDE_DIR`), so that no published path names a folder of the build machine
+    and such a file never moves the other files' paths."""
+
+    def __init__(self, root: PurePosixPath | str, files: dict[str, CapturedFile] | None = None) -> None:
+        self.root = PurePosixPath(root)
+        self._sha = {path: f.sha256 for path, f in (files or {}).items()}
+        self._paths: dict[str, str] = {}
+
+    def relative(self, path: str) -> str:
+        """``path`` (a captured file's, :func:`~okf_sphinx.core.records.lexical`) as published."""
+        found = self._paths.get(path)
+        if found is None:
+            p = PurePosixPath(path)
+            if p.is_relative_to(self.root):
+                found = p.relative_to(self.root).as_posix()
+            else:
+                found = f"{OUTSIDE_DIR}/{self._sha[path][:12]}/{p.name}"
+            self._paths[path] = found
+        return found
+
+
+def project_folder(start: Path | str, fallback: Path | str) -> PurePosixPath:
+    """The project a site's sources belong to: the nearest folder at or above ``start`` that
+    holds one of :data:`PROJECT_MARKERS`, else ``fallback`` (never the file system's root)."""
+    folder = PurePosixPath(lexical(start))
+    for candidate in (folder, *folder.parents):
+        if candidate == candidate.parent:
+            break
+        if any(os.path.lexists(os.path.join(candidate, marker)) for marker in PROJECT_MARKERS):
+            return candidate
+    found = PurePosixPath(lexical(fallback))
+    return folder if found == found.parent else found
+
+
+def source_root(records: list[DocRecord], srcdir: Path, configured: str | None,
+                project: PurePosixPath | None = None) -> SourceRoot:
+    """Where captured paths are relative to: ``configured`` (relative to ``srcdir``) when
+    given, else ``srcdir`` — widened to the nearest folder that also holds the files read
+    from outside it, as long as they lie in the ``project`` folder (default: ``srcdir``'s
+    :func:`project_folder`, else its parent).  Every path is where the generator sees the
+    file (:func:`~okf_sphinx.core.records.lexical`: a symbolic link keeps its own path); a
+    file beyond that is published as ``_outside/<digest>/<name>`` and moves no other path."""
+    files = _captured(records)
     if configured:
-        root = Path(configured)
-        base = (srcdir / root if not root.is_absolute() else root).resolve()
-    else:
-        base = srcdir.resolve()
-    paths = [f.path for r in records for f in r.files]
-    outside = [p for p in paths if not PurePosixPath(p).is_relative_to(base.as_posix())]
+        return SourceRoot(lexical(Path(srcdir) / configured), files)
+    base = PurePosixPath(lexical(srcdir))
+    if project is None:
+        project = project_folder(base, Path(base).parent)
+    outside = [p for p in files if not PurePosixPath(p).is_relative_to(base) and PurePosixPath(p).is_relative_to(project)]
     if outside:
-        return PurePosixPath(os.path.commonpath([base.as_posix(), *outside]))
-    return PurePosixPath(base.as_posix())
+        return SourceRoot(os.path.commonpath([base.as_posix(), *outside]), files)
+    return SourceRoot(base, files)
 
 
-@functools.lru_cache(maxsize=4096)  # bounded: a long-lived process (sphinx-autobuild) builds again and again
-def _relative(path: str, root: PurePosixPath) -> str:
-    return PurePosixPath(path).relative_to(root).as_posix()
+def _relative(path: str, root: SourceRoot) -> str:
+    return root.relative(path)
 
 
 def _captured(records: list[DocRecord]) -> dict[str, CapturedFile]:
@@ -176,7 +225,7 @@ class Placed(NamedTuple):
     path: str  # its captured file's path relative to the source root
 
 
-def _sid_order(records: list[DocRecord], root: PurePosixPath) -> tuple[list[Placed], int]:
+def _sid_order(records: list[DocRecord], root: SourceRoot) -> tuple[list[Placed], int]:
     """Every section in sid order — searchable ones by (concept id, first line, path), then
     the rest in the same order — and how many are searchable."""
     placed = [Placed(r, i, s, _relative(s.file, root)) for r in records for i, s in enumerate(r.sections)]
@@ -185,15 +234,15 @@ def _sid_order(records: list[DocRecord], root: PurePosixPath) -> tuple[list[Plac
     return searchable + others, len(searchable)
 
 
-def _file_table(files: dict[str, CapturedFile], captured: dict[str, bytes], root: PurePosixPath, site: Site,
+def _file_table(files: dict[str, CapturedFile], captured: dict[str, bytes], root: SourceRoot, site: Site,
                 codec: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``files.js`` (every captured file by path: size, SHA-256, and the site's ``copy`` of it
     when it ships one) and the ``f/<k>`` packs holding the files it does not ship."""
-    entries = sorted(
-        ({"path": _relative(f.path, root), "size": f.size, "sha256": f.sha256} for f in files.values()),
-        key=lambda e: e["path"],
-    )
-    by_rel = {_relative(f.path, root): f for f in files.values()}
+    by_rel: dict[str, CapturedFile] = {}
+    for f in files.values():  # two files from outside with equal names and bytes are published once
+        by_rel.setdefault(_relative(f.path, root), f)
+    entries = sorted(({"path": rel, "size": f.size, "sha256": f.sha256} for rel, f in by_rel.items()),
+                     key=lambda e: e["path"])
     unshipped = []
     for e in entries:
         path = by_rel[e["path"]].path
@@ -248,7 +297,7 @@ def _section_rows(order: list[Placed], searchable: int, records: list[DocRecord]
     return out
 
 
-def _pages(records: list[DocRecord], root: PurePosixPath, site: Site, sid_of: dict[tuple[str, int], int],
+def _pages(records: list[DocRecord], root: SourceRoot, site: Site, sid_of: dict[tuple[str, int], int],
            anchors: list[str], progress: Callable[[list[DocRecord]], Iterable[DocRecord]]) -> tuple[list[list[Any]], list[dict[str, Any]]]:
     """``concepts.js`` (``[concept id, title, page number, searchable, paths]``) and every page's outline."""
     concepts = []
@@ -271,7 +320,7 @@ def _pages(records: list[DocRecord], root: PurePosixPath, site: Site, sid_of: di
 
 def build_index(
     records: list[DocRecord],
-    root: PurePosixPath,
+    root: SourceRoot | PurePosixPath,
     site: Site,
     limits: dict[str, int],
     progress: Callable[[list[DocRecord]], Iterable[DocRecord]] = iter,
@@ -280,6 +329,8 @@ def build_index(
     """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop;
     sources are decoded as ``encoding`` (Sphinx's ``source_encoding``)."""
     files = _captured(records)
+    if not isinstance(root, SourceRoot):
+        root = SourceRoot(root, files)
     check_captured(records, files, lambda path: _relative(path, root), limits, site.host)
     captured = _read_captured(files, site.host)
     codec = text_encoding(encoding)
@@ -410,7 +461,7 @@ def _section_links(resolved: dict[str, list[tuple[int, str, str, int]]], sid_of:
     return out
 
 
-def _page_spans(searchable: list[Placed], root: PurePosixPath, site: Site) -> list[PageSpan]:
+def _page_spans(searchable: list[Placed], root: SourceRoot, site: Site) -> list[PageSpan]:
     """The searchable pages in sid order: each page's sections are consecutive sids."""
     spans: list[PageSpan] = []
     for sid, placed in enumerate(searchable):

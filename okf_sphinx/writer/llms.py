@@ -1,6 +1,7 @@
 """``llms.txt`` and ``llms-full.txt`` for the built site (the llmstxt.org layout).
 
-``llms.txt``: ``# <project>``, ``> <summary>``, then one ``## <caption>``
+``llms.txt``: ``# <project>``, ``> <summary>``, a paragraph naming the agent tools
+(core/guide.py), then one ``## <caption>``
 section per toctree of the root document, listing its pages (and their
 descendants) as links, each with the page's locator; pages no toctree reaches
 come last under ``## Optional``.
@@ -27,6 +28,7 @@ from typing import Any
 from urllib.parse import quote, urljoin
 
 from okf_sphinx.core import index_format as fmt
+from okf_sphinx.core.guide import LLMS_TOOLS
 
 from .disk import write_atomic
 
@@ -97,7 +99,7 @@ def render(files: dict[str, Any], groups: list[tuple[str, list[str]]], *, projec
     if summary:
         head += [f"> {_one_line(summary)}", ""]
 
-    short = list(head)
+    short = [*head, LLMS_TOOLS, ""]
     for caption, docs in order:
         if not any(pages[d]["link"] for d in docs):
             continue

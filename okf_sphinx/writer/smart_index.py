@@ -32,7 +32,7 @@ from typing import Any
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
-from okf_sphinx.core.errors import BuildError
+from okf_sphinx.core.errors import BuildError, shown
 from okf_sphinx.core.hosts import Host
 
 from .sizing import FOLDERS, MAX_HASHED_SHARDS, Budget, large_site
@@ -76,10 +76,10 @@ def check_weight(value: Any, where: str) -> float:
     """A page weight: a finite number in (0, 100]; anything else names ``where`` and the value."""
     try:
         weight = float(value) if not isinstance(value, bool) else float("nan")
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int past a float's range
         weight = float("nan")
     if not 0 < weight <= MAX_WEIGHT:
-        raise ValueError(f"{where} must be a number above 0 and at most {MAX_WEIGHT:g}, got {value!r}")
+        raise ValueError(f"{where} must be a number above 0 and at most {MAX_WEIGHT:g}, got {shown(value)}")
     return weight
 
 

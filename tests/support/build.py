@@ -40,6 +40,17 @@ def page_priors(site: Path) -> dict[str, float]:
     return dict(zip(fmt.unwrap("paths", (okf / "paths.js").read_bytes()), fmt.unwrap("smart", (okf / "smart.js").read_bytes())["priors"]))
 
 
+def boot_files(boot: Path) -> list[str]:
+    """The files a site's shipped ``okf-boot.js`` loads when the reader reaches for search, in
+    order, without their ``?v=`` (the build writes them into the boot)."""
+    import json
+    import re
+
+    found = re.findall(r'\[("okf-[^"\]]*"(?:,"[^"\]]*")*)\]', boot.read_text(encoding="utf-8"))
+    assert len(found) == 1, boot
+    return [name.split("?")[0] for name in json.loads("[" + found[0] + "]")]
+
+
 def write_project(root: Path, files: dict[str, str | bytes], conf: str = "") -> Path:
     """A Sphinx project from ``{relative path: text or exact bytes}``."""
     root.mkdir(parents=True, exist_ok=True)
@@ -59,3 +70,17 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> None:
         else:
             path.write_text(content, encoding="utf-8", newline="")
 
+
+
+def same_build(name: str, value: object, beside: Path) -> bytes:
+    """Index file ``name`` holding ``value``, written as the build of the index that ``beside``
+    (one of its files) belongs to: a test tampering with one file of a build, which every
+    reader must then refuse for what it holds, not for coming from another build."""
+    from okf_sphinx.core import index_format as fmt
+
+    folder = beside if beside.is_dir() else beside.parent
+    while not (folder / "manifest.js").exists() and folder != folder.parent:
+        folder = folder.parent
+    manifest = folder / "manifest.js"
+    build = fmt.unwrap_file("manifest", manifest.read_bytes())[0] if manifest.exists() else None
+    return fmt.wrap(name, value, build or "0" * fmt.BUILD_DIGITS)

@@ -108,3 +108,24 @@ def wait_closed_with_focus_on(page: Any, condition: str) -> None:
     page.wait_for_selector("dialog.okf-dialog:not([open])", state="attached")
     page.wait_for_function(condition, timeout=10_000)
 
+
+
+def page_results(page: Any) -> list[dict[str, str]]:
+    """The hits okf's search page shows: each one's link and heading."""
+    return page.eval_on_selector_all(
+        "li.okf-hit",
+        """els => els.map(li => ({href: li.querySelector('.okf-link').getAttribute('href'),
+                                   heading: li.querySelector('.okf-heading').textContent}))""",
+    )
+
+
+def expected_page_results(folder: Path, query: str) -> list[tuple[str, str]]:
+    """What the search page should show for ``query``: the Python API's smart answer, 5 pages per
+    step (okf-search-page.js SMART_PAGE), as (link, heading)."""
+    from okf_sphinx import open_index
+
+    index = open_index(folder)
+    result = index.search(query, 5, mode="smart")
+    urls = {(s["path"], s["line_start"]): s["url"] for s in (index.section(i) for i in range(index.sections_all))}
+    hits = [h for p in result["pages"] for h in p["hits"]]
+    return [("./" + urls[(h["path"], h["line_start"])], h["heading"] or h["title"]) for h in hits]

@@ -22,8 +22,10 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_folder(folder: Path) -> Iterator[tuple[str, list[str]]]:
-    handler = type("Handler", (_Quiet,), {"requests": []})
+def serve_folder(folder: Path, base: type[http.server.SimpleHTTPRequestHandler] = _Quiet) -> Iterator[tuple[str, list[str]]]:
+    """``folder`` over HTTP on 127.0.0.1 with the handler ``base`` (default: quiet, every
+    request's path recorded in the list it yields beside the URL)."""
+    handler = type("Handler", (base,), {"requests": []})
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     t = threading.Thread(target=httpd.serve_forever, daemon=True)
     t.start()

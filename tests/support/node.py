@@ -23,18 +23,20 @@ ROOT = Path(__file__).resolve().parents[2]
 JS_DIR = ROOT / "tests" / "js"
 
 
-def _assembled_runtime() -> Path:
-    """The runtime as a site build writes it (okf_sphinx/surfaces/browser.py), once per test
-    process, beside the stemmer it loads in Node."""
+def _assembled_runtime(minified: bool = True) -> Path:
+    """The runtime as a site build writes it (okf_sphinx/surfaces/browser.py: minified), or
+    readable, once per test process, beside the stemmers it loads in Node."""
     from okf_sphinx.surfaces.browser import write_for_node
 
     folder = Path(tempfile.mkdtemp(prefix="okf-runtime-"))
     atexit.register(shutil.rmtree, folder, True)
-    return write_for_node(folder)
+    return write_for_node(folder, minified)
 
 
-#: The assembled okf-search.js every Node test runs (OKF_RUNTIME for the runners).
+#: The assembled okf-search.js every Node test runs (OKF_RUNTIME for the runners): minified, as sites ship it.
 RUNTIME = _assembled_runtime()
+#: The same runtime readable (its sources without the comment lines), for the minifier's tests.
+READABLE = _assembled_runtime(minified=False)
 RUNNER = JS_DIR / "parity_runner.js"
 PROBE = JS_DIR / "unicode_probe.js"
 CHROMIUM = "/usr/bin/chromium"
@@ -67,17 +69,19 @@ def require_chromium() -> str:
     return CHROMIUM
 
 
-def run_node(index_dir: Path, requests: list[dict[str, Any]], cold: bool = False) -> list[Any]:
-    """Answer every request with the JS runtime in one Node process."""
+def run_node(index_dir: Path, requests: list[dict[str, Any]], cold: bool = False, runtime: Path = RUNTIME,
+             raw: bool = False) -> list[Any]:
+    """Answer every request with the JS runtime (``runtime``: okf-search.js) in one Node
+    process; ``raw``: each answer's JSON line as Node wrote it."""
     node = require_node()
     payload = "".join(json.dumps(r, ensure_ascii=True) + "\n" for r in requests)
     args = [node, str(RUNNER), str(index_dir)] + (["--cold"] if cold else [])
     proc = subprocess.run(args, input=payload, capture_output=True, text=True, encoding="utf-8", timeout=600,
-                          env={**os.environ, "OKF_RUNTIME": str(RUNTIME)})
+                          env={**os.environ, "OKF_RUNTIME": str(runtime)})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.split("\n")[:-1]
     assert len(lines) == len(requests), (len(lines), len(requests), proc.stderr)
-    return [json.loads(line) for line in lines]
+    return lines if raw else [json.loads(line) for line in lines]
 
 
 def python_answer(index: Any, request: dict[str, Any]) -> Any:

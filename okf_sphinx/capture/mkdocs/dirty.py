@@ -16,7 +16,7 @@ from typing import Any
 from mkdocs.utils.meta import get_data
 
 from okf_sphinx.core.errors import OkfError
-from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section, decode
+from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section, decode, lexical
 
 from .links import PageLinks
 from .markdown_sections import front_matter_lines, parser_lines
@@ -57,7 +57,7 @@ def previous_records(target: Path, sources: dict[str, Path]) -> tuple[
                 path = root / rel_path
                 if entry is None or not path.is_file():
                     break
-                now, data = CapturedFile.read(path.resolve())
+                now, data = CapturedFile.read(path)
                 if now.sha256 != entry["sha256"]:
                     break
                 if not captured:  # the page's own file: its front matter
@@ -65,7 +65,7 @@ def previous_records(target: Path, sources: dict[str, Path]) -> tuple[
                 captured.append(now)
             else:
                 sections = [
-                    Section((root / s["path"]).resolve().as_posix(), s["heading"], s["level"], s["line_start"],
+                    Section(lexical(root / s["path"]), s["heading"], s["level"], s["line_start"],
                             s["line_end"], s["anchor"], (), s["parent"], _previous_object(index, s))
                     for s in page["sections"]
                 ]

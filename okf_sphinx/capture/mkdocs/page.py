@@ -1,33 +1,31 @@
-"""One rendered MkDocs page → its record: sections with exact source lines, its documented
-objects, its links to other pages and its front matter (docs/mkdocs.md, "Sections of a
-Python-Markdown page").
+"""One rendered Python-Markdown page → its record: sections with exact source lines, its
+documented objects, its links to other pages and its front matter (docs/mkdocs.md, "Sections
+of a Python-Markdown page").
 
 :class:`PageCapture` keeps what a build needs across pages: the headings each page's real
 render recorded (:class:`Recorder`, a read-only Markdown extension), the Markdown each
 page really rendered (after other plugins), one shadow parser, and the notes the build
 log reports (pages rewritten by macros, headings that could not be paired, objects that
-could not be placed).
+could not be placed, pages the shadow parse failed on).  No MkDocs imports: the MkDocs
+plugin drives it while MkDocs renders, ``okf index`` (:mod:`okf_sphinx.capture.built`)
+after any generator's build, each passing its own reader of a page's front matter.
 """
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 import markdown as pymarkdown
 import markdown.preprocessors
 import markdown.treeprocessors
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import get_plugin_logger
-from mkdocs.utils.meta import get_data
 
-from okf_sphinx.core.hosts import MKDOCS
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.records import CapturedFile, DocRecord, ObjectInfo, Section, decode
 
 from .links import PageLinks, capture_links
 from .markdown_sections import (
-    HeadingError,
     SnippetCapture,
     align,
     front_matter_lines,
@@ -48,7 +46,9 @@ from .objects import DIRECTIVE, RenderedObject, rendered_objects
 if TYPE_CHECKING:
     from .config import OkfConfig
 
-log = get_plugin_logger(__name__)
+#: A page's front matter reader: its Markdown text -> (the Markdown the generator renders, the
+#: front matter's data); MkDocs' ``mkdocs.utils.meta.get_data`` is one.
+FrontMatter = Callable[[str], tuple[str, dict[str, Any]]]
 
 
 def concept_id(src_uri: str) -> str:
@@ -92,8 +92,9 @@ class Recorder(pymarkdown.Extension):
 class PageCapture:
     """Captures every rendered page of one build (see the module doc)."""
 
-    def __init__(self, options: OkfConfig) -> None:
-        self.options = options
+    def __init__(self, options: OkfConfig, front_matter: FrontMatter) -> None:
+        self.options = options  # read: ``objects``
+        self.front_matter = front_matter
         self.md: Any = None  # the shadow parser and its snippet capture, made once per configuration
         self.rendering: tuple[str, str] | None = None  # (src_uri, markdown) of the page being rendered
         self.trees: dict[str, list[tuple[int, str, bool]]] = {}  # src_uri -> headings of its real render
@@ -109,6 +110,7 @@ class PageCapture:
         self.generated: list[str] = []  # pages rendering headings of no source line of theirs
         self.objects: list[str] = []  # pages with mkdocstrings objects (how many)
         self.unplaced: list[str] = []  # pages with objects no ``:::`` line of theirs rendered
+        self.failed: list[str] = []  # pages the shadow parse failed on (indexed as one section): "uri (why)"
 
     def rendered(self, uri: str, markdown: str) -> None:
         """The Markdown page ``uri`` is about to render (after every other plugin's changes)."""
@@ -130,38 +132,35 @@ class PageCapture:
 
     def capture(self, page: Any, html: str, config: Any, searchable: bool) -> tuple[DocRecord, PageLinks, dict[str, Any]]:
         """A rendered page's record, its links to other pages and its front matter (``page.file``
-        has a source file); ``html``: its rendered content."""
+        has a source file: ``src_uri``, ``abs_src_path``; ``page.title``, ``page.url``); ``html``:
+        its rendered content; ``config``: the site's ``markdown_extensions`` and ``mdx_configs``.
+        A heading too long for the index raises ``markdown_sections.HeadingError``."""
         file = page.file
         self.rendering = None
         tree = self.trees.pop(file.src_uri, None)
-        path = Path(file.abs_src_path).resolve()
-        captured, data = CapturedFile.read(path)
+        captured, data = CapturedFile.read(file.abs_src_path)  # where MkDocs sees it: a link keeps its own path
         text = decode(data)
         lines = parser_lines(text)
-        first, source_markdown, meta = front_matter_lines(lines, get_data)
+        first, source_markdown, meta = front_matter_lines(lines, self.front_matter)
         md, snippets = self._shadow_markdown(config)
         try:
             shadow, rendered = self._headings(md, snippets, file.src_uri, lines, first, source_markdown, html, tree)
         except Exception as exc:  # an extension that fails on the marked copy must not fail the build
-            log.warning("could not parse %s a second time with the site's Markdown extensions (%s: %s); "
-                        "it is indexed as one section", file.src_uri, type(exc).__name__, exc)
+            self.failed.append(f"{file.src_uri} ({type(exc).__name__}: {exc})")
             snippets.start()
             shadow, rendered = [], None
         lm = LineMap(text)
         files = [captured]
-        try:
-            page_sections = split_markdown(captured.path, lm, shadow, rendered)
-            included = []
-            at = snippets.inclusion_lines(lines) if snippets.files else {}
-            for k, included_path in enumerate(snippets.files, 1):
-                snippet, snippet_data = CapturedFile.read(Path(included_path))
-                files.append(snippet)
-                line = at.get(included_path)
-                where = lm.physical_line("md", line) if line else lm.total_lines + 1
-                runs = snippets.runs(included_path)
-                included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k, runs)))
-        except HeadingError as exc:
-            raise PluginError(f"{MKDOCS.prefix}{exc}") from None
+        page_sections = split_markdown(captured.path, lm, shadow, rendered)
+        included = []
+        at = snippets.inclusion_lines(lines) if snippets.files else {}
+        for k, included_path in enumerate(snippets.files, 1):
+            snippet, snippet_data = CapturedFile.read(included_path)
+            files.append(snippet)
+            line = at.get(included_path)
+            where = lm.physical_line("md", line) if line else lm.total_lines + 1
+            runs = snippets.runs(included_path)
+            included.append((where, split_markdown(snippet.path, LineMap(decode(snippet_data)), shadow, rendered, k, runs)))
         objects = self._object_sections(file.src_uri, captured.path, lm, lines, first, page_sections, rendered_objects(html))
         sections = order_sections(page_sections + objects, included)
         record = DocRecord(concept_id(file.src_uri), page.title or "", searchable, files, sections)

@@ -14,6 +14,7 @@ resolved by ProperDocs to its own modules, so one class serves both.
 
 from __future__ import annotations
 
+import os
 import posixpath
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,14 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
 
+from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import BuildError
 from okf_sphinx.core.hosts import MKDOCS
-from okf_sphinx.core.records import DocRecord, excluded
+from okf_sphinx.core.records import DocRecord, excluded, lexical
 from okf_sphinx.writer.build import AgentFiles, build_site, discard_index, index_folder
+from okf_sphinx.writer.disk import is_index_folder
 from okf_sphinx.writer.index_writer import Site
 from okf_sphinx.writer.llms import DEFAULT_GROUP
 from okf_sphinx.writer.smart_index import page_meta, page_prior
@@ -35,9 +39,12 @@ from .config import OkfConfig
 from .dirty import previous_records
 from .links import PageLinks, resolve_links, url_key
 from .nav import INDEXES_FEATURE, nav_depths, nav_groups
+from .markdown_sections import HeadingError
 from .page import PageCapture, Recorder, concept_id
 
 log = get_plugin_logger(__name__)
+#: The hidden folder beside the index that keeps it out of MkDocs' clean (readers wait while it is there).
+KEPT_PREFIX = fmt.STAGING_PREFIX + "kept-"
 
 
 class OkfPlugin(BasePlugin[OkfConfig]):
@@ -56,6 +63,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._target: Path | None = None  # the index folder
         self._host = MKDOCS  # MkDocs, its settings in this build's config file
         self._failed = False  # this build's index failed (build_site left nothing of okf's behind)
+        self._kept: Path | None = None  # the index, moved out of MkDocs' clean until on_files
         self._strings = ""  # data-okf-strings of the dialog's script tag (its words in the site's language)
         self._semantic: Any = None  # the static embedding model of `semantic_model`, once loaded
 
@@ -76,7 +84,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
                                             f"{self._host.setting('semantic_model')} ({self._host.where})")
             except BuildError as exc:
                 raise PluginError(f"{self._host.prefix}{exc}") from None
-        self._capture = PageCapture(self.config)
+        self._capture = PageCapture(self.config, get_data)
         recorder = next((e for e in config["markdown_extensions"] if isinstance(e, Recorder)), None)
         if recorder is None:
             config["markdown_extensions"].append(Recorder(self._capture))
@@ -92,6 +100,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     # -- per build -----------------------------------------------------------------------
     def on_pre_build(self, config: Any) -> None:
+        self._keep_index(Path(config["site_dir"]))
         self._failed = False
         self._records = {}
         self._metas = {}
@@ -101,6 +110,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         self._capture.start_build()
 
     def on_files(self, files: Any, config: Any) -> Any:
+        self._restore_index()  # the first event after MkDocs' clean
         self._pages = {f.src_uri: f for f in files.documentation_pages()}
         self._page_keys = {url_key(f.url): concept_id(uri) for uri, f in self._pages.items()}
         return files
@@ -128,7 +138,10 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             self._skipped.append(file.src_uri)
             return html
         docname = concept_id(file.src_uri)
-        record, links, meta = self._capture.capture(page, html, config, not excluded(docname, self.config.exclude))
+        try:
+            record, links, meta = self._capture.capture(page, html, config, not excluded(docname, self.config.exclude))
+        except HeadingError as exc:
+            raise PluginError(f"{self._host.prefix}{exc}") from None
         self._records[file.src_uri] = record
         self._links[docname] = links
         self._metas[docname] = meta
@@ -156,12 +169,15 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
         theme.copy_assets(site_dir, self._language(config, quiet=True))
-        docs_dir = Path(config["docs_dir"]).resolve()
+        docs_dir = Path(lexical(config["docs_dir"]))
+        config_file = config.get("config_file_path")
         target = self._target
         assert target is not None  # on_config ran
         records, reused, missing = self._all_records(target)
         self._report(missing)
         urls = {concept_id(uri): f.url for uri, f in self._pages.items()}
+        # the pages' final URLs: a plugin may move pages after on_files (Material's blog: dated post URLs)
+        self._page_keys = {url_key(url): docname for docname, url in urls.items()}
         site = Site(
             host=self._host,
             builder=_generator(),
@@ -180,6 +196,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         try:
             summary = build_site(records, site, outdir=site_dir, index_dir=target, source_dir=docs_dir,
                                  source_root_setting=self.config.source_root, limits=self.config.limits,
+                                 project_dir=Path(config_file or docs_dir).parent,  # the mkdocs.yml folder
                                  agent_files=self._agent_files(config), semantic_model=self._semantic)
         except BuildError as exc:
             self._failed = True
@@ -196,10 +213,48 @@ class OkfPlugin(BasePlugin[OkfConfig]):
     def on_build_error(self, error: Exception) -> None:
         """A failed build leaves no index behind (an old one would not match the new pages)."""
         self._records = {}
+        if self._kept is not None:
+            self._discard(self._kept)
+            self._kept = None
         if self._target is not None and not self._failed:
-            left = discard_index(self._target, self._host)
-            if left is not None:
-                log.warning(left)
+            self._discard(self._target)
+
+    # -- the index across MkDocs' clean ----------------------------------------------------
+    def _keep_index(self, site_dir: Path) -> None:
+        """A plain build empties site_dir after on_pre_build (MkDocs' clean), then builds: the
+        index is moved out of its way — one rename into a hidden ``.okf-kept-*`` folder, which
+        the clean skips — and back at on_files, so readers of the site find the old index
+        until the new one takes its place in one step (writer/disk.py).  Meanwhile its folder
+        is missing and the ``.okf-`` folder beside it makes Python readers wait for it."""
+        self._kept = None
+        target = self._target
+        if target is None or target.parent != site_dir.resolve():
+            return  # a nested output_dir: its parent folder is emptied too (docs/mkdocs.md)
+        kept = target.parent / (KEPT_PREFIX + target.name)
+        if kept.is_dir() and not kept.is_symlink() and is_index_folder(kept):
+            if target.exists():
+                self._discard(kept)  # left by a build that was killed in between: stale
+            else:
+                self._kept = kept  # the last index there was: it comes back at on_files
+                return
+        if target.is_dir() and not target.is_symlink() and is_index_folder(target) and not kept.exists():
+            os.rename(target, kept)
+            self._kept = kept
+
+    def _restore_index(self) -> None:
+        kept, self._kept = self._kept, None
+        if kept is None or self._target is None or not kept.exists():
+            return
+        if self._target.exists():  # not emptied (a --dirty build): what is there now stays
+            self._discard(kept)
+        else:
+            os.rename(kept, self._target)
+
+    def _discard(self, target: Path) -> None:
+        """Remove our stale index, never anything else (what is not ours is left, and said so)."""
+        left = discard_index(target, self._host)
+        if left is not None:
+            log.warning(left)
 
     # -- helpers -------------------------------------------------------------------------
     def _agent_files(self, config: Any) -> AgentFiles | None:
@@ -239,7 +294,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         reused: list[str] = []
         missing: list[str] = []
         if todo:
-            sources = {concept_id(uri): Path(f.abs_src_path).resolve() for uri, f in self._pages.items() if f.abs_src_path}
+            sources = {concept_id(uri): Path(lexical(f.abs_src_path)) for uri, f in self._pages.items() if f.abs_src_path}
             previous, links, metas = previous_records(target, sources)
             for uri in todo:
                 record = previous.get(concept_id(uri))
@@ -257,6 +312,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
         """The build log's notes on what could not be captured as written."""
         notes = self._capture
         assert notes is not None
+        for failed in notes.failed:
+            log.warning("could not parse %s a second time with the site's Markdown extensions; it is indexed "
+                        "as one section", failed)
         warn = self.config.unmatched_headings == "warn"
         say = log.warning if warn else log.info
         if notes.rewritten:

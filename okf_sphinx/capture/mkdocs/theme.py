@@ -15,29 +15,27 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
+import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from okf_sphinx.capture.ui_strings import dialog_strings, strings_json
-from okf_sphinx.core.stemmer import stemmer_script
-from okf_sphinx.surfaces.browser import write_runtime
+from okf_sphinx.surfaces.browser import BOOT, lazy_scripts, write_site_files
 
 if TYPE_CHECKING:
     from .config import OkfConfig
 
 HERE = Path(__file__).resolve().parents[2]
-STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 MKDOCS_TEMPLATES = HERE / "mkdocs_templates"
 ASSETS = "assets/okf"  # where the runtime, its CSS and the search-box hook land in the site
-ASSET_FILES = ("okf-stemmer.js", "okf-search-page.js", "okf-search.css", "okf-mkdocs.js", "okf-dialog.js", "okf-dialog.css")
-#: The search boxes of the mkdocs, readthedocs and Material themes (and of themes built on
+#: The search boxes of the mkdocs, readthedocs and Material themes, Zensical's (and of themes built on
 #: them) that okf's dialog takes over: a click or focus there opens the dialog instead.
 THEME_BOXES = ", ".join((
     "#mkdocs-search-query", 'a[data-bs-target="#mkdocs_search_modal"]',  # mkdocs: the navbar link, the modal's box
     "#rtd-search-form input[name=q]",  # readthedocs
     "input.md-search__input", 'label[for="__search"]',  # Material: the header's box, the search button
+    "button.md-search__button",  # Zensical's themes: the header's search button
 ))
 #: Material for MkDocs mounts its search on these attributes; without them its search never
 #: starts (no index download, no "/", "s", "f" keys, no ?q= overlay).
@@ -73,10 +71,11 @@ def dialog_strings_attribute(language: str | None) -> str:
 
 def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str, language: str, strings: str,
                  on_search_page: bool) -> str:
-    """okf's scripts on a rendered page: the runtime where it searches (every page with
-    the dialog, else the search page) with the stemmer of the site's ``language``, the
-    dialog (its words: ``strings``, :func:`dialog_strings_attribute`), and the theme's search
-    box and shortcuts taken over (replace_builtin: true)."""
+    """okf's scripts on a rendered page: on the search page the runtime (with the stemmer of
+    the site's ``language``) and the page's script; with the dialog, on every page, the boot
+    (``okf-boot.js``: it loads the stemmer, the runtime and the dialog when the reader reaches
+    for search; its words: ``strings``, :func:`dialog_strings_attribute`); and the theme's
+    search box and shortcuts taken over (replace_builtin: true)."""
     at = output.rfind("</body>")
     if at < 0:
         return output  # not an HTML page: left alone
@@ -84,14 +83,11 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     assets = root + ASSETS + "/"
     replace, dialog, page = options.replace_builtin, options.dialog, search_page(options)
     tags = []
-    if dialog or on_search_page:
-        # the stemmer before the runtime: smart mode stems with it
-        tags.append(f'<script src="{assets}okf-stemmer.js" defer></script>')
-        script = stemmer_script(language)
-        if script is not None:  # the site language's algorithm, after the shared part
-            tags.append(f'<script src="{assets}{script}" defer></script>')
-        tags.append(f'<script src="{assets}okf-search.js" data-okf-index="{root}{options.output_dir}/" defer></script>')
+    index = html.escape(index_url(root, options))
     if on_search_page:
+        for script in lazy_scripts(language)[:-1]:  # the stemmer (when the language has one), the runtime
+            extra = f' data-okf-index="{index}"' if script == "okf-search.js" else ""
+            tags.append(f'<script src="{assets}{script}"{extra} defer></script>')
         tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
     if replace:
         theme = html.escape(theme_name)
@@ -100,7 +96,7 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
         # the theme's box is ours where the theme's search does not run (see below)
         taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace or on_search_page else ' data-okf-slash="theme"'
         tags.append(
-            f'<script src="{assets}okf-dialog.js" data-okf-root="{root}" data-okf-search-page="{page}"{taken}'
+            f'<script src="{assets}{BOOT}" data-okf-root="{root}" data-okf-index="{index}" data-okf-search-page="{page}"{taken}'
             f'{strings} defer></script>'
         )
     output = output[:at] + "".join(tags) + output[at:]
@@ -114,22 +110,23 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
     return output
 
 
+def index_url(root: str, options: OkfConfig) -> str:
+    """The index folder's URL from a page whose site root is ``root``: output_dir as a URL
+    path (a ``#``, ``?`` or space in a folder name is percent-encoded, not a URL's part)."""
+    return root + urllib.parse.quote(options.output_dir) + "/"
+
+
 def search_page_context(context: Any, options: OkfConfig) -> Any:
     """What okf's search page template reads: its title, the site root, the index, the assets."""
     root = context.get("base_url", ".").rstrip("/") + "/"
     context["okf_title"] = options.title
     context["okf_site_root"] = root
-    context["okf_index_url"] = root + options.output_dir + "/"
+    context["okf_index_url"] = index_url(root, options)  # the template escapes it for HTML
     context["okf_assets"] = root + ASSETS + "/"
     return context
 
 
 def copy_assets(site_dir: Path, language: str) -> None:
-    """The runtime, its CSS, the dialog, the theme hook and the stemmer of the site's
-    ``language``, into ``site_dir/assets/okf/``."""
-    dest = site_dir / ASSETS
-    dest.mkdir(parents=True, exist_ok=True)
-    script = stemmer_script(language)
-    for name in ASSET_FILES + ((script,) if script else ()):
-        shutil.copyfile(STATIC / name, dest / name)
-    write_runtime(dest)  # okf-search.js, assembled from okf_sphinx/js/
+    """The runtime, its CSS, the boot, the dialog, the theme hook and the stemmer of the site's
+    ``language`` (minified, with their source maps), into ``site_dir/assets/okf/``."""
+    write_site_files(site_dir / ASSETS, language)

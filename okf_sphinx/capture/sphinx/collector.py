@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from okf_sphinx.core.records import CapturedFile, DocRecord, excluded
+from okf_sphinx.core.records import CapturedFile, DocRecord, excluded, lexical
 
 from .links import DocReferences, capture
 from .myst_include import correct_included_lines
@@ -63,7 +63,7 @@ def page_title(env: BuildEnvironment, doctree: nodes.document, docname: str) -> 
 def on_include_read(app: Sphinx, relative_path: Path, parent_docname: str, content: list[str]) -> None:
     """Note every file an include directive reads (RST ``include`` and MyST ``{include}``)."""
     # MyST passes the including file's stem as parent_docname; the current document is exact.
-    path = (Path(app.srcdir) / relative_path).resolve().as_posix()
+    path = lexical(Path(app.srcdir) / relative_path)
     found = _includes(app.env).setdefault(_current_docname(app.env), [])
     if path not in found:
         found.append(path)
@@ -86,11 +86,11 @@ class OkfCollector(EnvironmentCollector):
     def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         env = app.env
         docname = _current_docname(env)
-        main = Path(env.doc2path(docname)).resolve()
-        paths = [main.as_posix()] + [p for p in _includes(env).pop(docname, []) if p != main.as_posix()]
+        main = lexical(env.doc2path(docname))  # where Sphinx sees the page: a link keeps its own path
+        paths = [main] + [p for p in _includes(env).pop(docname, []) if p != main]
         markdown = [suffix for suffix, kind in app.config.source_suffix.items() if kind == "markdown"]
         correct_included_lines(doctree, paths[0], paths[1:], markdown, Path(app.srcdir))
-        files = [CapturedFile.read(Path(p)) for p in paths]
+        files = [CapturedFile.read(p) for p in paths]
         searchable = not excluded(docname, app.config.okf_search_exclude)
         title = page_title(env, doctree, docname)
         settings = Settings(autoclass_content=getattr(app.config, "autoclass_content", "class"),

@@ -3,38 +3,180 @@
 ``__doc__`` (or an attribute's ``#:`` comment or docstring, as Sphinx's own analyzer reads
 them).  Used for objects autodoc documents (capture/sphinx/objects.py); imports no host.
 
+The file is the project's own: a module imported from where it was **installed**
+(site-packages, a folder ``pip install --target`` wrote, anything beside a ``*.dist-info``)
+is the byte-identical file of the project being documented, found under the project's
+roots (:func:`project_roots`) at the module's path below an import folder — the root itself
+(flat layout), ``src/`` or any folder down to :data:`IMPORT_DEPTH` levels (namespace packages
+alike: the path is the installed file's below the folder it was imported from).
+
 None where no source holds the words: C builtins, docstrings built at run time, files in
-the interpreter's own library folders (those are not the project's words, and would drag
-the captured root up to ``/``).
+the interpreter's own library (those are not the project's words, and would drag the
+captured root up to ``/``), and installed files no project file matches
+(:attr:`SourceFiles.unmatched` keeps those).
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import inspect
+import os
+import site
 import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from okf_sphinx.core.records import CapturedFile, decode
+from okf_sphinx.core.records import CapturedFile, decode, lexical
+from okf_sphinx.writer.index_writer import project_folder
+
+#: How deep below a project root an import folder may lie (``src/`` is 1, ``packages/x/src/`` 3).
+IMPORT_DEPTH = 3
+#: The most folders of one root looked at as import folders (breadth first, by name).
+MAX_IMPORT_FOLDERS = 4096
+#: Folders never searched for the project's files (besides hidden ones and virtual environments).
+_NOT_PROJECT = frozenset({"node_modules", "site-packages", "dist-packages", "__pycache__"})
 
 
-def _library_dirs() -> tuple[str, ...]:
-    """Folders of the interpreter's own and installed packages: docstrings there are
-    not the project's words (and would drag the captured root up to ``/``)."""
+def _folders(paths: Any) -> tuple[str, ...]:
     out = set()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+    for path in paths:
         try:
-            out.add(Path(sysconfig.get_paths()[key]).resolve().as_posix().rstrip("/") + "/")
-        except (KeyError, OSError):
+            out.add(Path(path).resolve().as_posix().rstrip("/") + "/")
+            out.add(lexical(path).rstrip("/") + "/")  # a virtual environment's own (linked) path too
+        except (OSError, TypeError, ValueError):
             pass
     return tuple(sorted(out))
 
 
-_LIBRARY_DIRS = _library_dirs()
+def _library_dirs() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the interpreter's own library folders, the folders packages are installed into)."""
+    paths = sysconfig.get_paths()
+    own = _folders(paths[k] for k in ("stdlib", "platstdlib") if k in paths)
+    installed = [paths[k] for k in ("purelib", "platlib") if k in paths]
+    try:
+        installed += [*site.getsitepackages(), site.getusersitepackages()]
+    except AttributeError:  # an embedded interpreter's reduced ``site``
+        pass
+    return own, _folders(installed)
+
+
+_STDLIB_DIRS, _SITE_DIRS = _library_dirs()
+
+
+def _longest(path: str, folders: Any) -> str | None:
+    """The longest of ``folders`` (each ending in ``/``) that holds ``path``."""
+    best = None
+    for folder in folders:
+        if path.startswith(folder) and (best is None or len(folder) > len(best)):
+            best = folder
+    return best
+
+
+@functools.lru_cache(maxsize=256)
+def _has_metadata(folder: str) -> bool:
+    """Does ``folder`` hold what an installer writes beside a package (``*.dist-info``, ``*.egg-info``)?"""
+    try:
+        with os.scandir(folder) as entries:
+            return any(e.name.endswith((".dist-info", ".egg-info")) for e in entries)
+    except OSError:
+        return False
+
+
+def installed_folder(path: str) -> str | None:
+    """The folder an installed module file ``path`` was imported from (``…/site-packages/``, a
+    ``pip install --target`` folder on ``sys.path``), or None for a file imported in place."""
+    found = _longest(path, _SITE_DIRS)
+    if found is not None:
+        return found
+    parts = path.split("/")
+    for k in range(len(parts) - 2, 0, -1):
+        if parts[k] in ("site-packages", "dist-packages"):
+            return "/".join(parts[: k + 1]) + "/"
+    entry = _longest(path, _folders(p for p in sys.path if p))
+    if entry is not None and _has_metadata(entry):
+        return entry
+    return None
+
+
+def _in_stdlib(path: str) -> bool:
+    """Is ``path`` in the interpreter's own library (and not installed there)?"""
+    return _longest(path, _STDLIB_DIRS) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def project_roots(srcdir: Path, configured: str | None = None) -> tuple[str, ...]:
+    """The folders the documented project's own files are searched in: the documentation
+    sources, the author's source root (``configured``, relative to them) and the project
+    holding the docs (:func:`~okf_sphinx.writer.index_writer.project_folder`: the nearest
+    folder at or above the sources with a repository's or a Python project's marker, else
+    their parent); a root inside another is searched through it."""
+    found = [lexical(srcdir), project_folder(srcdir, Path(srcdir).parent).as_posix()]
+    if configured:
+        found.append(lexical(Path(srcdir) / configured))
+    roots = sorted({f.rstrip("/") + "/" for f in found})
+    return tuple(r for r in roots if not any(r != q and r.startswith(q) for q in roots))
+
+
+@functools.lru_cache(maxsize=16)
+def import_folders(root: str) -> tuple[str, ...]:
+    """The folders below ``root`` (itself included, then breadth first down to
+    :data:`IMPORT_DEPTH`, by name) a module's path is looked for in; hidden folders, virtual
+    environments, installers' folders and setuptools' ``build/lib*/`` copies are not the project's."""
+    out = [root]
+    level = [root]
+    for _depth in range(IMPORT_DEPTH):
+        below = []
+        for folder in level:
+            try:
+                with os.scandir(folder) as entries:
+                    names = sorted(e.name for e in entries if e.is_dir(follow_symlinks=False))
+            except OSError:
+                continue
+            for name in names:
+                if name.startswith(".") or name in _NOT_PROJECT or name.endswith((".dist-info", ".egg-info")):
+                    continue
+                if name.startswith("lib") and folder.endswith("/build/"):
+                    continue  # setuptools' copy of the package as last built, not its source
+                sub = f"{folder}{name}/"
+                if os.path.exists(f"{sub}pyvenv.cfg"):
+                    continue
+                below.append(sub)
+        out += below[: MAX_IMPORT_FOLDERS - len(out)]
+        level = below
+        if len(out) >= MAX_IMPORT_FOLDERS or not level:
+            break
+    return tuple(out)
+
+
+def forget_project() -> None:
+    """Forget the folders seen (a new build may run in the same process)."""
+    project_roots.cache_clear()
+    import_folders.cache_clear()
+    _has_metadata.cache_clear()
+    _project_match.cache_clear()
+
+
+@functools.lru_cache(maxsize=1024)
+def _project_match(relative: str, size: int, sha256: str, roots: tuple[str, ...]) -> str | None:
+    """The project file at ``relative`` below one of the roots' import folders with these bytes
+    (the nearest to its root, then by path), or None."""
+    found = []
+    for root in roots:
+        for folder in import_folders(root):
+            candidate = folder + relative
+            try:
+                if os.path.getsize(candidate) != size or not os.path.isfile(candidate):
+                    continue
+                data = Path(candidate).read_bytes()
+            except OSError:
+                continue
+            if hashlib.sha256(data).hexdigest() == sha256:  # where the project has it (a link keeps its own path)
+                found.append((candidate[len(root):].count("/"), candidate))
+    return min(found)[1] if found else None
 
 
 @dataclass(frozen=True)
@@ -151,14 +293,12 @@ def _source_file(obj: Any) -> str | None:
         return None
     if not file or not file.endswith(".py"):
         return None
+    path = lexical(file)  # where Python imported it from (a link keeps its own path)
     try:
         resolved = Path(file).resolve()
     except OSError:
         return None
     if not resolved.is_file():
-        return None
-    path = resolved.as_posix()
-    if path.startswith(_LIBRARY_DIRS):
         return None
     return path
 
@@ -178,15 +318,47 @@ def _unwrap(obj: Any) -> Any:
 
 class SourceFiles:
     """The ``.py`` files read for one document (each read once, digest taken then): they
-    become captured files of the document."""
+    become captured files of the document.  ``roots``: the project's (:func:`project_roots`),
+    where an installed module's file is looked for."""
 
-    def __init__(self) -> None:
+    def __init__(self, roots: tuple[str, ...] = ()) -> None:
+        self.roots = roots
         self.captured: dict[str, CapturedFile] = {}
+        self.unmatched: list[str] = []  # installed module files no project file matches, as met
+        self._project: dict[str, tuple[str | None, bool]] = {}  # path -> (its project file, installed?)
+
+    def project_file(self, path: str) -> str | None:
+        """The file whose words a module file ``path`` holds: itself when it was imported in
+        place, the byte-identical project file when it is installed, None for the interpreter's
+        own library and for an installed file no project file matches (kept in :attr:`unmatched`)."""
+        if path not in self._project:
+            self._project[path] = self._find(path)
+        found, installed = self._project[path]
+        if found is None and installed:
+            self.unmatched.append(path)
+        return found
+
+    def unmatched_since(self, mark: int) -> str:
+        """The first installed file no project file matched since ``len(self.unmatched)`` was ``mark``, or ""."""
+        return self.unmatched[mark] if len(self.unmatched) > mark else ""
+
+    def _find(self, path: str) -> tuple[str | None, bool]:
+        resolved = Path(path).resolve().as_posix()
+        form, folder = path, installed_folder(path)
+        if folder is None and resolved != path:  # a link into an installed folder
+            form, folder = resolved, installed_folder(resolved)
+        if folder is not None and _longest(form, self.roots) is not None and _longest(form, _SITE_DIRS) is None \
+                and "/site-packages/" not in form and "/dist-packages/" not in form:
+            folder = None  # a folder of the project on sys.path with an installer's metadata (``*.egg-info``) beside it
+        if folder is None:
+            return (None if _in_stdlib(path) or _in_stdlib(resolved) else path), False
+        data = Path(path).read_bytes()
+        return _project_match(form[len(folder):], len(data), hashlib.sha256(data).hexdigest(), self.roots), True
 
     def docs(self, path: str) -> dict[str, Docstring]:
         """qualname -> docstring location of every documented name of the file at ``path``."""
         if path not in self.captured:
-            self.captured[path] = CapturedFile.read(Path(path))[0]
+            self.captured[path] = CapturedFile.read(path)[0]
         return _python_docs(path, self.captured[path].sha256)
 
     def files(self) -> list[CapturedFile]:
@@ -230,6 +402,7 @@ def _attribute_doc(files: SourceFiles, owner: Any, fullname: str) -> tuple[str, 
     name = fullname.rsplit(".", 1)[-1]
     for holder in owner.__mro__ if inspect.isclass(owner) else (owner,):
         file = _source_file(holder)
+        file = files.project_file(file) if file is not None else None
         if file is None:
             continue
         qual = "" if inspect.ismodule(holder) else getattr(holder, "__qualname__", "")
@@ -246,6 +419,7 @@ def _own_docstring(files: SourceFiles, target: Any) -> tuple[str, Docstring] | N
     if not (inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target)):
         return None
     file = _source_file(target)
+    file = files.project_file(file) if file is not None else None
     if file is None:
         return None
     qual = "" if inspect.ismodule(target) else getattr(target, "__qualname__", None)

@@ -14,7 +14,7 @@ from sphinx.util.display import status_iterator
 from okf_sphinx import __version__
 from okf_sphinx.core.errors import BuildError
 from okf_sphinx.core.hosts import SPHINX
-from okf_sphinx.core.records import DEFAULT_EXCLUDE
+from okf_sphinx.core.records import DEFAULT_EXCLUDE, lexical
 from okf_sphinx.core.terms import native
 from okf_sphinx.writer.build import AgentFiles, build_site, discard_index, index_folder
 from okf_sphinx.writer.index_writer import Site
@@ -23,6 +23,7 @@ from okf_sphinx.writer.sizing import check_file_scale
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 from .collector import OkfCollector, all_records, links, on_include_read
+from .docstrings import forget_project, project_roots
 from .links import resolve as resolve_links
 from .llms import groups_from_env, summary_from_env
 from .search_page import HTML_BUILDERS, setup_search_page
@@ -76,10 +77,10 @@ def _source_copies(app: Sphinx) -> Any:
         source = Path(app.env.doc2path(docname))
         suffix = source.suffix
         name = docname + suffix + ("" if suffix == link_suffix else link_suffix)
-        docs.setdefault(str(source.resolve()), name)
+        docs.setdefault(lexical(source), name)
 
     def copy(path: str) -> tuple[str, Path] | None:
-        name = docs.get(str(Path(path).resolve()))
+        name = docs.get(lexical(path))
         if name is None:
             return None
         return f"{up}_sources/{name}", outdir / "_sources" / name
@@ -114,6 +115,31 @@ def _check_settings(app: Sphinx) -> None:
             check_file_scale(app.config.okf_search_index_files, SPHINX)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        _check_publish_sources(app)
+
+
+#: What an HTML build with okf_sphinx publishes of the sources (docs/configuration.md).
+PUBLISHED = ("the exact text of every captured source file (search snippets, the agent tools' sections and "
+             "line ranges) in the search index and in llms-full.txt")
+
+
+def _check_publish_sources(app: Sphinx) -> None:
+    """``okf_search_publish_sources``: True publishes the sources (the index is their exact
+    text); False refuses the build before a page is read; None (the default) publishes,
+    with a warning when ``html_copy_source`` is off — its author may expect otherwise."""
+    publish = app.config.okf_search_publish_sources
+    if publish is False:
+        raise ConfigError(
+            f"okf_search_publish_sources = False, but okf_sphinx publishes {PUBLISHED}; it cannot search without "
+            "them, so nothing was built. Remove okf_sphinx from extensions for this build, or set "
+            "okf_search_publish_sources = True"
+        )
+    if publish is None and not app.config.html_copy_source:
+        logger.warning(
+            "okf_sphinx: html_copy_source = False, but okf_sphinx publishes %s. Set okf_search_publish_sources = True "
+            "in conf.py to publish them (and silence this warning), or okf_search_publish_sources = False to have "
+            "okf_sphinx refuse to build", PUBLISHED, type="okf", subtype="sources",
+        )
 
 
 def _load_semantic_model(app: Sphinx) -> None:
@@ -176,9 +202,36 @@ def on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         raise ExtensionError(str(exc)) from None
     for line in summary.report(SPHINX):
         logger.info("%s%s", SPHINX.prefix, line)
+    if app.config.okf_search_publish_sources is True and not app.config.html_copy_source:
+        logger.info("okf_sphinx: published %s, although html_copy_source = False (okf_search_publish_sources = True)",
+                    PUBLISHED)
+    unmatched = _unmatched_note(app)
+    if unmatched is not None:
+        logger.info("%s%s", SPHINX.prefix, unmatched)
     note = summary.stemmer_note()
     if note is not None:
         logger.warning("%s%s", SPHINX.prefix, note, type="okf", subtype="stemmer")
+
+
+def _unmatched_note(app: Sphinx) -> str | None:
+    """Once per build: how many autodoc objects are generated because the module autodoc
+    imported is an installed file no file of the project matches, and what to do about it."""
+    files: dict[str, int] = {}
+    for record in all_records(app.env):
+        for section in record.sections:
+            if section.obj is not None and section.obj.unmatched:
+                files[section.obj.unmatched] = files.get(section.obj.unmatched, 0) + 1
+    if not files:
+        return None
+    roots = project_roots(Path(app.srcdir), app.config.okf_search_source_root)
+    count = sum(files.values())
+    examples = ", ".join(sorted(files)[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+    return (f"{count} autodoc object{'s are' if count != 1 else ' is'} located at {'their' if count != 1 else 'its'} "
+            f"directive line (generated), not in the Python source: autodoc imported "
+            f"{'them' if count != 1 else 'it'} from installed files that no file under "
+            f"{', '.join(r.rstrip('/') for r in roots)} matches byte for byte ({examples}). Install the version "
+            "you document (pip install . from this checkout), or let autodoc import the checkout "
+            "(an editable install, or sys.path in conf.py).")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -191,10 +244,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("okf_llms_summary", None, "", types=[str, type(None)])
     app.add_config_value("okf_search_objects", True, "env", types=[bool])
     app.add_config_value("okf_search_index_files", 1.0, "", types=[int, float])
+    app.add_config_value("okf_search_publish_sources", None, "", types=[bool, type(None)])
     app.add_config_value("okf_search_semantic_model", None, "", types=[str, type(None)])
     app.connect("include-read", on_include_read)
     # load the Unicode tables once in the main process, before -j forks its readers
     app.connect("builder-inited", lambda app: native())
+    app.connect("builder-inited", lambda app: forget_project())
     app.connect("builder-inited", _check_settings)
     app.connect("builder-inited", _load_semantic_model)
     app.connect("build-finished", on_build_finished)

@@ -40,7 +40,7 @@ from sphinx.util import logging
 from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section
 
-from .docstrings import Docstring, SourceFiles, init_docstring, locate
+from .docstrings import Docstring, SourceFiles, init_docstring, locate, project_roots
 from .sections import Marker, ancestors, resolve_source
 
 logger = logging.getLogger(__name__)
@@ -230,7 +230,7 @@ class _DocumentObjects:
         self.main = main
         self.order_of = {id(n): k for k, n in enumerate(doctree.findall(nodes.Element), start=1)}
         self.domain_names = _domain_names(env, docname, {d.get("domain", "") for d in descs} - {"py", ""})
-        self.files = SourceFiles()
+        self.files = SourceFiles(project_roots(srcdir, env.config.okf_search_source_root))
         self.markers: list[tuple[str, Marker]] = []  # hand-written blocks (and the text after them)
         self.fixed: list[tuple[Marker, Section]] = []  # docstrings and generated objects
         self.file_order = [main] + [f for f in captured if f != main]
@@ -305,6 +305,7 @@ class _DocumentObjects:
         fullname = sig.get("fullname") if py else None
         info = ObjectInfo(name, kind, signature)
         where = None
+        unmatched = len(self.files.unmatched)
         if fullname:
             if desc.get("objtype") == "class" and self.settings.autoclass_content == "init":
                 where = (_safely(init_docstring, self.files, module, fullname)
@@ -313,7 +314,10 @@ class _DocumentObjects:
                 where = _safely(locate, self.files, module, fullname, self.settings.inherit_docstrings,
                                 desc.get("objtype", ""))
         if where is None or not self.located(where[0], where[1], name, desc, info, anchor, order):
-            self.generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature)), anchor, order)
+            # an installed module no project file matches says why (the build log counts them)
+            why = self.files.unmatched_since(unmatched) if where is None else ""
+            self.generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature), why),
+                           anchor, order)
         if fullname and desc.get("objtype") == "class" and self.settings.autoclass_content == "both":
             init = _safely(init_docstring, self.files, module, fullname)
             if init is not None:
@@ -361,12 +365,14 @@ class _DocumentObjects:
                 continue
             node = group[0]
             anchor = f"module-{name}" if f"module-{name}" in self.doctree.ids else ""
+            unmatched = len(self.files.unmatched)
             where = _safely(locate, self.files, None, name)
             order = self.order_of[id(node)] - 0.5
             info = ObjectInfo(name, "py:module", "")
             if where is None or not self.located(where[0], where[1], name, node, info, anchor, order):
                 text = "\n\n".join(t for t in (x.astext().strip() for x in group if x.parent not in group) if t)
-                self.generated(name, node, ObjectInfo(name, "py:module", "", True, text), anchor, order)
+                why = self.files.unmatched_since(unmatched) if where is None else ""
+                self.generated(name, node, ObjectInfo(name, "py:module", "", True, text, why), anchor, order)
 
     def declared_modules(self, declared: list[tuple[str, str]]) -> None:
         """Modules declared with ``.. module::`` / ``.. py:module::`` (no object description):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -25,21 +26,18 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_gettext
 
-from okf_sphinx.core.stemmer import stemmer_script
-from okf_sphinx.surfaces.browser import write_runtime
+from okf_sphinx.surfaces.browser import BOOT, lazy_scripts, write_site_files
 
 from .ui_strings import dialog_strings_attribute, setup_ui_strings
 
 HERE = Path(__file__).resolve().parents[2]
-STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
 HTML_BUILDERS = frozenset({"html", "dirhtml", "singlehtml"})
-RUNTIME = "okf-search.js"
 PAGE_SCRIPT = "okf-search-page.js"
-STEMMER = "okf-stemmer.js"
 STYLES = "okf-search.css"
-DIALOG = "okf-dialog.js"
 DIALOG_STYLES = "okf-dialog.css"
+#: scripts of static/ a Sphinx site does not use
+NOT_SHIPPED = ("okf-mkdocs.js",)
 TEMPLATE = "okf-search.html"
 BODY_TEMPLATE = "okf-search-body.html"
 
@@ -65,10 +63,12 @@ def _builder_inited(app: Sphinx) -> None:
     if not _enabled(app):
         return
     builder = app.builder
-    runtime = write_runtime(Path(app.doctreedir) / "okf-runtime")  # okf-search.js, assembled from okf_sphinx/js/
-    for path in [*static_files(app.config.language), runtime]:
-        if str(path) not in app.config.html_static_path:
-            app.config.html_static_path.append(str(path))
+    # okf-search.js assembled from okf_sphinx/js/, the scripts of static/ (the site language's
+    # stemmer only), all minified with their source maps, and the CSS
+    folder = Path(app.doctreedir) / "okf-runtime"
+    write_site_files(folder, app.config.language, skip=NOT_SHIPPED)
+    if str(folder) not in app.config.html_static_path:
+        app.config.html_static_path.append(str(folder))
     name = page_name(app)
     if builder.name == "singlehtml":
         # singlehtml writes no search page and emits no html-collect-pages
@@ -77,15 +77,6 @@ def _builder_inited(app: Sphinx) -> None:
     app.okf_dialog_strings = dialog_strings_attribute()  # type: ignore[attr-defined]  # the site's language
     if app.config.okf_search_replace_builtin and getattr(builder, "search", False):
         _drop_sphinx_index(builder)
-
-
-def static_files(language: str | None) -> list[Path]:
-    """The runtime's files a site of ``language`` ships in ``_static/``: all of ``static/``
-    but the stemmers of other languages (one file per language, issue: load only what the
-    site needs)."""
-    own = stemmer_script(language or "en")
-    return [p for p in sorted(STATIC.iterdir())
-            if p.is_file() and (not p.name.startswith("okf-stemmer-") or p.name == own)]
 
 
 def _drop_sphinx_index(builder: Any) -> None:
@@ -128,22 +119,18 @@ def _collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
 
 
 def _add_assets(app: Sphinx, search_page: bool) -> None:
-    """The runtime on this page (added during html-page-context: this page only), and the dialog."""
+    """This page's assets (added during html-page-context: this page only): on every page the
+    boot (okf-boot.js, which loads the stemmer, the runtime and the dialog when the reader
+    reaches for search), on the search page the runtime and the page's script at once."""
     if search_page:
         app.add_css_file(STYLES)
-    if app.config.okf_search_dialog:
-        app.add_css_file(DIALOG_STYLES)
-    if search_page or app.config.okf_search_dialog:
-        app.add_js_file(STEMMER, loading_method="defer")  # before the runtime: smart mode stems with it
-        script = stemmer_script(app.config.language or "en")
-        if script is not None:  # the site language's algorithm, after the shared part
+        for script in lazy_scripts(app.config.language)[:-1]:  # the stemmer (when the language has one), the runtime
             app.add_js_file(script, loading_method="defer")
-        app.add_js_file(RUNTIME, loading_method="defer")
-    if search_page:
         app.add_js_file(PAGE_SCRIPT, loading_method="defer")
     if app.config.okf_search_dialog:
+        app.add_css_file(DIALOG_STYLES)
         strings = app.okf_dialog_strings  # type: ignore[attr-defined]
-        app.add_js_file(DIALOG, loading_method="defer", **{"data-okf-search-page": app.okf_search_page}, **strings)  # type: ignore[attr-defined]
+        app.add_js_file(BOOT, loading_method="defer", **{"data-okf-search-page": app.okf_search_page}, **strings)  # type: ignore[attr-defined]
 
 
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> str | None:
@@ -163,7 +150,7 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["title"] = title
     context["okf_title"] = title
     context["okf_site_root"] = root
-    context["okf_index_url"] = posixpath.join(root, out_dir) + "/"
+    context["okf_index_url"] = posixpath.join(root, urllib.parse.quote(out_dir)) + "/"  # a URL path (# ? space)
     context["okf_mode"] = app.config.okf_search_page_mode
     context["body"] = builder.templates.render(BODY_TEMPLATE, context)
     context["display_toc"] = False

@@ -21,7 +21,7 @@ from sphinx.errors import ExtensionError
 from sphinx.transforms import SphinxContentsFilter
 
 from okf_sphinx.core.lines import LineMap, is_blank
-from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, DocRecord, ObjectInfo, Section, decode
+from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, DocRecord, ObjectInfo, Section, decode, lexical
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1*[ \t]*")
 _FIELD = re.compile(r":(?![: ])(?:[^:\\]|\\.)*:(?:[ \t]|$)")
@@ -166,7 +166,8 @@ def only_markup_noise(text: str, markdown: bool) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def resolve_source(source: str | None, srcdir: Path) -> str | None:
-    """Absolute resolved path of a node's ``source`` (relative ones are from the cwd or srcdir)."""
+    """The :func:`~okf_sphinx.core.records.lexical` path of a node's ``source`` (relative ones
+    are from the cwd or srcdir), as captured files are named."""
     if not source:
         return None
     path = Path(source)
@@ -177,10 +178,7 @@ def resolve_source(source: str | None, srcdir: Path) -> str | None:
                 break
         else:
             return None
-    try:
-        return path.resolve().as_posix()
-    except OSError:
-        return None
+    return lexical(path)
 
 
 def _walk(doctree: nodes.document, captured: dict[str, LineMap], srcdir: Path, main: str) -> list[tuple[str, Marker]]:

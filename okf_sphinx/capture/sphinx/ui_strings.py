@@ -1,4 +1,4 @@
-"""The search dialog's UI strings on a Sphinx site (passed to okf-dialog.js as data-okf-strings).
+"""The search dialog's UI strings on a Sphinx site (passed to okf-boot.js as data-okf-strings).
 
 Strings Sphinx itself has ("Search", "Search Results", "Searching", "Hide Search
 Matches": capture/ui_strings.py ``SPHINX``) come from Sphinx's own message catalogues,
@@ -6,7 +6,7 @@ so they read as the rest of the site; the others from okf_sphinx's catalogue
 (``okf_sphinx/locale/<lang>/LC_MESSAGES/okf_sphinx.po``, registered with
 ``app.add_message_catalog``, so a project's own ``locale_dirs`` can override it).  A
 string without a translation stays English; only strings that differ from the English
-defaults in okf-dialog.js are passed, so an English site's pages carry none.
+defaults in okf-boot.js are passed, so an English site's pages carry none.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ define('core/constants', function () {
   'use strict';
   return {
     // okf_sphinx/core/errors.py
-    EXIT_CODES: {"schema_validation": 2, "resource_limit": 3, "index_not_found": 4, "index_corrupt": 5, "index_version_unsupported": 6, "cancelled": 7, "not_found": 8, "missing_path": 9, "path_outside_root": 10, "path_too_long": 11, "invalid_line_range": 12, "range_out_of_bounds": 13, "ambiguous_section": 14, "section_not_found": 15, "page_too_large": 16, "source_unavailable": 17, "missing_items": 18, "too_many_items": 19, "item_too_large": 20, "missing_dependency": 21, "semantic_unavailable": 22, "internal_error": 70},
+    EXIT_CODES: {"schema_validation": 2, "resource_limit": 3, "index_not_found": 4, "index_corrupt": 5, "index_version_unsupported": 6, "cancelled": 7, "not_found": 8, "missing_path": 9, "path_outside_root": 10, "path_too_long": 11, "invalid_line_range": 12, "range_out_of_bounds": 13, "ambiguous_section": 14, "section_not_found": 15, "page_too_large": 16, "source_unavailable": 17, "missing_items": 18, "too_many_items": 19, "item_too_large": 20, "missing_dependency": 21, "semantic_unavailable": 22, "index_changed": 23, "site_not_built": 24, "source_mismatch": 25, "build_failed": 26, "internal_error": 70},
     // okf_sphinx/core/terms.py
     MAX_QUERY_CODE_POINTS: 512,
     MAX_QUERY_TERMS: 32,
@@ -18,7 +18,8 @@ define('core/constants', function () {
     CJK_RANGES: [[4352,4607],[11904,12255],[12293,12295],[12321,12329],[12337,12341],[12344,12348],[12353,12543],[12549,12687],[12704,12735],[12784,12799],[13312,19903],[19968,40959],[43360,43391],[44032,55295],[63744,64255],[65382,65500],[110576,110959],[131072,205743]],
     // okf_sphinx/core/index_format.py
     FORMAT: "okf-sphinx-index",
-    FORMAT_VERSION: 4,
+    FORMAT_VERSION: 5,
+    BUILD_DIGITS: 16,
     INT_DIGITS: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
     MAX_INT_DIGITS: 7,
     DICT_KEY_CODE_POINTS: 2,

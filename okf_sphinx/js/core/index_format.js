@@ -40,8 +40,12 @@ define('core/index_format', function (use) {
     return m[1] + m[2] + (m[3] ? '.' + m[3] : '') + 'e' + (e < 0 ? '-' : '+') + (Math.abs(e) < 10 ? '0' : '') + Math.abs(e);
   }
 
-  // The value of index file name from its bytes (okfLoad("<name>",<json>);\n exactly), never evaluated.
-  function unwrap(name, data) {
+  // The value of index file name from its bytes, never evaluated.
+  function unwrap(name, data) { return unwrapFile(name, data)[1]; }
+  // [build, value] of index file name from its bytes (okfLoad("<name>","<build>",<json>);\n exactly):
+  // the identity of the build that wrote it (null before format 5, which names none) and its value.
+  var BUILD = new RegExp('^"([0-9a-f]{' + C.BUILD_DIGITS + '})",');
+  function unwrapFile(name, data) {
     var text;
     try { text = new TextDecoder('utf-8', { fatal: true }).decode(data); } catch (e) {
       throw new OkfError('index_corrupt', 'index file ' + name + '.js is not UTF-8; rebuild the site', { file: name + '.js' });
@@ -51,7 +55,8 @@ define('core/index_format', function (use) {
       throw new OkfError('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + errors.jsonText(name) +
         ' (truncated or foreign); rebuild the site', { file: name + '.js' });
     }
-    try { return JSON.parse(text.slice(head.length, -3)); } catch (e) {
+    var build = BUILD.exec(text.slice(head.length, head.length + C.BUILD_DIGITS + 3));
+    try { return [build ? build[1] : null, JSON.parse(text.slice(head.length + (build ? build[0].length : 0), -3))]; } catch (e) {
       throw new OkfError('index_corrupt', 'index file ' + name + '.js holds invalid JSON; rebuild the site', { file: name + '.js' });
     }
   }
@@ -143,7 +148,7 @@ define('core/index_format', function (use) {
   }
 
   return {
-    isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
+    isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, unwrapFile: unwrapFile, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
     sectionRecords: sectionRecords, bm25Part: bm25Part, dictKey: dictKey, dictShardName: dictShardName,
     nameShardName: nameShardName, headingShardName: headingShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,

@@ -65,8 +65,8 @@ define('engine/index', function (use, root) {
     var self = this;
     if (this.state) return Promise.resolve(this.state.manifest);
     if (!this.opening) {
-      this.opening = Promise.resolve().then(function () { return self.loader('manifest'); }).then(function (m) {
-        m = V.checkManifest('manifest', m);
+      this.opening = Promise.resolve().then(function () { return self.loader('manifest'); }).then(function (got) {
+        var m = manifestOf(got);
         if (!self.state) self.state = new State(m);
         return self.state.manifest;
       });
@@ -84,11 +84,13 @@ define('engine/index', function (use, root) {
   getter('shards', function () { return this.state.manifest.shards; });
   getter('bm25', function () { return [this.state.manifest.k1, this.state.manifest.b]; });
 
-  // fn() answered from one build of the index. When the loader can re-read the manifest
-  // cheaply (loader.revalidate: Node) it is read again after a request that read files; in the
-  // browser (a fresh manifest costs a round trip per query) only when a file fails its checks.
-  // A changed index_revision means the site was rebuilt under the request: the index drops
-  // what it cached and answers again from the new build.
+  // fn() answered from one build of the index. Every file it reads must name the manifest's
+  // build (load, ofBuild); a file of another build (index_changed) has the manifest read again
+  // past any cache — even one read in this very request, which may be the stale one. When the
+  // loader can re-read the manifest cheaply (loader.revalidate: Node) it is also read again
+  // after a request that read files; in the browser (a fresh manifest costs a round trip per
+  // query) only when a file fails its checks. A changed index_revision means the site was
+  // rebuilt under the request: the index drops what it cached and answers again from the new build.
   Index.prototype.consistent = function (fn) {
     var self = this, attempts = 0;
     function again(changed, otherwise) {
@@ -102,7 +104,8 @@ define('engine/index', function (use, root) {
         if (!self.loader.revalidate || self.reads === reads) return result;
         return moved(self).then(function (changed) { return again(changed, function () { return result; }); });
       }, function (err) {
-        var suspect = err instanceof OkfError && known && self.reads !== reads && (err.code === 'index_corrupt' || self.loader.revalidate);
+        var suspect = err instanceof OkfError && self.reads !== reads
+          && (err.code === 'index_changed' || (known && (err.code === 'index_corrupt' || self.loader.revalidate)));
         if (!suspect) throw err;
         return moved(self).then(function (changed) { return again(changed, function () { throw err; }); });
       });
@@ -112,11 +115,33 @@ define('engine/index', function (use, root) {
   // Has the manifest changed? If so, move to the new build.
   function moved(index) {
     var old = index.state;
-    return Promise.resolve().then(function () { return index.loader('manifest', true); }).then(function (m) {
-      m = V.checkManifest('manifest', m);
+    return Promise.resolve().then(function () { return index.loader('manifest', true); }).then(function (got) {
+      var m = manifestOf(got);
       if (!old || m.index_revision === old.manifest.index_revision) return false;
       index.state = new State(m);
       return true;
+    });
+  }
+
+  // The checked manifest of [build, value] as a loader gives it: its wrapper names its build.
+  function manifestOf(got) {
+    var m = V.checkManifest('manifest', got[1]);
+    if (m.build !== got[0]) throw V.corrupt('manifest', 'its build is not the one its wrapper names');
+    return m;
+  }
+  // The value of a loaded file ([build, value]) of the build the index answers from (index.py
+  // Index._read_value): a file of another build is loaded once more past any cache, then it is
+  // index_changed (consistent then reads the manifest again).
+  function ofBuild(index, name, got) {
+    var want = index.state.manifest.build;
+    if (got[0] === want) return got[1];
+    return Promise.resolve().then(function () { return index.loader(name, true); }).then(function (again) {
+      if (again[0] !== want) {
+        throw new OkfError('index_changed', 'index file ' + name + '.js belongs to another build (' + (again[0] || 'none') +
+          ') than manifest.js (' + want + '): the site was rebuilt or is being deployed, or a cache serves files of two builds; ask again',
+          { file: name + '.js', build: again[0], manifest_build: want });
+      }
+      return again[1];
     });
   }
 
@@ -135,7 +160,8 @@ define('engine/index', function (use, root) {
     if (!files.has(name)) {
       try { source.checkName(name); } catch (e) { return Promise.reject(e); }
       this.reads++;
-      var p = Promise.resolve().then(function () { return self.loader(name); }).then(function (v) { return check ? check(name, v) : v; });
+      var p = Promise.resolve().then(function () { return self.loader(name); }).then(function (got) { return ofBuild(self, name, got); })
+        .then(function (v) { return check ? check(name, v) : v; });
       files.set(name, p);
       p.catch(function () { if (files.get(name) === p) files.delete(name); });
     }
@@ -234,7 +260,9 @@ define('engine/index', function (use, root) {
       }
       return this.consistent(function () {
         return self.open().then(function (m) {
-          if (m.semantic !== undefined) return use('engine/semantic').blend(self, query, limit, options, present);  // words and meaning
+          if (m.semantic !== undefined) {  // words and meaning: semantic mode's code is read now
+            return source.loadPart('okf-semantic.js').then(function () { return use('engine/semantic').blend(self, query, limit, options, present); });
+          }
           return use('engine/smart').search(self, query, limit, options, present);
         });
       });
@@ -245,7 +273,9 @@ define('engine/index', function (use, root) {
         return Promise.reject(new OkfError('schema_validation', 'search does not take ' + errors.jsonText(other[0]) +
           '; semantic mode takes ' + C.SEMANTIC_OPTIONS.join(', '), { field: other[0] }));
       }
-      return this.consistent(function () { return use('engine/semantic').search(self, query, limit, options, present); });
+      return this.consistent(function () {
+        return source.loadPart('okf-semantic.js').then(function () { return use('engine/semantic').search(self, query, limit, options, present); });
+      });
     }
     return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword', 'smart' or 'semantic', got " + errors.jsonText(mode), { field: 'mode' }));
   };

@@ -1,6 +1,7 @@
 /* Plays okf_sphinx/engine/source.py's part (JavaScript only, but for checkName): where index
- * files come from. A loader is a function (name, fresh) -> the parsed JSON of _okf/<name>.js
- * (or a Promise of it); fresh: past any HTTP cache. In the browser, one <script> per file
+ * files come from. A loader is a function (name, fresh) -> [build, value] of _okf/<name>.js (or a
+ * Promise of it): the build its wrapper names (null before format 5) and its parsed JSON; fresh:
+ * past any HTTP cache. In the browser, one <script> per file
  * (the okfLoad wrapper calls back while the tag runs), which works over http(s) and file://;
  * in Node, the file is read and its exact wrapper checked (JSON.parse, never evaluated). */
 define('engine/source', function (use, root) {
@@ -17,11 +18,15 @@ define('engine/source', function (use, root) {
     return name;
   }
 
-  // Browser: one <script> per file; the wrapper calls okfLoad(name, value) while the tag runs.
+  // Browser: one <script> per file; the wrapper calls okfLoad(name, build, value) while the tag runs
+  // (okfLoad(name, value) before format 5: build null).
   function scriptLoader(base) {
-    root.okfLoad = function (name, value) {
+    root.okfLoad = function (name, build, value) {
       var s = doc.currentScript;
-      if (s && s.okfName !== undefined) { if (name === s.okfName) s.okfValue = [value]; else s.okfBad = 1; }
+      if (arguments.length < 3) { value = build; build = null; }
+      if (s && s.okfName !== undefined) {
+        if (name === s.okfName && (build === null || typeof build === 'string')) s.okfValue = [build, value]; else s.okfBad = 1;
+      }
     };
     return function (name, fresh) {
       return new Promise(function (resolve, reject) {
@@ -31,7 +36,7 @@ define('engine/source', function (use, root) {
         s.src = base + name + '.js' + (fresh ? '?fresh=' + Date.now() : '');
         s.onload = function () {
           s.remove();
-          if (s.okfValue && !s.okfBad) resolve(s.okfValue[0]);
+          if (s.okfValue && !s.okfBad) resolve(s.okfValue);
           else {
             reject(new OkfError('index_corrupt', 'index file ' + name + '.js does not have the okfLoad wrapper for ' + errors.jsonText(name) +
               ' (truncated or foreign); rebuild the site', { file: name + '.js' }));
@@ -56,11 +61,35 @@ define('engine/source', function (use, root) {
         throw new OkfError(name === 'manifest' ? 'index_not_found' : 'index_corrupt',
           'index file ' + name + '.js under ' + dir + ' is missing; rebuild the site', { file: name + '.js' });
       }
-      return fmt.unwrap(name, data);
+      return fmt.unwrapFile(name, data);
     };
     loader.revalidate = true;  // a local file: re-reading the manifest costs nothing
     return loader;
   }
 
-  return { checkName: checkName, scriptLoader: scriptLoader, nodeLoader: nodeLoader };
+  // The runtime's parts (okf_sphinx/surfaces/browser.py PARTS, such as okf-semantic.js): a file
+  // beside okf-search.js, read once when a request first needs it — a <script> in a page (with
+  // the runtime's own ?v=), require() in Node.  Their modules then answer use().
+  var here = doc && doc.currentScript ? doc.currentScript.src : null, parts = {};
+  function loadPart(file) {
+    if (!parts[file]) {
+      parts[file] = new Promise(function (resolve, reject) {
+        if (!doc) { require('./' + file); resolve(); return; }
+        var s = doc.createElement('script'), url = new URL(file, here || doc.baseURI);
+        if (here) url.search = new URL(here).search;
+        s.src = url.href;
+        s.onload = function () { s.remove(); resolve(); };
+        s.onerror = function () {
+          s.remove();
+          delete parts[file];
+          reject(new OkfError('missing_dependency', file + ' could not be loaded from ' + url.href + ': the site ships it beside okf-search.js; rebuild the site',
+            { file: file }));
+        };
+        doc.head.appendChild(s);
+      });
+    }
+    return parts[file];
+  }
+
+  return { checkName: checkName, scriptLoader: scriptLoader, nodeLoader: nodeLoader, loadPart: loadPart };
 });

@@ -16,6 +16,9 @@ define('engine/validators', function (use) {
   function isStr(v) { return typeof v === 'string'; }
 
   // -- the manifest and the Unicode tables --------------------------------------------------------
+  // a build identity (format 5): BUILD_DIGITS lower-case hex digits
+  var BUILD = new RegExp('^[0-9a-f]{' + C.BUILD_DIGITS + '}$');
+  function isBuild(v) { return typeof v === 'string' && BUILD.test(v); }
   function checkManifest(name, m) {
     if (!isObject(m) || m.format !== C.FORMAT) {
       throw new OkfError('index_corrupt', 'manifest.js is not an okf_sphinx index manifest; rebuild the site', { file: 'manifest.js' });
@@ -31,6 +34,7 @@ define('engine/validators', function (use) {
     if (!(isFinite(m.k1) && m.k1 >= 0 && isFinite(m.b) && m.b >= 0 && m.b <= 1)) throw corrupt(name, 'the BM25 parameters k1 and b are missing or invalid');
     if (!isHex64(m.snapshot_revision) || !isStr(m.unicode_version)) throw corrupt(name, 'snapshot_revision or unicode_version is invalid');
     if (!isHex64(m.index_revision)) throw corrupt(name, 'index_revision is missing or invalid');
+    if (!isBuild(m.build)) throw corrupt(name, 'build is missing or invalid');
     var counts = decodeInts(m.section_files);
     if (!(counts && counts.every(function (x) { return x >= 1; }) && counts.reduce(function (a, x) { return a + x; }, 0) === m.sections_all)) {
       throw corrupt(name, 'section_files is missing or invalid');
@@ -276,7 +280,7 @@ define('engine/validators', function (use) {
 
   return {
     checkSemantic: checkSemantic, checkTokens: checkTokens, checkCentroids: checkCentroids, checkCluster: checkCluster,
-    corrupt: corrupt, isFinite: isFinite, isHex64: isHex64, checkManifest: checkManifest, checkUnicode: checkUnicode,
+    corrupt: corrupt, isFinite: isFinite, isHex64: isHex64, isBuild: isBuild, checkManifest: checkManifest, checkUnicode: checkUnicode,
     checkStemmerBlock: checkStemmerBlock, checkSmart: checkSmart, checkLinkFirsts: checkLinkFirsts, checkShard: checkShard,
     checkEntries: checkEntries, checkFlat: checkFlat, checkPostings: checkPostings, checkSections: checkSections,
     objectFieldsOk: objectFieldsOk, checkConcepts: checkConcepts, checkPages: checkPages, checkPageTable: checkPageTable,

@@ -1,6 +1,6 @@
-"""Rough edges a new user met (issue 12, point 5): ``okf mcp`` without the SDK, text-mode
-suggestions, heading suggestions that contain the asked words first, and pageable
-outlines of huge pages — on a real Sphinx build."""
+"""Suggestions and outlines on a real Sphinx build: heading suggestions that contain the asked
+words first, text-mode suggestions, pageable outlines of huge pages, and ``okf mcp`` without
+the SDK naming what to install."""
 
 from __future__ import annotations
 
