@@ -283,8 +283,11 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     # the object-name shard of the whole query (the exact-name boost; a site with objects)
     name_shard = fmt.name_shard_name(fmt.name_key(fmt.object_name_query("retry policy")), index.manifest["smart"]["name_shards"])
     assert name_shard in okf
+    # the heading shard of the query's first term (the heading tiers)
+    heading_shard = fmt.heading_shard_name(fmt.dict_key(result["terms"][0]), index.manifest["smart"]["heading_shards"])
+    assert heading_shard in okf
     # smart mode: the page table, one stem-group shard per word, the forms' postings, the sections shown
-    assert okf - shards - groups - {"manifest", "smart", name_shard} == {n for n in okf if n.startswith("s/")}
+    assert okf - shards - groups - {"manifest", "smart", name_shard, heading_shard} == {n for n in okf if n.startswith("s/")}
     starts = fmt.section_starts(index.manifest["section_files"])
     sids = {index.section(sid)["locator"]: sid for sid in range(index.section_count)}
     def locators(v: object) -> list[str]:  # every hit shown, at any depth (pages hold their sections' hits)

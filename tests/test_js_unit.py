@@ -296,15 +296,16 @@ def test_rank_pages_stops_at_the_same_page_in_both_engines() -> None:
                    "page_best": {p: max(sec[s] for s in ss) for p, ss in by_page.items()}})
     names = {3 * sids_per_page: smart.UNNAMED - 1}
     weights = [1.5, 0.25]  # the words' page idfs: coverage weighs each page's score (engine/words.py)
-    found = smart.candidates(ev, [], names, firsts, None, weights)
+    heads = {5 * sids_per_page + 1: smart.NO_HEADING - 1}  # a section whose heading starts with the query
+    found = smart.candidates(ev, [], names, heads, firsts, None, weights)
     for limit in (1, 3, 10, 60):
         ranked, scored = smart.rank_pages(ev, [], [], found, priors, limit)
         want = {"ranked": [list(r) for r in ranked], "scored": sorted(scored)}
         code = f"""(() => {{
-  const smart = okf.module('engine/smart'), data = {json.dumps({"ev": ev, "firsts": firsts, "priors": priors, "names": names, "weights": weights})};
+  const smart = okf.module('engine/smart'), data = {json.dumps({"ev": ev, "firsts": firsts, "priors": priors, "names": names, "heads": heads, "weights": weights})};
   const m = (o) => new Map(Object.entries(o).map(([k, v]) => [+k, v]));
   const ev = data.ev.map((e) => ({{ acc: m(e.acc), sec: m(e.sec), byPage: m(e.by_page), pagePart: m(e.page_part), pageBest: m(e.page_best) }}));
-  const found = smart.candidates(ev, [], m(data.names), data.firsts, null, data.weights);
+  const found = smart.candidates(ev, [], m(data.names), m(data.heads), data.firsts, null, data.weights);
   const got = smart.rankPages(ev, [], [], found, data.priors, {limit});
   return {{ ranked: got[0], scored: Array.from(got[1].keys()).sort((a, b) => a - b) }};
 }})()"""

@@ -308,6 +308,8 @@ def test_output_dir_follows_the_sphinx_rule(tmp_path: Path) -> None:
         ("unmatched_headings", "loud", "unmatched_headings"),
         ("index_files", "0", "index_files must be a number from 0.25 to 16"),
         ("index_files", "'2'", "index_files must be a number from 0.25 to 16"),
+        ("weights", "{'news/*': 0}", "weights['news/*'] must be a number above 0 and at most 100"),
+        ("weights", "lots", "weights must map docname patterns to weights"),
         ("nonsense", "1", "nonsense"),
     ],
 )
@@ -894,6 +896,30 @@ def test_front_matter_is_the_pages_metadata(tmp_path: Path) -> None:
     proc = mkdocs_build(bad, tmp_path / "bad-site", check=False)
     assert proc.returncode != 0 and "draft" in proc.stderr and "okf-search-weight" in proc.stderr
     assert not (tmp_path / "bad-site" / "_okf").exists()
+
+
+def test_weights_by_docname_with_the_change_log_default(tmp_path: Path) -> None:
+    """``weights`` (okf_search_weights in Sphinx) weighs pages by docname pattern, change logs
+    0.5 by default (docs/benchmarks.md: with the heading tiers it no longer costs the change
+    log's own queries); front matter wins over a pattern; ``weights: {}`` turns it off."""
+    pages = {
+        "index.md": "# Home\n\nThe walrus index.\n",
+        "changelog.md": "# Changelog\n\nA walrus line.\n",
+        "guide/a.md": "# A\n\nA walrus page.\n",
+        "guide/b.md": "---\nokf-search-weight: 1\n---\n\n# B\n\nA walrus page.\n",
+    }
+    priors = {}
+    for name, config in (("default", ""), ("set", "plugins:\n  - search\n  - okf:\n      weights: {'guide/*': 3}\n"),
+                         ("off", "plugins:\n  - search\n  - okf:\n      weights: {}\n")):
+        project = write_mkdocs_project(tmp_path / name, pages, config)
+        mkdocs_build(project, tmp_path / f"{name}-site", "--strict")
+        priors[name] = page_priors(tmp_path / f"{name}-site")
+    default, chosen, off = priors["default"], priors["set"], priors["off"]
+    assert default["changelog.md"] == pytest.approx(0.5 * off["changelog.md"], rel=1e-3)
+    assert default["guide/a.md"] == off["guide/a.md"]
+    assert chosen["guide/a.md"] == pytest.approx(3 * off["guide/a.md"], rel=1e-3)
+    assert chosen["guide/b.md"] == off["guide/b.md"]  # its front matter says 1
+    assert chosen["changelog.md"] == off["changelog.md"]  # the author's mapping replaces the default
 
 
 # -- build errors in the author's own words (issue 20, points 7 and 8) -------------------------------

@@ -380,7 +380,7 @@ CORRUPTIONS = [
 
 
 @pytest.mark.node
-@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 4))
+@pytest.mark.parametrize("case", range(len(CORRUPTIONS) + 6))
 def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path, case: int) -> None:
     import shutil
 
@@ -393,14 +393,18 @@ def test_corrupt_smart_files_are_named_errors(example_html: Path, tmp_path: Path
     if case < len(CORRUPTIONS):
         name, change, request, code = CORRUPTIONS[case]
         _rewrite(site, name, change)
-    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names
+    else:  # one shard of each kind a smart query reads: stem groups, dictionary, identifiers, names, headings
         name, key, request = [
             (index.shard_of("retry"), "groups", {"query": "retry"}),
             (fmt.dict_shard_name("re", m["dict_shards"]), "re", {"query": "retr", "prefix": True}),
             (fmt.shard_name("retry.base_delay", m["id_shards"], "x"), "retry.base_delay", {"query": "retry.base_delay"}),
             (fmt.name_shard_name("put", m["name_shards"]), "put", {"query": "CacheStore.put"}),
+            (fmt.heading_shard_name("re", m["heading_shards"]), "re", {"query": "retry"}),
+            (fmt.heading_shard_name("re", m["heading_shards"]), "re", {"query": "retry"}),
         ][case - len(CORRUPTIONS)]
-        _rewrite(site, name, lambda v: {**v, key: "broken"})
+        # the last: a heading row naming a section past the searchable ones
+        broken = "broken" if case < len(CORRUPTIONS) + 5 else [["retry", index.section_count]]
+        _rewrite(site, name, lambda v: {**v, key: broken})
         code = "index_corrupt"
     request = {**request, "mode": "smart"}
     answer = python_answer(okf_sphinx.open_index(site), request)

@@ -333,6 +333,11 @@ def name_shard_name(key: str, shards: int) -> str:
     return f"n/{fnv1a32(key) % shards:x}"
 
 
+def heading_shard_name(key: str, shards: int) -> str:
+    """``h/<k>``: the heading shard of a :func:`dict_key` of a heading's first term."""
+    return f"h/{fnv1a32(key) % shards:x}"
+
+
 _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 

@@ -33,6 +33,7 @@ from okf_sphinx.core.index_format import bm25_part
 
 from .expansion import expanded
 from .filters import check_filters, page_filter
+from .headings import NO_HEADING, heading_tiers
 from .object_names import UNNAMED, named
 from .phrases import phrase_sections, phrases
 from .query import check_size, hit, prepare
@@ -244,20 +245,25 @@ class Candidates(NamedTuple):
     tier: dict[int, int]  # per page holding a named object: its best tier
     named_by_page: dict[int, list[int]]  # per page: its named sections
     factor: dict[int, float]  # per page: its coverage to the power (engine/words.py), its score's factor
+    heading: dict[int, int]  # per page with a heading that is (or starts with) the query: its best heading tier
 
 
-def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], firsts: list[int],
+def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], heads: dict[int, int], firsts: list[int],
                page_ok: Callable[[int], bool] | None, weights: list[float]) -> Candidates:
     """Pages: how many words (and phrases) each holds and its coverage (``weights``: each
     word's, then each phrase's idf; engine/words.py); when some page holds all, those and the
     pages :meth:`Coverage.shown` keeps, else every page holding one; and every page holding
-    an object the query names."""
+    an object the query names; ``heads``: the heading tiers by sid."""
     tier: dict[int, int] = {}
     named_by_page: dict[int, list[int]] = {}
     for sid in sorted(names):
         page = page_of(firsts, sid)
         tier[page] = min(tier.get(page, UNNAMED), names[sid])
         named_by_page.setdefault(page, []).append(sid)
+    heading: dict[int, int] = {}
+    for sid in sorted(heads):
+        page = page_of(firsts, sid)
+        heading[page] = min(heading.get(page, NO_HEADING), heads[sid])
     count: dict[int, int] = {}
     for e in ev:
         for page in e["page_part"]:
@@ -279,13 +285,13 @@ def candidates(ev: list[dict[str, Any]], pv: list[Any], names: dict[int, int], f
         if page not in coverage:
             coverage[page] = cover.of(page)
     return Candidates(pages, count, needed, full, phrase_pages, tier, named_by_page,
-                      {page: power(coverage[page]) for page in pages})
+                      {page: power(coverage[page]) for page in pages}, heading)
 
 
 def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any], found: Candidates,
-               priors: list[float], limit: int) -> tuple[list[tuple[int, float, int]], dict[int, list[tuple[float, int]]]]:
-    """The best ``limit`` candidate pages as ``(tier, -score, page)``, best first, and the
-    section scores computed on the way (by page).
+               priors: list[float], limit: int) -> tuple[list[tuple[int, int, float, int]], dict[int, list[tuple[float, int]]]]:
+    """The best ``limit`` candidate pages as ``(tier, heading tier, -score, page)``, best first,
+    and the section scores computed on the way (by page).
 
     Every candidate's page part, and a bound on its score from each word's best section there:
     IEEE rounding is monotonic, so a sum of maxima (same order) bounds the best section's sum,
@@ -310,19 +316,20 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
             if page in found.phrase_pages[k]:
                 for e in pw:
                     top += e["page_best"][page]
-        bounds.append((found.tier.get(page, UNNAMED), -((part + top) * priors[page] * found.factor[page]), page, part))
+        bounds.append((found.tier.get(page, UNNAMED), found.heading.get(page, NO_HEADING),
+                       -((part + top) * priors[page] * found.factor[page]), page, part))
     bounds.sort()
-    ranked: list[tuple[int, float, int]] = []
+    ranked: list[tuple[int, int, float, int]] = []
     scored: dict[int, list[tuple[float, int]]] = {}
-    for page_tier, neg_bound, page, part in bounds:
-        if len(ranked) >= limit and (page_tier, neg_bound) > ranked[limit - 1][:2]:
+    for page_tier, head_tier, neg_bound, page, part in bounds:
+        if len(ranked) >= limit and (page_tier, head_tier, neg_bound) > ranked[limit - 1][:3]:
             break  # neither this page nor any after it can reach the shown pages
         if single is not None:
             best = single["page_best"][page]
         else:
             scored[page] = secs = section_scores(ev, iv, pv, page, found.named_by_page.get(page, ()))
             best = max(x for x, _sid in secs)
-        ranked.append((page_tier, -((part + best) * priors[page] * found.factor[page]), page))
+        ranked.append((page_tier, head_tier, -((part + best) * priors[page] * found.factor[page]), page))
         if len(ranked) >= limit:
             ranked.sort()
             del ranked[limit:]
@@ -330,13 +337,13 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
     return ranked, scored
 
 
-def page_hits(secs: list[tuple[float, int]], names: dict[int, int]) -> list[tuple[float, int]]:
-    """A page's hits, ``(score, sid)``: its named sections first (by tier), then by score, then
-    sid; the first always, further ones up to :data:`HITS_PER_PAGE` that score at least
-    :data:`SUB_HIT_FLOOR` × the first's."""
-    ranked = sorted((names.get(sid, UNNAMED), -x, sid) for x, sid in secs)
-    floor = SUB_HIT_FLOOR * -ranked[0][1]
-    return [(-neg, sid) for j, (_t, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
+def page_hits(secs: list[tuple[float, int]], names: dict[int, int], heads: dict[int, int]) -> list[tuple[float, int]]:
+    """A page's hits, ``(score, sid)``: its named sections first (by tier), then its sections by
+    heading tier (``heads``), then by score, then sid; the first always, further ones up to
+    :data:`HITS_PER_PAGE` that score at least :data:`SUB_HIT_FLOOR` × the first's."""
+    ranked = sorted((names.get(sid, UNNAMED), heads.get(sid, NO_HEADING), -x, sid) for x, sid in secs)
+    floor = SUB_HIT_FLOOR * -ranked[0][2]
+    return [(-neg, sid) for j, (_t, _h, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
 
 
 def page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any], ev: list[dict[str, Any]],
@@ -461,13 +468,14 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
         for t in ph:
             total += weights[act_words.index(t)]
         weights.append(total)
-    pages = candidates(ev, pv, names, firsts, page_ok, weights)
+    heads = {sid: t for sid, t in heading_tiers(index, words, prefix).items() if allowed is None or sid in allowed}
+    pages = candidates(ev, pv, names, heads, firsts, page_ok, weights)
     ranked, scored = rank_pages(ev, iv, pv, pages, priors, limit)
     shown = []
     hit_sids: list[int] = []
-    for _t, neg, p in ranked[:limit]:
+    for _t, _h, neg, p in ranked[:limit]:
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
-        best = page_hits(secs, names)
+        best = page_hits(secs, names, heads)
         hit_sids += [sid for _s, sid in best]
         missing = (said([i for i, e in enumerate(ev) if p not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, pages.phrase_pages) if p not in pages_k])

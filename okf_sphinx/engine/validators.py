@@ -121,7 +121,7 @@ def check_smart(m: Any) -> dict[str, Any]:
             "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'",
         )
     if not (isinstance(m, dict) and all(is_int(m.get(k)) and m[k] >= 1 for k in ("dict_shards", "id_shards"))
-            and all(m.get(k) is None or (is_int(m[k]) and m[k] >= 1) for k in ("name_shards", "edit_shards"))
+            and all(m.get(k) is None or (is_int(m[k]) and m[k] >= 1) for k in ("name_shards", "edit_shards", "heading_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
             and is_finite(m.get("pavglen")) and m["pavglen"] > 0):
@@ -389,6 +389,17 @@ def check_names(name: str, v: Any) -> dict[str, Any]:
         for e in v.values()
     ):
         raise corrupt(name, "an object-name shard is malformed")
+    return v
+
+
+def check_headings(name: str, v: Any) -> dict[str, Any]:
+    """A heading shard ``h/<k>``: per key, ``[terms, sid]`` rows."""
+    if not isinstance(v, dict) or not all(
+        isinstance(e, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and is_int(x[1]) and x[1] >= 0
+                                    for x in e)
+        for e in v.values()
+    ):
+        raise corrupt(name, "a heading shard is malformed")
     return v
 
 

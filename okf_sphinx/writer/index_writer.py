@@ -39,7 +39,7 @@ from .packing import (
     posting_shards,
 )
 from .sizing import FILE_PACK_BYTES, file_budgets
-from .smart_index import PageSpan, build_links, build_names, build_smart, structure_priors
+from .smart_index import PageSpan, build_headings, build_links, build_names, build_smart, structure_priors
 
 
 @dataclass(kw_only=True)
@@ -378,6 +378,11 @@ def build_index(
     out.update(name_files)
     if names:  # an index without searchable objects stays what it was
         smart["name_shards"] = names
+    heading_files, headings = build_headings(
+        ((sid, list(dict.fromkeys(terms(p.section.heading)))) for sid, p in enumerate(order[:n_search])), budgets["h"])
+    out.update(heading_files)
+    if headings:
+        smart["heading_shards"] = headings
     tables = unicode_tables()
     out["unicode"] = tables
     out["manifest"] = {

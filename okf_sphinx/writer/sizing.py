@@ -4,7 +4,7 @@ A small site gets small files (a query reads little); a large one gets larger
 files, so that the number of files stays about each folder's large-site count
 whatever its size.  A small or mid-size site gets a total file budget in
 proportion to its pages: about :data:`FILES_PER_PAGE` files per page over
-``s/ t/ d/ n/ x/ p/ l/``, shared out by each folder's ``share`` (each folder at
+``s/ t/ d/ n/ h/ x/ p/ l/``, shared out by each folder's ``share`` (each folder at
 least one file, at most its large-site count).  From about 811 pages on the
 shares reach those counts.  A file never grows past its folder's largest size
 for the page budget's sake (a cold browser query reads a few files of
@@ -49,7 +49,8 @@ FOLDERS: dict[str, Folder] = {
     "t": Folder(cap=512, largest=4096, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
     "d": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # dictionary: a prefix reads it
     "e": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # edit keys: a word no page holds reads three
-    "n": Folder(cap=MAX_HASHED_SHARDS, largest=8192, smallest=4096, share=1 / 16),  # object names
+    "n": Folder(cap=64, largest=8192, smallest=4096, share=1 / 32),  # object names: an exact-name query reads one
+    "h": Folder(cap=64, largest=8192, smallest=4096, share=1 / 32),  # headings by their first term: every smart query reads one
     "x": Folder(cap=64, largest=8192, smallest=2048, share=1 / 32),  # identifiers: read for a query holding one
     "p": Folder(cap=64, largest=0, smallest=32 * 1024, share=1 / 32),  # page outlines (the agent tools only)
     "l": Folder(cap=4096, largest=0, smallest=4096, share=1 / 32),  # links between sections

@@ -17,6 +17,9 @@ adds what the build computes once:
 - ``e/<shard>``: the same words (those corrections may lead to) filed under
   each of their edit keys, so a misspelt word finds its correction in three
   files (engine/spelling.py).
+- ``h/<shard>``: every searchable heading's distinct terms, grouped like the
+  dictionary by the first two code points of its first term (the heading
+  tiers of docs/smart.md read one file).
 
 Every idf is computed here, so no engine takes a logarithm at query time.
 Imports nothing from Sphinx.
@@ -33,6 +36,7 @@ from typing import Any
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import segment
 from okf_sphinx.core.errors import BuildError, shown
+from okf_sphinx.core.hosts import Host
 
 from .sizing import FOLDERS, MAX_HASHED_SHARDS, Budget, large_site
 
@@ -57,8 +61,9 @@ class PageSpan:
     meta: dict[str, Any] | None = None
 
 
-#: ``okf_search_weights``' default: change logs and release notes stay findable, below the
-#: pages they describe (patterns match the docname, case-insensitively; the first match wins).
+#: ``okf_search_weights``' (MkDocs: ``weights``) default: change logs and release notes stay
+#: findable, below the pages they describe (patterns match the docname, case-insensitively; the
+#: first match wins).
 DEFAULT_WEIGHTS: dict[str, float] = {
     pattern: 0.5
     for pattern in ("*changelog*", "*change-log*", "*change_log*", "*changes", "*release-notes*",
@@ -81,14 +86,15 @@ def check_weight(value: Any, where: str) -> float:
     return weight
 
 
-def check_weights(value: Any) -> list[tuple[str, float]]:
-    """``okf_search_weights``: a dict (or list of pairs) of docname pattern -> weight."""
+def check_weights(value: Any, host: Host) -> list[tuple[str, float]]:
+    """``okf_search_weights`` (MkDocs: ``weights``): a dict (or list of pairs) of docname pattern -> weight."""
+    name = host.setting("weights")
     pairs = list(value.items()) if isinstance(value, dict) else value
     if not isinstance(pairs, (list, tuple)) or not all(
         isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], str) for p in pairs
     ):
-        raise ValueError(f"okf_search_weights must map docname patterns to weights, got {value!r}")
-    return [(pattern, check_weight(w, f"okf_search_weights[{pattern!r}]")) for pattern, w in pairs]
+        raise ValueError(f"{name} must map docname patterns to weights, got {value!r}")
+    return [(pattern, check_weight(w, f"{name}[{pattern!r}]")) for pattern, w in pairs]
 
 
 def page_prior(docname: str, weights: list[tuple[str, float]], metadata: dict[str, Any]) -> float:
@@ -344,3 +350,20 @@ def build_names(objects: Sequence[list[Any]], sections: int, budget: Budget | No
     b = budget or large_site("n")
     shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
     return _shards("n", shards, fmt.name_shard_name, keyed), shards
+
+
+def build_headings(headings: Iterable[tuple[int, list[str]]], budget: Budget | None = None) -> tuple[dict[str, Any], int]:
+    """``h/<shard>``: ``key → [[terms, sid], …]`` (by sid) for every ``(sid, terms)`` of a
+    searchable section's heading (its distinct terms in first-occurrence order, as a query's,
+    joined by spaces), keyed by :func:`fmt.dict_key` of the first term; returns the files and
+    the shard count (0: no heading with a term, no files)."""
+    keyed: dict[str, list[list[Any]]] = defaultdict(list)
+    for sid, words in sorted(headings):
+        if words:
+            keyed[fmt.dict_key(words[0])].append([" ".join(words), sid])
+    if not keyed:
+        return {}, 0
+    size = sum(len(k) + sum(len(e[0]) + 12 for e in v) for k, v in keyed.items())
+    b = budget or large_site("h")
+    shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
+    return _shards("h", shards, fmt.heading_shard_name, keyed), shards

@@ -12,6 +12,7 @@ from okf_sphinx.core.records import DEFAULT_EXCLUDE
 from okf_sphinx.writer.build import DEFAULT_OUTPUT_DIR, index_folder_name
 from okf_sphinx.writer.limits import resolve_limits
 from okf_sphinx.writer.sizing import check_file_scale
+from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights
 
 
 class _Limits(c.BaseConfigOption):
@@ -42,6 +43,20 @@ class _IndexFiles(c.BaseConfigOption):
             raise base.ValidationError(str(exc)) from None
 
 
+class _Weights(c.BaseConfigOption):
+    """Docname pattern -> page weight (okf_search_weights in Sphinx), as a list of pairs."""
+
+    def __init__(self, default: dict[str, float]) -> None:
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value: object) -> list[tuple[str, float]]:
+        try:
+            return check_weights(value, MKDOCS)
+        except ValueError as exc:
+            raise base.ValidationError(str(exc)) from None
+
+
 class _OutputDir(c.Type):
     """A non-empty relative folder name inside ``site_dir`` (the index is replaced wholesale),
     by the Sphinx extension's rule (writer/build.py); where it leads is checked in ``on_config``."""
@@ -63,6 +78,7 @@ class OkfConfig(base.Config):
     limits = _Limits(default="default")
     output_dir = _OutputDir(default=DEFAULT_OUTPUT_DIR)
     source_root = c.Optional(c.Type(str))
+    weights = _Weights(default=dict(DEFAULT_WEIGHTS))
     replace_builtin = c.Type(bool, default=True)
     dialog = c.Type(bool, default=True)
     title = c.Type(str, default="Search")

@@ -188,9 +188,9 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             language=self._language(config),
             links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
             page_depths=self._depths,
-            # the front matter: the `meta` filter, and the author's okf-search-weight (no weights by pattern)
+            # the front matter: the `meta` filter, and the author's okf-search-weight (else `weights` by docname)
             page_meta=lambda docname: page_meta(self._metas.get(docname, {})),
-            page_prior=lambda docname: page_prior(docname, [], self._metas.get(docname, {})),
+            page_prior=lambda docname: page_prior(docname, self.config.weights, self._metas.get(docname, {})),
             file_scale=self.config.index_files,
         )
         try:

@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 
 def _site(app: Sphinx) -> Site:
     builder = app.builder
-    weights = check_weights(app.config.okf_search_weights)
+    weights = check_weights(app.config.okf_search_weights, SPHINX)
     if builder.name == "singlehtml":
         page = f"{app.config.root_doc}{builder.out_suffix}"
         rendered = _toctree_reachable(app)

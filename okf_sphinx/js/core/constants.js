@@ -28,7 +28,7 @@ define('core/constants', function () {
     MIN_EDIT_TERM: 3,
     MAX_EDIT_TERM: 40,
     // okf_sphinx/engine/source.py
-    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
+    FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenhlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py
     OBJECT_FIELDS: {"kind": "string", "name": "string", "signature": "string", "generated": true, "continued": true, "translated": true},
     // okf_sphinx/engine/index.py
@@ -67,6 +67,10 @@ define('core/constants', function () {
     TAIL_NAME: 2,
     TAIL_NAME_ANY_CASE: 3,
     UNNAMED: 4,
+    // okf_sphinx/engine/headings.py
+    HEADING_IS: 0,
+    HEADING_STARTS: 1,
+    NO_HEADING: 2,
     // okf_sphinx/core/semantic.py
     HEX: "0123456789abcdef",
     KEY_CODE_POINTS: 4,

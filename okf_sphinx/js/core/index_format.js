@@ -139,6 +139,7 @@ define('core/index_format', function (use) {
     return C.MIN_EDIT_TERM <= n && n <= C.MAX_EDIT_TERM && !/[0-9]/.test(term);
   }
   function nameShardName(key, shards) { return 'n/' + (fnv1a32(key) % shards).toString(16); }
+  function headingShardName(key, shards) { return 'h/' + (fnv1a32(key) % shards).toString(16); }
   function asciiLower(text) { return text.replace(/[A-Z]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) + 32); }); }
   // The object name a whole query may be: without ASCII white space at its ends and a trailing ().
   function objectNameQuery(query) {
@@ -164,7 +165,7 @@ define('core/index_format', function (use) {
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
     sectionRecords: sectionRecords, bm25Part: bm25Part, dictKey: dictKey, dictShardName: dictShardName,
     editKeys: editKeys, editShardName: editShardName, correctable: correctable,
-    nameShardName: nameShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
+    nameShardName: nameShardName, headingShardName: headingShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
     identifiers: identifiers
   };
 });

@@ -7,7 +7,7 @@ define('engine/smart', function (use) {
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
   var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
-  var objectNames = use('engine/object_names'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
+  var objectNames = use('engine/object_names'), headings = use('engine/headings'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
   var W = use('engine/words');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
@@ -161,7 +161,7 @@ define('engine/smart', function (use) {
   }
 
   // The pages an answer ranks, and what each holds.
-  function Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, factor) {
+  function Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, factor, heading) {
     this.pages = pages;  // in the order they were found (named pages last)
     this.count = count;  // per page: how many of the query's words and phrases it holds
     this.needed = needed;  // words + phrases: what a full match holds
@@ -170,18 +170,23 @@ define('engine/smart', function (use) {
     this.tier = tier;  // per page holding a named object: its best tier
     this.namedByPage = namedByPage;  // per page: its named sections
     this.factor = factor;  // per page: its coverage to the power (engine/words.js), its score's factor
+    this.heading = heading;  // per page with a heading that is (or starts with) the query: its best heading tier
   }
   // Pages: how many words (and phrases) each holds and its coverage (weights: each word's, then
   // each phrase's idf; engine/words.js); when some page holds all, those and the pages
   // Coverage.shown keeps, else every page holding one; and every page holding an object the
-  // query names.
-  function candidates(ev, pv, names, firsts, pageOk, weights) {
-    var tier = new Map(), namedByPage = new Map(), count = new Map();
+  // query names; heads: the heading tiers by sid.
+  function candidates(ev, pv, names, heads, firsts, pageOk, weights) {
+    var tier = new Map(), namedByPage = new Map(), count = new Map(), heading = new Map();
     Array.from(names.keys()).sort(byNumber).forEach(function (sid) {
       var page = pageOf(firsts, sid), t = names.get(sid);
       tier.set(page, Math.min(tier.has(page) ? tier.get(page) : C.UNNAMED, t));
       if (!namedByPage.has(page)) namedByPage.set(page, []);
       namedByPage.get(page).push(sid);
+    });
+    Array.from(heads.keys()).sort(byNumber).forEach(function (sid) {
+      var page = pageOf(firsts, sid);
+      heading.set(page, Math.min(heading.has(page) ? heading.get(page) : C.NO_HEADING, heads.get(sid)));
     });
     ev.forEach(function (e) { e.pagePart.forEach(function (v, page) { count.set(page, (count.get(page) || 0) + 1); }); });
     var phrasePages = pv.map(function (x) {
@@ -205,14 +210,14 @@ define('engine/smart', function (use) {
     });
     var factor = new Map();
     pages.forEach(function (page) { factor.set(page, W.power(coverage.get(page))); });
-    return new Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, factor);
+    return new Candidates(pages, count, needed, full, phrasePages, tier, namedByPage, factor, heading);
   }
-  // Python's tuple order of [tier, -score, page]
+  // Python's tuple order of [tier, heading tier, -score, page]
   function byRank(x, y) {
-    for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    for (var i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
   }
-  // [ranked, scored]: the best limit candidate pages as [tier, -score, page], best first,
+  // [ranked, scored]: the best limit candidate pages as [tier, heading tier, -score, page], best first,
   // and the section scores computed on the way (by page). Every candidate's page part, and a
   // bound on its score from each word's best section there: IEEE rounding is monotonic, so a
   // sum of maxima (same order) bounds the best section's sum, and a product with the same
@@ -225,13 +230,15 @@ define('engine/smart', function (use) {
       ev.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       iv.forEach(function (e) { var v = e.pagePart.get(page); if (v !== undefined) { part += v; top += e.pageBest.get(page); } });
       pv.forEach(function (x, k) { if (found.phrasePages[k].has(page)) x[1].forEach(function (e) { top += e.pageBest.get(page); }); });
-      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, -((part + top) * priors[page] * found.factor.get(page)), page, part];
+      return [found.tier.has(page) ? found.tier.get(page) : C.UNNAMED, found.heading.has(page) ? found.heading.get(page) : C.NO_HEADING,
+        -((part + top) * priors[page] * found.factor.get(page)), page, part];
     });
     bounds.sort(byRank);
     var ranked = [], scored = new Map();
     for (var i = 0; i < bounds.length; i++) {
-      var bd = bounds[i], page = bd[2], best;
-      if (ranked.length >= limit && byRank([bd[0], bd[1], 0], [ranked[limit - 1][0], ranked[limit - 1][1], 0]) > 0) {
+      var bd = bounds[i], page = bd[3], best;
+      var last = ranked[limit - 1];
+      if (ranked.length >= limit && byRank([bd[0], bd[1], bd[2], 0], [last[0], last[1], last[2], 0]) > 0) {
         break;  // neither this page nor any after it can reach the shown pages
       }
       if (single !== null) best = single.pageBest.get(page);
@@ -241,7 +248,7 @@ define('engine/smart', function (use) {
         best = secs[0][0];
         for (var j = 1; j < secs.length; j++) if (secs[j][0] > best) best = secs[j][0];
       }
-      ranked.push([bd[0], -((bd[3] + best) * priors[page] * found.factor.get(page)), page]);
+      ranked.push([bd[0], bd[1], -((bd[4] + best) * priors[page] * found.factor.get(page)), page]);
       if (ranked.length >= limit) {
         ranked.sort(byRank);
         ranked.length = limit;
@@ -250,17 +257,19 @@ define('engine/smart', function (use) {
     ranked.sort(byRank);
     return [ranked, scored];
   }
-  // A page's hits [score, sid]: its named sections first (by tier), then by score, then sid; the
-  // first always, further ones up to HITS_PER_PAGE that score at least SUB_HIT_FLOOR × the first's.
-  function pageHits(secs, names) {
+  // A page's hits [score, sid]: its named sections first (by tier), then its sections by heading
+  // tier (heads), then by score, then sid; the first always, further ones up to HITS_PER_PAGE that
+  // score at least SUB_HIT_FLOOR × the first's.
+  function pageHits(secs, names, heads) {
     var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : C.UNNAMED; };
-    var ranked = secs.map(function (x) { return [tierOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
-      for (var i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    var headOf = function (sid) { return heads.has(sid) ? heads.get(sid) : C.NO_HEADING; };
+    var ranked = secs.map(function (x) { return [tierOf(x[1]), headOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
+      for (var i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
       return 0;
     });
-    var floor = C.SUB_HIT_FLOOR * -ranked[0][1];
-    return ranked.filter(function (r, j) { return j === 0 || -r[1] >= floor; }).slice(0, C.HITS_PER_PAGE)
-      .map(function (r) { return [-r[1], r[2]]; });
+    var floor = C.SUB_HIT_FLOOR * -ranked[0][2];
+    return ranked.filter(function (r, j) { return j === 0 || -r[2] >= floor; }).slice(0, C.HITS_PER_PAGE)
+      .map(function (r) { return [-r[2], r[3]]; });
   }
   // One page of the answer, with its hits best: each hit's snippet is cut for the word forms
   // the section holds, its matched_terms are the query words it holds (said: the query text of
@@ -355,7 +364,8 @@ define('engine/smart', function (use) {
     got = await Promise.all([
       Promise.all(found.map(function (fw) { return Promise.all(fw[0].map(function (x) { return formPosting(index, x[0]); })); })),
       Promise.all(idents.map(function (i) { return index.posting(i, 'x', m.id_shards); })),
-      objectNames.named(index, text, kinds)
+      objectNames.named(index, text, kinds),
+      headings.headingTiers(index, words, prefix)
     ]);
     var postings = got[0], identified = [];
     idents.forEach(function (ident, n) { if (got[1][n] !== null) identified.push([ident, got[1][n]]); });
@@ -386,17 +396,19 @@ define('engine/smart', function (use) {
       ph.forEach(function (t) { total += weights[actWords.indexOf(t)]; });
       weights.push(total);
     });
-    var pages = candidates(ev, pv, names, firsts, pageOk, weights);
+    var heads = new Map();
+    got[3].forEach(function (t, sid) { if (allowed === null || allowed.has(sid)) heads.set(sid, t); });
+    var pages = candidates(ev, pv, names, heads, firsts, pageOk, weights);
     var r = rankPages(ev, iv, pv, pages, priors, limit), ranked = r[0], scored = r[1];
     var suggesting = Promise.all(unknown.map(function (w) { return spelling.suggestions(index, w); }));  // read meanwhile
     var hitSids = [];
     var shown = await Promise.all(ranked.slice(0, limit).map(function (rk) {
-      var p = rk[2], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
-      var best = pageHits(secs, names);
+      var p = rk[3], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
+      var best = pageHits(secs, names, heads);
       best.forEach(function (b) { hitSids.push(b[1]); });
       var missing = said(ev.map(function (e, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(p); }));
       quoted.forEach(function (ph, n) { if (!pages.phrasePages[n].has(p)) missing.push('"' + ph.join(' ') + '"'); });
-      return page(index, -rk[1], missing, pages.count.get(p) < pages.needed, found, ev, best, said, present);
+      return page(index, -rk[2], missing, pages.count.get(p) < pages.needed, found, ev, best, said, present);
     }));
     var total = pages.pages.length;
     var result = { query: text, mode: 'smart', terms: words };

@@ -63,7 +63,7 @@ define('engine/validators', function (use) {
       throw new OkfError('index_version_unsupported', "this index has no smart-mode data (built by an older okf_sphinx): rebuild the site, or use mode='keyword'");
     }
     var ok = isObject(m) && ['dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
-      && ['name_shards', 'edit_shards'].every(function (k) { return m[k] === undefined || m[k] === null || (isInt(m[k]) && m[k] >= 1); })
+      && ['name_shards', 'edit_shards', 'heading_shards'].every(function (k) { return m[k] === undefined || m[k] === null || (isInt(m[k]) && m[k] >= 1); })
       && isInt(m.pages) && m.pages >= 0 && isStr(m.language) && typeof m.stemmer === 'boolean'
       && isStr(m.stemmer_version) && isFinite(m.pavglen) && m.pavglen > 0;
     if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
@@ -206,6 +206,12 @@ define('engine/validators', function (use) {
     })) throw corrupt(name, 'an object-name shard is malformed');
     return v;
   }
+  function checkHeadings(name, v) {
+    if (!isObject(v) || !Object.keys(v).every(function (k) {
+      return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && isStr(x[0]) && isInt(x[1]) && x[1] >= 0; });
+    })) throw corrupt(name, 'a heading shard is malformed');
+    return v;
+  }
   function checkLinks(name, v) {
     if (!isObject(v) || !Object.keys(v).every(function (k) {
       return /^[0-9]+$/.test(k) && Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && isInt(x[0]) && x[0] >= 0 && C.LINK_VIAS.indexOf(x[1]) >= 0; });
@@ -278,6 +284,6 @@ define('engine/validators', function (use) {
     checkStemmerBlock: checkStemmerBlock, checkSmart: checkSmart, checkLinkFirsts: checkLinkFirsts, checkShard: checkShard,
     checkEntries: checkEntries, checkFlat: checkFlat, checkPostings: checkPostings, checkSections: checkSections,
     objectFieldsOk: objectFieldsOk, checkConcepts: checkConcepts, checkPages: checkPages, checkPageTable: checkPageTable,
-    checkPaths: checkPaths, checkMeta: checkMeta, checkDict: checkDict, checkNames: checkNames, checkLinks: checkLinks
+    checkPaths: checkPaths, checkMeta: checkMeta, checkDict: checkDict, checkNames: checkNames, checkHeadings: checkHeadings, checkLinks: checkLinks
   };
 });
