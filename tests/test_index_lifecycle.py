@@ -364,7 +364,7 @@ def test_a_cache_serving_two_builds_is_read_past_in_python_and_the_browser(tmp_p
             browser = p.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
             try:
                 page = browser.new_page()
-                page.goto(url + "index.html")
+                page.goto(url + "search.html")  # the search page loads the runtime (other pages load it on first use)
                 got = page.evaluate("""u => new OkfSearch.Index(OkfSearch.scriptLoader(u)).search('walrus', 20)
                     .then(r => r, e => e.envelope || String(e))""", url + "_okf/")
             finally:

@@ -149,7 +149,7 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
         links=lambda: resolve_links(links, keys),
         page_depths=depths,
         page_meta=lambda docname: page_meta(metas.get(docname, {})),
-        page_prior=lambda docname: page_prior(docname, [], metas.get(docname, {})),
+        page_prior=lambda docname: page_prior(docname, options.weights, metas.get(docname, {})),  # as the plugin weighs
         file_scale=options.index_files,
     )
     agent_files = None
@@ -180,7 +180,7 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
     if layout is not None:
         home_page = site / "index.html"
         frame = home_page.read_text(encoding="utf-8") if home_page.is_file() else sample
-        page_html = search_page_html(frame, layout_of(frame) or layout, options)
+        page_html = search_page_html(frame, layout_of(frame) or layout, options, options.language or settings.language)
         if page_html is not None:
             write_text(site / search_page, page_html)
             written_search_page = search_page

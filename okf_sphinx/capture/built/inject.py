@@ -21,6 +21,7 @@ from typing import Any
 import jinja2
 
 from okf_sphinx.capture.mkdocs.theme import ASSETS, TEMPLATES, page_scripts
+from okf_sphinx.capture.ui_strings import page_strings, page_strings_context
 
 from .content import content_span
 
@@ -45,9 +46,10 @@ def inject_page(path: Path, rel: str, options: Any, theme: str, language: str, s
     write_text(path, page_scripts(text, base_url, options, theme, language, strings, rel == search_page))
 
 
-def search_page_html(frame_html: str, layout: Any, options: Any) -> str | None:
+def search_page_html(frame_html: str, layout: Any, options: Any, language: str | None) -> str | None:
     """okf's search page: ``frame_html`` (the home page, at the site root) with okf's search body
-    as its content and okf's title (None: the frame has no content element)."""
+    as its content and okf's title, its words in the site's ``language`` (None: the frame has no
+    content element)."""
     frame = strip_added(frame_html)
     span = content_span(frame, layout)
     if span is None:
@@ -56,7 +58,8 @@ def search_page_html(frame_html: str, layout: Any, options: Any) -> str | None:
                              extensions=["jinja2.ext.i18n"])
     env.install_null_translations()  # type: ignore[attr-defined]
     body = env.get_template("okf-search-body.html").render(
-        okf_index_url=f"./{options.output_dir}/", okf_site_root="./", okf_title=options.title)
+        okf_index_url=f"./{options.output_dir}/", okf_site_root="./", okf_title=options.title,
+        **page_strings_context(page_strings(language)))
     content = f'<link rel="stylesheet" href="./{ASSETS}/okf-search.css">{body}'
     page = frame[: span[0]] + content + frame[span[1] :]
     return _TITLE.sub(lambda m: f"<title>{html.escape(options.title)}</title>", page, count=1)

@@ -290,7 +290,7 @@ class _DocumentObjects:
         if where is None or not self.located(where[0], where[1], name, desc, info, anchor, order):
             # an installed module no project file matches says why (the build log counts them)
             why = self.files.unmatched_since(unmatched) if where is None else ""
-            self.generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature), why),
+            self.generated(name, desc, ObjectInfo(name, kind, signature, True, _rendered(desc, signature), unmatched=why),
                            anchor, order)
         if fullname and desc.get("objtype") == "class" and self.settings.autoclass_content == "both":
             init = _safely(init_docstring, self.files, module, fullname)
@@ -346,7 +346,7 @@ class _DocumentObjects:
             if where is None or not self.located(where[0], where[1], name, node, info, anchor, order):
                 text = "\n\n".join(t for t in (x.astext().strip() for x in group if x.parent not in group) if t)
                 why = self.files.unmatched_since(unmatched) if where is None else ""
-                self.generated(name, node, ObjectInfo(name, "py:module", "", True, text, why), anchor, order)
+                self.generated(name, node, ObjectInfo(name, "py:module", "", True, text, unmatched=why), anchor, order)
 
     def declared_modules(self, declared: list[tuple[str, str]]) -> None:
         """Modules declared with ``.. module::`` / ``.. py:module::`` (no object description):
