@@ -60,7 +60,7 @@ QUERIES = ["search plugin", "social cards", "code annotations", "dark mode", "na
 
 
 # -- driver: one mkdocs build, timing the okf plugin's handlers ------------------------------
-#: functions inside okf's handlers timed on their own (docs/benchmarks.md, MkDocs: where the CPU goes)
+#: functions inside okf's handlers timed on their own (bench/NOTEBOOK.md, MkDocs: where the CPU goes)
 PARTS = ("headings_from_tree", "shadow_headings", "line_numbers", "split_markdown", "capture_links",
          "rendered_objects", "build_index", "write_index")
 

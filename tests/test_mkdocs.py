@@ -900,7 +900,7 @@ def test_front_matter_is_the_pages_metadata(tmp_path: Path) -> None:
 
 def test_weights_by_docname_with_the_change_log_default(tmp_path: Path) -> None:
     """``weights`` (okf_search_weights in Sphinx) weighs pages by docname pattern, change logs
-    0.5 by default (docs/benchmarks.md: with the heading tiers it no longer costs the change
+    0.5 by default (bench/NOTEBOOK.md: with the heading tiers it no longer costs the change
     log's own queries); front matter wins over a pattern; ``weights: {}`` turns it off."""
     pages = {
         "index.md": "# Home\n\nThe walrus index.\n",

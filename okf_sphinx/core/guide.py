@@ -1,7 +1,7 @@
 """What agents are told about the tools, in one place: the MCP server's instructions
 (surfaces/mcp_server.py) and the paragraph of ``llms.txt`` that names them (writer/llms.py).
 
-The advice is measured, not guessed (docs/benchmarks.md, "One search, the right section,
+The advice is measured, not guessed (bench/NOTEBOOK.md, "One search, the right section,
 few bytes"): smart mode with ``limit=3`` and the hit read alone keeps smart mode's sections
 at keyword mode's bytes.
 """

@@ -35,7 +35,7 @@ SEMANTIC_OPTIONS = ("under", "meta", "kind", "expand")
 #: its rank by meaning), ranks from 1, each ranking cut at the answer's limit; w, the meaning's
 #: weight, is MEANING_PARTIAL when no page holds every word, else MEANING_LONG for a query of
 #: LONG_QUERY words or more (a question, an error message), else MEANING (chosen on the tune
-#: half: docs/benchmarks.md, "Meaning").
+#: half: bench/NOTEBOOK.md, "Meaning").
 FUSION_K = 5.0
 WORDS = 1.0
 MEANING = 0.0

@@ -25,7 +25,7 @@ shipping a wrong file.  What it does:
   files of ``okf_sphinx/js/`` and ``static/``.
 
 The output depends only on the input: builds stay byte-identical.  Measured on the
-runtime (bench/bench_footprint.py --page-weight): see docs/benchmarks.md.
+runtime (bench/bench_footprint.py --page-weight): see bench/NOTEBOOK.md.
 """
 
 from __future__ import annotations
