@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,21 @@ def _build(python: str, src: Path, out: Path, site: Path | None = None) -> subpr
     return proc
 
 
+def _venv_over_this_environment(venv: Path) -> str:
+    """A new virtual environment that sees this test run's packages first (its Sphinx, docutils,
+    okf_sphinx — a venv's ``--system-site-packages`` alone would show the base interpreter's,
+    which under tox or CI's pinned venvs are other versions), then the base interpreter's; its
+    own site-packages, where ``pip install .`` puts the package, come before both."""
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    own = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    ours = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    Path(own, "_okf_test_parent.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in ours) + "\n", encoding="utf-8")
+    return python
+
+
 def _objects(out: Path) -> dict[str, dict[str, Any]]:
     index = okf_sphinx.open_index(out)
     return {name: index.section(sid) for name, _kind, _page, _i, sid in index.objects()}
@@ -60,8 +76,7 @@ def test_src_layout_installed_in_a_venv_is_located_in_the_checkout(tmp_path: Pat
     write_files(proj, {"pyproject.toml": _pyproject('["shapes"]', "src"), "src/shapes/__init__.py": SHAPES})
     src = write_project(proj / "docs", {"index.rst": RST.format(module="shapes")}, conf=CONF)
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
+    python = _venv_over_this_environment(venv)
     _install(python, proj)
     installed = next(venv.glob("lib/python*/site-packages/shapes/__init__.py"))
     assert installed.read_bytes() == SHAPES.encode()

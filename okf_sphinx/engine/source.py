@@ -96,7 +96,13 @@ class DiskSource:
                 return self._read(name)
             except _Missing:
                 if not self.swapping():
-                    raise
+                    # the swap may have ended between the read and the look: read once more,
+                    # and give up only when the file is still missing with no swap under way
+                    try:
+                        return self._read(name)
+                    except _Missing:
+                        if not self.swapping():
+                            raise
                 if deadline is None:
                     deadline = time.monotonic() + SWAP_WAIT
                 elif time.monotonic() >= deadline:
