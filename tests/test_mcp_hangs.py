@@ -22,6 +22,7 @@ from typing import Any
 
 import anyio
 import pytest
+from support.http import running
 from support.mcp import session_for, structured
 from support.reading_site import built_site
 
@@ -57,16 +58,11 @@ class _Held(http.server.SimpleHTTPRequestHandler):
 def held_site(folder: Path) -> Iterator[tuple[str, Any]]:
     """``folder`` served over HTTP, every request held until ``handler.gate`` is set."""
     handler: Any = type("Held", (_Held,), {"gate": threading.Event(), "seen": [], "answered": []})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-    httpd.daemon_threads = True
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/", handler
-    finally:
-        handler.gate.set()
-        httpd.shutdown()
-        httpd.server_close()
+    with running(functools.partial(handler, directory=str(folder))) as url:
+        try:
+            yield url, handler
+        finally:
+            handler.gate.set()  # the held requests end before the server shuts down
 
 
 def test_a_slow_site_holds_back_neither_other_sites_nor_the_protocol(site, example_html):

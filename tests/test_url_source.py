@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.http import serve_folder
+from support.http import running, serve_folder
 from support.reading_site import built_site
 
 from okf_sphinx import OkfError, open_index
@@ -106,14 +106,8 @@ class _Redirecting(http.server.BaseHTTPRequestHandler):
 @contextlib.contextmanager
 def redirecting_server(target: str) -> Iterator[tuple[str, list[str]]]:
     handler = type("Handler", (_Redirecting,), {"target": target, "seen": []})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/", handler.seen
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with running(handler) as url:
+        yield url, handler.seen
 
 
 class _Moved(http.server.SimpleHTTPRequestHandler):
@@ -133,15 +127,8 @@ class _Moved(http.server.SimpleHTTPRequestHandler):
 
 
 def test_redirects_within_the_site_are_followed(site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Moved, directory=str(site)))
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    with running(functools.partial(_Moved, directory=str(site))) as url:
         assert open_index(url).search("walrus") == open_index(site).search("walrus")
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_redirects_to_another_origin_are_refused(site):

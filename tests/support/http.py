@@ -8,6 +8,7 @@ import http.server
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -21,25 +22,35 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+def serve_handler(handler: Any) -> tuple[str, http.server.ThreadingHTTPServer]:
+    """A server on 127.0.0.1 (a free port) answering with ``handler`` in a thread of its own,
+    until the caller shuts it down; (base URL, server)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+@contextlib.contextmanager
+def running(handler: Any) -> Iterator[str]:
+    """:func:`serve_handler` for the ``with`` block: its base URL, the server shut down after."""
+    url, server = serve_handler(handler)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 @contextlib.contextmanager
 def serve_folder(folder: Path, base: type[http.server.SimpleHTTPRequestHandler] = _Quiet) -> Iterator[tuple[str, list[str]]]:
     """``folder`` over HTTP on 127.0.0.1 with the handler ``base`` (default: quiet, every
     request's path recorded in the list it yields beside the URL)."""
     handler = type("Handler", (base,), {"requests": []})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-    t = threading.Thread(target=httpd.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/", handler.requests
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
+    with running(functools.partial(handler, directory=str(folder))) as url:
+        yield url, handler.requests
 
 
 def serve(root: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
     """Serve ``root`` until the caller shuts the server down; (base URL, server)."""
     handler = type("Handler", (_Quiet,), {"requests": []})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/", server
+    return serve_handler(functools.partial(handler, directory=str(root)))
