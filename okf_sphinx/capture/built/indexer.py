@@ -180,11 +180,11 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
     if layout is not None:
         home_page = site / "index.html"
         frame = home_page.read_text(encoding="utf-8") if home_page.is_file() else sample
-        page_html = search_page_html(frame, layout_of(frame) or layout, options, options.language or settings.language)
+        page_html = search_page_html(frame, layout_of(frame) or layout, options, language)
         if page_html is not None:
             write_text(site / search_page, page_html)
             written_search_page = search_page
-    strings = theme.dialog_strings_attribute(options.language or settings.language)
+    strings = theme.dialog_strings_attribute(language)
     injected = 0
     for path in sorted(site.rglob("*.html")):
         rel = path.relative_to(site).as_posix()
