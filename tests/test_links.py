@@ -21,6 +21,7 @@ from okf_sphinx.engine.expansion import MAX_EXPANDED
 from support.build import page_priors, sphinx_build, write_project, same_build
 from support.node import run_node, same
 from support.mcp import session_for
+from support.parity import api_answer
 
 
 def link_table(site: Path) -> set[tuple[str, str, str]]:
@@ -144,18 +145,10 @@ def test_expand_answers_are_the_same_bytes_in_node(links_html: Path) -> None:
                  for extra in ({}, {"under": "api"}, {"kind": "section"}, {"kind": ["py:function", "py:method"]},
                                {"prefix": True})]
     requests += [{"query": "widget", "mode": "smart", "expand": v} for v in ("yes", 0, None)]
-    expected = [_api(index, r) for r in requests]
+    expected = [api_answer(index, r) for r in requests]
     assert sum(bool(a.get("expanded")) for a in expected) > 50
     for req, want, got in zip(requests, expected, run_node(links_html / "_okf", requests)):
         assert same(got, want) is None, (req, same(got, want))
-
-
-def _api(index: okf_sphinx.Index, req: dict[str, Any]) -> dict[str, Any]:
-    options = {k: v for k, v in req.items() if k not in ("query", "limit")}
-    try:
-        return index.search(req["query"], req.get("limit", 20), **options)
-    except okf_sphinx.OkfError as exc:
-        return exc.envelope
 
 
 def _copy(site: Path, tmp_path: Path) -> Path:
@@ -169,7 +162,7 @@ def test_a_corrupt_link_shard_is_index_corrupt_in_python_and_node(links_html: Pa
     shard = next((site / "_okf" / "l").iterdir())
     shard.write_bytes(same_build("l/0", {"3": [[1, "elsewhere"]]}, shard))
     req = {"query": "handbook", "mode": "smart", "expand": True}
-    want = _api(okf_sphinx.open_index(site), req)
+    want = api_answer(okf_sphinx.open_index(site), req)
     assert want["error"]["code"] == "index_corrupt" and "link shard" in want["error"]["message"]
     assert same(run_node(site / "_okf", [req])[0], want) is None
 
@@ -181,10 +174,10 @@ def test_an_index_without_link_data_asks_for_a_rebuild(links_html: Path, tmp_pat
     del manifest["smart"]["link_firsts"]
     path.write_bytes(same_build("manifest", manifest, path))
     req = {"query": "handbook", "mode": "smart", "expand": True}
-    want = _api(okf_sphinx.open_index(site), req)
+    want = api_answer(okf_sphinx.open_index(site), req)
     assert want["error"]["code"] == "index_version_unsupported"
     assert same(run_node(site / "_okf", [req])[0], want) is None
-    assert "error" not in _api(okf_sphinx.open_index(site), {"query": "handbook", "mode": "smart"})
+    assert "error" not in api_answer(okf_sphinx.open_index(site), {"query": "handbook", "mode": "smart"})
 
 
 def _priors(site: Path) -> dict[str, float]:
