@@ -58,7 +58,7 @@ def site(request: pytest.FixtureRequest, sites: dict[str, Path]) -> tuple[str, s
 
 
 @pytest.mark.parametrize("query", ["retry policy", "inside tab", "deprecation"])
-def test_search_page_shows_the_api_results(browser: Any, site: tuple[str, str, Path], query: str) -> None:  # noqa: F811
+def test_search_page_shows_the_api_results(browser: Any, site: tuple[str, str, Path], query: str) -> None:
     theme, base, folder = site
     page = browser.new_page()
     page.goto(base + "search.html?q=" + urllib.parse.quote(query))
@@ -88,7 +88,7 @@ def _theme_search_open(page: Any, theme: str) -> bool:
     return page.evaluate(THEME_SEARCH_OPEN[theme])
 
 
-def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, Path]) -> None:  # noqa: F811
+def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, Path]) -> None:
     """The theme's box (or its search button) opens okf's dialog, never the theme's own search;
     the dialog answers as the Python API; axe-core finds no serious violation with it open;
     Enter with nothing selected leads to search.html?q= with the same results as the API."""
@@ -131,7 +131,7 @@ THEME_KEYS = {"mkdocs": ["s"], "material": ["s", "f"], "readthedocs": []}
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_theme_shortcuts_open_the_dialog(browser: Any, sites: dict[str, Path], servers: dict[str, str], theme: str) -> None:  # noqa: F811
+def test_theme_shortcuts_open_the_dialog(browser: Any, sites: dict[str, Path], servers: dict[str, str], theme: str) -> None:
     page = browser.new_page()
     page.goto(servers[theme] + "retry/index.html")
     page.wait_for_load_state("load")
@@ -152,7 +152,7 @@ def test_theme_shortcuts_open_the_dialog(browser: Any, sites: dict[str, Path], s
     page.close()
 
 
-def test_material_q_link_opens_the_dialog(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:  # noqa: F811
+def test_material_q_link_opens_the_dialog(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:
     """Material opens its search for ?q= on any page; okf's dialog does the same, with the query."""
     page = browser.new_page()
     page.goto(servers["material"] + "guide/containers/?q=" + urllib.parse.quote("inside tab"))
@@ -196,7 +196,7 @@ def _press_until(page: Any, key: str, condition: str, tries: int = 60) -> None:
     raise AssertionError(f"pressing {key!r} never made {condition} true; the page: {state}")
 
 
-def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[str, Path]) -> None:  # noqa: F811
+def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[str, Path]) -> None:
     url, out = material_beside
     assert (out / "okf-search.html").is_file()
     html = (out / "retry" / "index.html").read_text(encoding="utf-8")
@@ -223,7 +223,7 @@ def test_material_search_kept_beside_okf(browser: Any, material_beside: tuple[st
     page.close()
 
 
-def test_without_dialog_the_box_leads_to_the_search_page(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_without_dialog_the_box_leads_to_the_search_page(browser: Any, tmp_path: Path) -> None:
     """dialog: false: no dialog on the pages; Enter in the theme's box opens search.html?q=."""
     project = copy_example(tmp_path / "src", "material")
     (project / "mkdocs-nodialog.yml").write_text(
@@ -246,7 +246,7 @@ def test_without_dialog_the_box_leads_to_the_search_page(browser: Any, tmp_path:
     page.close()
 
 
-def test_result_link_lands_on_the_section(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:  # noqa: F811
+def test_result_link_lands_on_the_section(browser: Any, sites: dict[str, Path], servers: dict[str, str]) -> None:
     page = browser.new_page()
     page.goto(servers["material"] + "search.html?q=" + urllib.parse.quote("inside a macos tab"))
     page.wait_for_selector("#okf-search[data-okf-state=done]")
@@ -276,7 +276,7 @@ def material_instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
     server.server_close()
 
 
-def test_material_instant_loading_keeps_the_dialog_working(browser: Any, material_instant: tuple[str, Path]) -> None:  # noqa: F811
+def test_material_instant_loading_keeps_the_dialog_working(browser: Any, material_instant: tuple[str, Path]) -> None:
     """With Material's instant loading a followed link replaces the page without reloading it
     (and okf's scripts are not run again): the dialog opened from the new page's header box
     and by its keys still answers as the Python API, with links right for the new page."""
@@ -333,7 +333,7 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
 
 
 @pytest.mark.parametrize("output_dir", ['in"dex', "idx#1/a b", "q?x&amp;<b>"])
-def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: Path, output_dir: str) -> None:  # noqa: F811
+def test_an_output_dir_of_any_characters_still_searches(browser: Any, tmp_path: Path, output_dir: str) -> None:
     """output_dir is written into every page's data-okf-index: a quote ended the attribute,
     a # or ? cut the URL — search broke on every page (issue 20, point 13). It is now
     escaped for HTML and for a URL path."""

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-import okf_sphinx  # noqa: E402
+import okf_sphinx
 from support.build import ROOT, sphinx_build, write_project, same_build
 from support.node import python_answer, run_node, same
-from okf_sphinx.capture.sphinx.myst_include import line_shift, version_tuple  # noqa: E402
-from okf_sphinx.core import index_format as fmt  # noqa: E402
+from okf_sphinx.capture.sphinx.myst_include import line_shift, version_tuple
+from okf_sphinx.core import index_format as fmt
 
 PAGE = """Unicode page
 ============
