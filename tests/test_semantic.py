@@ -226,6 +226,39 @@ def test_the_blend_says_how_each_hit_matched(sites: dict[str, Path]) -> None:
     assert r["terms"] == plain["terms"] and r["suggestions"] == plain["suggestions"]
 
 
+def test_meaning_counts_when_the_words_are_weak(sites: dict[str, Path]) -> None:
+    """A short query some page fully matches names its page: when the words fill the answer,
+    the blend is the words' answer (every hit "words") and reads no vector file; a question
+    (words that do not count), a long query or one no page fully matches weighs meaning in."""
+    from okf_sphinx.engine import semantic
+
+    index = open_index(sites["vectors"])
+    read: list[str] = []
+    inner = index.source.read
+    index.source.read = lambda name, *a, **k: read.append(name) or inner(name, *a, **k)  # type: ignore[method-assign]
+    r = index.search("mail", mode="smart", limit=1)
+    plain = open_index(sites["plain"]).search("mail", mode="smart", limit=1)
+    assert [p["concept_id"] for p in r["pages"]] == [p["concept_id"] for p in plain["pages"]] == ["email"]
+    assert [h["locator"] for h in r["pages"][0]["hits"]] == [h["locator"] for h in plain["pages"][0]["hits"]]
+    assert {h["matched"] for h in r["pages"][0]["hits"]} == {"words"}
+    assert not [n for n in read if n == "semantic" or n.startswith(("v/", "w/"))], read
+    # fewer pages than the limit: meaning fills the rest, below every page the words found
+    more = index.search("mail", mode="smart", limit=5)
+    assert more["pages"][0]["concept_id"] == "email" and len(more["pages"]) > len(plain["pages"])
+
+    def weight(query: str) -> float:
+        state: dict[str, Any] = {}
+        from okf_sphinx.engine import smart
+
+        smart.search(index, query, 5, state_out=state)
+        return semantic.meaning_weight(state)
+
+    assert weight("mail") == weight("send mail") == semantic.MEANING == 0
+    assert weight("how do i send mail") == semantic.MEANING_QUESTION > 0
+    assert weight("mail smtp server templates") == semantic.MEANING_LONG > 0
+    assert weight("mail cache") == semantic.MEANING_PARTIAL > 0
+
+
 def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str, Path]) -> None:
     with pytest.raises(OkfError) as err:
         open_index(sites["plain"]).search("mail", mode="semantic")

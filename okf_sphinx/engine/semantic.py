@@ -32,13 +32,17 @@ if TYPE_CHECKING:
 #: The options semantic mode takes besides ``query`` and ``limit``.
 SEMANTIC_OPTIONS = ("under", "meta", "kind", "expand")
 #: The blend: a page's fused score is WORDS / (FUSION_K + its rank by words) + w / (FUSION_K +
-#: its rank by meaning), ranks from 1, each ranking cut at the answer's limit; w, the meaning's
-#: weight, is MEANING_PARTIAL when no page holds every word, else MEANING_LONG for a query of
-#: LONG_QUERY words or more (a question, an error message), else MEANING (chosen on the tune
-#: half: bench/NOTEBOOK.md, "Meaning").
+#: its rank by meaning), ranks from 1, each ranking cut at the answer's limit.  w, the
+#: meaning's weight, says when meaning counts (:func:`meaning_weight`): MEANING_PARTIAL when
+#: no page holds every word, MEANING_QUESTION when some of the query's words do not count (a
+#: question's "how", "do", "the": engine/words.py), MEANING_LONG for a query of LONG_QUERY
+#: counted words or more (an error message), else MEANING: a short query some page fully
+#: matches names what the reader wants, and meaning only fills the places the words leave
+#: empty (chosen on the tune half: bench/NOTEBOOK.md, "Meaning").
 FUSION_K = 5.0
 WORDS = 1.0
 MEANING = 0.0
+MEANING_QUESTION = 0.5
 MEANING_LONG = 0.5
 MEANING_PARTIAL = 0.5
 LONG_QUERY = 4
@@ -169,14 +173,27 @@ def page_record_for(index: Index, sid: int, score: float, hits: list[dict[str, A
             "url": top["url"].split("#", 1)[0], "score": score, "partial": False, "missing_terms": [], "hits": hits}
 
 
+def meaning_weight(state: dict[str, Any]) -> float:
+    """How much the meaning's ranking counts in the blend (the constants above), from smart
+    mode's ``state_out``: whether some page holds every word, the query's terms and those of
+    them that count."""
+    if not state["full"]:
+        return MEANING_PARTIAL
+    if len(state["counted"]) < len(state["terms"]):
+        return MEANING_QUESTION
+    return MEANING_LONG if len(state["counted"]) >= LONG_QUERY else MEANING
+
+
 def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
           kind: Any = None, expand: Any = False, correct: Any = True) -> dict[str, Any]:
     """Smart mode on an index with vectors: the words' pages (smart mode's ranking) and the
-    meaning's pages fused by weighted reciprocal ranks, each ranking cut at ``limit``.  A
-    page both rankings hold keeps its words' hits, each marked ``both`` when it is also one
-    of the page's hits by meaning, else ``words``; its best section by meaning joins them
-    when it is not one (in place of the last when the page already shows
-    :data:`smart.HITS_PER_PAGE`).  A page only meaning found shows its hits by meaning."""
+    meaning's pages fused by weighted reciprocal ranks (weighted by :func:`meaning_weight`),
+    each ranking cut at ``limit``.  When the meaning weighs nothing and the words fill the
+    answer, meaning is not looked up at all (the words' answer, every hit ``words``).  A page
+    both rankings hold keeps its words' hits, each marked ``both`` when it is also one of the
+    page's hits by meaning, else ``words``; its best section by meaning joins them when it is
+    not one (in place of the last when the page already shows :data:`smart.HITS_PER_PAGE`).
+    A page only meaning found shows its hits by meaning."""
     words_sids: list[int] = []
     state: dict[str, Any] = {}
     words_answer = smart.search(index, query, limit, prefix, under, meta, kind, expand=False, correct=correct,
@@ -184,24 +201,27 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     limit = validate_limit(limit)  # smart.search checked it
     words = state["terms"]  # the query's terms, misspelt words corrected
     keep = _filters(index, under, meta, kind)
-    q, _known = query_vector(index, words)
-    meaning_all = by_page(index, ranked(index, q, keep))
-    meaning = meaning_all[:limit]
-    weight = (MEANING_PARTIAL if not state["full"] else MEANING_LONG if len(words) >= LONG_QUERY else MEANING)
-    fused: dict[str, list[Any]] = {}  # concept_id -> [score, words rank, page record or None, meaning sections, sids]
+    weight = meaning_weight(state)
+    meaning_all: list[tuple[int, list[tuple[float, int]]]] = []
+    if weight > 0 or len(words_answer["pages"]) < limit:
+        q, _known = query_vector(index, words)
+        meaning_all = by_page(index, ranked(index, q, keep))
+    firsts = index.load("smart", check_page_table(index.section_count))["firsts"]
+    fused: dict[int, list[Any]] = {}  # page -> [score, words rank, page record or None, meaning sections, sids]
     at = 0
     for r, page in enumerate(words_answer["pages"], 1):
-        fused[page["concept_id"]] = [WORDS / (FUSION_K + r), r, page, None, words_sids[at : at + len(page["hits"])]]
+        sids = words_sids[at : at + len(page["hits"])]
+        fused[smart.page_of(firsts, sids[0])] = [WORDS / (FUSION_K + r), r, page, None, sids]
         at += len(page["hits"])
-    for r, (_page, secs) in enumerate(meaning, 1):
-        cid = index.section(secs[0][1])["concept_id"]
-        entry = fused.setdefault(cid, [0.0, len(words_answer["pages"]) + r, None, None, []])
+    for r, (number, secs) in enumerate(meaning_all[:limit], 1):
+        entry = fused.setdefault(number, [0.0, len(words_answer["pages"]) + r, None, None, []])
         entry[0] = entry[0] + weight / (FUSION_K + r)
         entry[3] = secs
-    order = sorted(fused.items(), key=lambda kv: (-kv[1][0], kv[1][1], kv[0]))[:limit]
+    # ranks are distinct, so the order needs no third key
+    order = sorted(fused.values(), key=lambda e: (-e[0], e[1]))[:limit]
     shown = []
     hit_sids: list[int] = []
-    for _cid, (score, _r, record, secs, page_sids) in order:
+    for score, _r, record, secs, page_sids in order:
         if record is None:
             hits = meaning_hits(index, secs, state["counted"])
             sids = [sid for _s, sid in secs[: len(hits)]]

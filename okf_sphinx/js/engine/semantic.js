@@ -116,36 +116,45 @@ define('engine/semantic', function (use) {
     result.suggestions = [];
     return present ? result : query.checkSize(result);
   }
+  // How much the meaning's ranking counts in the blend, from smart mode's stateOut.
+  function meaningWeight(state) {
+    if (!state.full) return C.MEANING_PARTIAL;
+    if (state.counted.length < state.terms.length) return C.MEANING_QUESTION;
+    return state.counted.length >= C.LONG_QUERY ? C.MEANING_LONG : C.MEANING;
+  }
   // Smart mode on an index with vectors: the words' pages and the meaning's pages fused by
-  // weighted reciprocal ranks, each ranking cut at limit (engine/semantic.py's blend).
+  // weighted reciprocal ranks, each ranking cut at limit; meaning not looked up when it weighs
+  // nothing and the words fill the answer (engine/semantic.py's blend).
   async function blend(index, text, limit, options, present) {
     var wordsSids = [], state = {};
     var wordsAnswer = await smart.search(index, text, limit, options, present, wordsSids, state);
     limit = terms.validateLimit(limit);  // smart.search checked it
     var words = state.terms, keep = await sectionFilter(index, options.under, options.meta, options.kind);
-    var qv = (await queryVector(index, words))[0];
-    var meaningAll = await byPage(index, await ranked(index, qv, keep)), meaning = meaningAll.slice(0, limit);
-    var weight = !state.full ? C.MEANING_PARTIAL
-      : words.length >= C.LONG_QUERY ? C.MEANING_LONG : C.MEANING;
-    var fused = new Map(), at = 0;  // concept_id -> [score, words rank, page record or null, meaning sections, sids]
+    var weight = meaningWeight(state), meaningAll = [];
+    if (weight > 0 || wordsAnswer.pages.length < limit) {
+      var qv = (await queryVector(index, words))[0];
+      meaningAll = await byPage(index, await ranked(index, qv, keep));
+    }
+    var firsts = (await index.load('smart', V.checkPageTable(index.sectionCount))).firsts;
+    var fused = new Map(), at = 0;  // page -> [score, words rank, page record or null, meaning sections, sids]
     wordsAnswer.pages.forEach(function (page, i) {
-      fused.set(page.concept_id, [C.WORDS / (C.FUSION_K + (i + 1)), i + 1, page, null, wordsSids.slice(at, at + page.hits.length)]);
+      var sids = wordsSids.slice(at, at + page.hits.length);
+      fused.set(smart.pageOf(firsts, sids[0]), [C.WORDS / (C.FUSION_K + (i + 1)), i + 1, page, null, sids]);
       at += page.hits.length;
     });
-    var tops = await Promise.all(meaning.map(function (p) { return index.section(p[1][0][1]); }));
-    meaning.forEach(function (p, i) {
-      var cid = tops[i].concept_id, entry = fused.get(cid);
-      if (entry === undefined) { entry = [0.0, wordsAnswer.pages.length + (i + 1), null, null, []]; fused.set(cid, entry); }
+    meaningAll.slice(0, limit).forEach(function (p, i) {
+      var entry = fused.get(p[0]);
+      if (entry === undefined) { entry = [0.0, wordsAnswer.pages.length + (i + 1), null, null, []]; fused.set(p[0], entry); }
       entry[0] = entry[0] + weight / (C.FUSION_K + (i + 1));
       entry[3] = p[1];
     });
-    var order = Array.from(fused.entries()).sort(function (x, y) {
-      if (x[1][0] !== y[1][0]) return x[1][0] > y[1][0] ? -1 : 1;
-      if (x[1][1] !== y[1][1]) return x[1][1] - y[1][1];
-      return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0;
+    // ranks are distinct, so the order needs no third key
+    var order = Array.from(fused.values()).sort(function (x, y) {
+      if (x[0] !== y[0]) return x[0] > y[0] ? -1 : 1;
+      return x[1] - y[1];
     }).slice(0, limit);
-    var built = await Promise.all(order.map(async function (kv) {
-      var e = kv[1], score = e[0], record = e[2], secs = e[3];
+    var built = await Promise.all(order.map(async function (e) {
+      var score = e[0], record = e[2], secs = e[3];
       if (record === null) {
         var hits = await meaningHits(index, secs, state.counted, present);
         return [await pageRecordFor(index, secs[0][1], score, hits), secs.slice(0, hits.length).map(function (x) { return x[1]; })];
@@ -198,6 +207,6 @@ define('engine/semantic', function (use) {
 
   return {
     semanticMeta: semanticMeta, queryVector: queryVector, ranked: ranked, byPage: byPage, meaningHits: meaningHits,
-    search: search, pageRecordFor: pageRecordFor, blend: blend
+    search: search, pageRecordFor: pageRecordFor, meaningWeight: meaningWeight, blend: blend
   };
 });
