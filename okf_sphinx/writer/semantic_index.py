@@ -37,6 +37,9 @@ PROBE = 4
 CLUSTER_VECTORS = 80
 #: Rounds of k-means over the section vectors.
 CLUSTER_ROUNDS = 8
+#: No cluster holds more than this × the mean cluster's vectors (k-means leaves some clusters
+#: many times the mean: a cold query reading one of them would read most of its bytes there).
+CLUSTER_CAP = 1.5
 
 
 @dataclass
@@ -158,7 +161,8 @@ def _cosines(x: np.ndarray, xx: np.ndarray, c: np.ndarray) -> np.ndarray:
 def clusters(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Spherical k-means over the 4-bit vectors ``x``: ``(centroids, assignment)``.  Starts from
     evenly spaced vectors, ties go to the lower centroid; a centroid is its members' sum,
-    quantized as a section's vector is."""
+    quantized as a section's vector is.  The last assignment is capped (:func:`balanced`) and
+    the centroids are made again from it."""
     import numpy as np
 
     n = len(x)
@@ -167,11 +171,40 @@ def clusters(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     assign = np.zeros(n, dtype=np.int64)
     for _ in range(CLUSTER_ROUNDS):
         assign = np.argmax(_cosines(x, xx, cent), axis=1)
-        sums = np.zeros((k, x.shape[1]), dtype=np.int64)
-        np.add.at(sums, assign, x)
-        nonzero = np.abs(sums).max(axis=1) > 0
-        cent = np.where(nonzero[:, None], quantize(sums.astype(np.float64)), cent)
-    return cent, np.argmax(_cosines(x, xx, cent), axis=1)
+        cent = _centroids(x, assign, cent)
+    assign = balanced(_cosines(x, xx, cent), math.ceil(CLUSTER_CAP * n / k))
+    return _centroids(x, assign, cent), assign
+
+
+def _centroids(x: np.ndarray, assign: np.ndarray, cent: np.ndarray) -> np.ndarray:
+    """Each cluster's quantized sum of members (an empty cluster keeps its centroid)."""
+    import numpy as np
+
+    sums = np.zeros((len(cent), x.shape[1]), dtype=np.int64)
+    np.add.at(sums, assign, x)
+    nonzero = np.abs(sums).max(axis=1) > 0
+    return np.where(nonzero[:, None], quantize(sums.astype(np.float64)), cent)
+
+
+def balanced(cos: np.ndarray, cap: int) -> np.ndarray:
+    """Each vector to its nearest centroid that has room, at most ``cap`` per centroid: in
+    rounds, every vector left proposes to its nearest centroid with room, and each centroid
+    takes the proposals nearest to it (ties: the lower vector) as far as its room goes."""
+    import numpy as np
+
+    n, k = cos.shape
+    assign = np.full(n, -1, dtype=np.int64)
+    room = np.full(k, cap, dtype=np.int64)
+    while (left := np.flatnonzero(assign < 0)).size:
+        c = np.where(room[None, :] > 0, np.maximum(cos[left], -2.0), -np.inf)  # an empty centroid's -inf: -2
+        best = np.argmax(c, axis=1)
+        near = c[np.arange(len(left)), best]
+        for j in np.unique(best).tolist():
+            mine = left[best == j]
+            taken = mine[np.lexsort((mine, -near[best == j]))][: room[j]]
+            assign[taken] = j
+            room[j] -= len(taken)
+    return assign
 
 
 def add_semantic(out: dict[str, Any], model: StaticModel) -> dict[str, Any]:
