@@ -121,6 +121,23 @@ def test_vector_text_and_the_score_formula() -> None:
 # -- the build ------------------------------------------------------------------------------------
 
 
+def test_no_cluster_is_more_than_its_share() -> None:
+    """The capped assignment: every vector placed, none beyond the cap, each at its nearest
+    centroid with room (the nearest of all while that one has room)."""
+    from okf_sphinx.writer.semantic_index import balanced
+
+    rng = np.random.default_rng(5)
+    cos = rng.uniform(-1, 1, (200, 8))
+    cos[:150, 3] = 2.0  # three quarters of the vectors want centroid 3
+    assign = balanced(cos, 40)
+    assert (assign >= 0).all() and np.bincount(assign, minlength=8).max() == 40
+    assert (assign[:150] == 3).sum() == 40
+    # the 40 that stay at 3 are its nearest (here: all tied at 2.0, so the lowest rows)
+    assert np.flatnonzero(assign == 3).tolist() == list(range(40))
+    # one cluster left with room: the rest fill it
+    assert (balanced(np.zeros((10, 2)), 10) == 0).all()
+
+
 def test_vectors_only_add_files_and_a_manifest_block(sites: dict[str, Path]) -> None:
     plain, vectors = files_of(sites["plain"]), files_of(sites["vectors"])
     added = sorted(set(vectors) - set(plain))
