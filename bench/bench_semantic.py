@@ -194,39 +194,96 @@ def table(title: str, items: list[dict[str, Any]], page: dict[str, Any], section
 
 # -- the fusion grid -------------------------------------------------------------------
 
-GRID = {"FUSION_K": (5.0, 10.0, 20.0), "MEANING": (0.0, 0.25), "MEANING_LONG": (0.25, 0.5, 1.0),
-        "MEANING_PARTIAL": (0.5, 1.0)}
+GRID = {"FUSION_K": (5.0, 10.0), "MEANING": (0.0, 0.25), "MEANING_QUESTION": (0.0, 0.25, 0.5, 1.0),
+        "MEANING_LONG": (0.0, 0.25, 0.5, 1.0), "MEANING_PARTIAL": (0.5, 1.0), "LONG_QUERY": (3, 4, 5)}
+
+
+def rankings(index: Any, query: str) -> dict[str, Any] | None:
+    """What the blend fuses for ``query`` at limit ``bq.TOP``: the words' pages, the meaning's
+    pages (page numbers), and smart mode's state (engine/semantic.py ``blend``)."""
+    from okf_sphinx import OkfError
+    from okf_sphinx.engine import semantic as engine
+    from okf_sphinx.engine import smart
+
+    sids: list[int] = []
+    state: dict[str, Any] = {}
+    try:
+        got = smart.search(index, query, bq.TOP, hit_sids_out=sids, state_out=state)
+    except OkfError:
+        return None
+    firsts = index.load("smart", smart.check_page_table(index.section_count))["firsts"]
+    words, at = [], 0
+    for page in got["pages"]:
+        words.append(smart.page_of(firsts, sids[at]))
+        at += len(page["hits"])
+    q, _known = engine.query_vector(index, state["terms"])
+    meaning = [number for number, _secs in engine.by_page(index, engine.ranked(index, q, None))[: bq.TOP]]
+    return {"words": words, "meaning": meaning, "state": state}
+
+
+def replay(r: dict[str, Any], c: dict[str, float]) -> list[int]:
+    """The blend's page order for the rankings ``r`` under the constants ``c`` (the engine's
+    fusion, page level: the words' pages, then the meaning's added with weight w)."""
+    st = r["state"]
+    w = (c["MEANING_PARTIAL"] if not st["full"] else c["MEANING_QUESTION"] if len(st["counted"]) < len(st["terms"])
+         else c["MEANING_LONG"] if len(st["counted"]) >= c["LONG_QUERY"] else c["MEANING"])
+    fused = {p: [1.0 / (c["FUSION_K"] + i), i] for i, p in enumerate(r["words"], 1)}
+    if w > 0 or len(r["words"]) < bq.TOP:
+        for i, p in enumerate(r["meaning"], 1):
+            e = fused.setdefault(p, [0.0, len(r["words"]) + i])
+            e[0] = e[0] + w / (c["FUSION_K"] + i)
+    return [p for p, _e in sorted(fused.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[: bq.TOP]]
 
 
 def tune(sites: list[tuple[Any, list[dict[str, Any]]]]) -> None:
-    """Every point of :data:`GRID` over the tune halves: mean page MRR@10 of each set (pooled
-    over corpora), and their mean; the best points first."""
+    """Every point of :data:`GRID` over the tune halves, replayed over each query's two
+    rankings (checked against the engine at the shipped point): page MRR@10 of each set
+    (pooled over corpora), the reader sets pooled; the best points whose known items are not
+    below smart mode's first."""
     from okf_sphinx.engine import semantic as engine
 
     shipped = {k: getattr(engine, k) for k in GRID}
+    got = []  # (item, target page numbers, rankings)
+    differ = 0
+    for index, items in sites:
+        firsts = index.load("smart", engine.check_page_table(index.section_count))["firsts"]
+        number = {}
+        for sid in range(index.section_count):
+            number.setdefault(index.section(sid)["concept_id"], engine.smart.page_of(firsts, sid))
+        for item in items:
+            if item["half"] != "tune":
+                continue
+            r = rankings(index, item["query"])
+            if r is None:
+                continue
+            wanted = {number[p] for p, _h in item["targets"] if p in number}
+            got.append((item, wanted, r))
+            answer = [number[p["concept_id"]] for p in index.search(item["query"], limit=bq.TOP, mode="smart")["pages"]]
+            differ += answer != replay(r, shipped)
+    print(f"replay vs engine at the shipped point: {differ} of {len(got)} tune queries differ", file=sys.stderr)
+
+    def score(pages: list[list[int]]) -> dict[str, float]:
+        per: dict[str, list[int | None]] = {}
+        for (item, wanted, _r), p in zip(got, pages):
+            rank = next((i + 1 for i, x in enumerate(p) if x in wanted), None)
+            per.setdefault(item["set"], []).append(rank)
+            if item["set"] != "known items":
+                per.setdefault("readers", []).append(rank)
+        return {name: bq.metrics(r)["mrr@10"] for name, r in per.items()}
+
+    base = score([r["words"][: bq.TOP] for _i, _w, r in got])
     rows = []
-    try:
-        for values in itertools.product(*GRID.values()):
-            for k, v in zip(GRID, values):
-                setattr(engine, k, v)
-            per: dict[str, list[int | None]] = {}
-            for index, items in sites:
-                tune_items = [i for i in items if i["half"] == "tune"]
-                got = answers(index, [i["query"] for i in tune_items], "smart")
-                for item, a in zip(tune_items, got):
-                    per.setdefault(item["set"], []).append(page_rank(item, bq.distinct_pages([p["concept_id"] for p in a])))
-            means = {name: bq.metrics(r)["mrr@10"] for name, r in per.items()}
-            # the reader sets (questions, FAQ titles, far links) pooled by query; known items apart
-            readers = [x for name, r in per.items() if name != "known items" for x in r]
-            rows.append((bq.metrics(readers)["mrr@10"], values, means))
-    finally:
-        for k, v in shipped.items():
-            setattr(engine, k, v)
-    rows.sort(key=lambda r: -r[0])
-    print("| " + " | ".join(GRID) + " | reader sets | " + " | ".join(rows[0][2]) + " |")
-    for mean, values, means in rows[:15]:
-        print("| " + " | ".join(f"{v:g}" for v in values) + f" | {mean:.4f} | " + " | ".join(f"{m:.3f}" for m in means.values()) + " |")
-    print("shipped:", shipped)
+    for values in itertools.product(*GRID.values()):
+        c = dict(zip(GRID, values))
+        rows.append((score([replay(r, c) for _i, _w, r in got]), values))
+    rows.sort(key=lambda r: (r[0]["known items"] < base["known items"] - 1e-12, -r[0]["readers"]))
+    names = list(base)
+    print("| " + " | ".join(GRID) + " | " + " | ".join(names) + " |")
+    print("| smart (no meaning) |" + " |" * (len(GRID) - 1) + " " + " | ".join(f"{base[n]:.3f}" for n in names) + " |")
+    for means, values in rows[:15]:
+        print("| " + " | ".join(f"{v:g}" for v in values) + " | " + " | ".join(f"{means[n]:.3f}" for n in names) + " |")
+    ship = next(m for m, v in rows if v == tuple(shipped[k] for k in GRID)) if tuple(shipped.values()) in [v for _m, v in rows] else None
+    print("shipped:", shipped, ship and {n: round(ship[n], 3) for n in names})
 
 
 # -- main ------------------------------------------------------------------------------
