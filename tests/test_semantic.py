@@ -272,7 +272,7 @@ def test_meaning_counts_when_the_words_are_weak(sites: dict[str, Path]) -> None:
 
     assert weight("mail") == weight("send mail") == semantic.MEANING == 0
     assert weight("how do i send mail") == semantic.MEANING_QUESTION > 0
-    assert weight("mail smtp server templates") == semantic.MEANING_LONG > 0
+    assert weight("mail smtp server templates subject") == semantic.MEANING_LONG > 0
     assert weight("mail cache") == semantic.MEANING_PARTIAL > 0
 
 
@@ -286,6 +286,24 @@ def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str,
 
     schema = json.loads(importlib.resources.files("okf_sphinx").joinpath("contracts", "error.json").read_text("utf-8"))
     Draft202012Validator(schema).validate(e.envelope)
+
+
+@pytest.mark.node
+@pytest.mark.browser
+def test_every_surface_names_the_setting_without_vectors(sites: dict[str, Path]) -> None:
+    """semantic_unavailable, naming the setting, from Python, the CLI, MCP, Node and Chromium
+    alike; smart mode on the same index answers as before (no ``matched`` field)."""
+    from support.parity import api_answer, assert_surfaces_agree
+
+    requests = [{"query": "outbound mail", "mode": "semantic"}, {"query": "mail", "mode": "semantic", "limit": 2},
+                {"query": "send mail", "mode": "smart"}]
+    assert_surfaces_agree(sites["plain"], requests, cli_sample=2)
+    index = open_index(sites["plain"])
+    for req in requests[:2]:
+        env = api_answer(index, req)
+        assert env["error"]["code"] == "semantic_unavailable", env
+        assert env["error"]["setting"] == "okf_search_semantic_model" and "semantic_model" in env["error"]["message"]
+    assert all("matched" not in h for p in api_answer(index, requests[2])["pages"] for h in p["hits"])
 
 
 def test_cli_and_mcp_give_the_python_answer(sites: dict[str, Path]) -> None:

@@ -45,7 +45,7 @@ MEANING = 0.0
 MEANING_QUESTION = 0.5
 MEANING_LONG = 0.5
 MEANING_PARTIAL = 0.5
-LONG_QUERY = 4
+LONG_QUERY = 5
 #: The config value that gives a site semantic vectors (named by ``semantic_unavailable``).
 SEMANTIC_SETTING = "okf_search_semantic_model"
 
