@@ -79,7 +79,7 @@ define('core/constants', function () {
     FUSION_K: 5,
     WORDS: 1,
     MEANING: 0,
-    MEANING_QUESTION: 0.5,
+    MEANING_QUESTION: 0.25,
     MEANING_LONG: 0.5,
     MEANING_PARTIAL: 0.5,
     LONG_QUERY: 5,
