@@ -3,7 +3,8 @@ keyword and smart modes next to Sphinx's built-in search, and what the API conte
 
 Usage: ``python bench/bench_objects.py [--work DIR] [--json FILE]``
 
-For each project (attrs and click by default) the bench downloads the sdist with pip
+For each project (attrs, click, Flask and pytest by default; ``--projects`` picks some,
+``--tree NAME=DIR`` uses an unpacked source tree instead of the sdist) the bench downloads the sdist with pip
 (``--no-deps --no-binary :all:``: the source tree with docs/ and src/), and builds its
 docs twice with okf_sphinx appended to the project's own extensions — documented
 objects on (the default) and off (``okf_search_objects = False``). The project's
@@ -46,9 +47,12 @@ sys.path.insert(0, str(ROOT))
 import okf_sphinx  # noqa: E402
 from okf_sphinx.core.terms import terms  # noqa: E402
 
+#: The projects (sdists: docs and sources; their licences let us build their docs, nothing is kept).
 PROJECTS = {
-    "attrs": {"dist": "attrs==25.4.0", "docs": "docs", "src": "src"},
-    "click": {"dist": "click==8.3.1", "docs": "docs", "src": "src"},
+    "attrs": {"dist": "attrs==25.4.0", "docs": "docs", "src": "src", "licence": "MIT"},
+    "click": {"dist": "click==8.3.1", "docs": "docs", "src": "src", "licence": "BSD-3-Clause"},
+    "flask": {"dist": "flask==3.1.3", "docs": "docs", "src": "src", "licence": "BSD-3-Clause"},
+    "pytest": {"dist": "pytest==9.0.3", "docs": "doc/en", "src": "src", "licence": "MIT"},
 }
 
 WRAPPER = '''\
@@ -226,6 +230,7 @@ def index_size(site: Path) -> dict[str, int]:
         "captured_py_files": sum(1 for f in files if f["path"].endswith(".py")),
         "index_bytes": sum(p.stat().st_size for p in (site / "_okf").rglob("*.js")),
         "object_sections": len(index.objects()),
+        "generated": sum(1 for *_, sid in index.objects() if index.section(sid).get("generated")),
     }
 
 
@@ -234,18 +239,23 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=None, help="folder for sdists and builds (default: a temp folder)")
     ap.add_argument("--json", type=Path, default=None, help="also write the numbers to this file")
     ap.add_argument("--projects", nargs="*", default=sorted(PROJECTS))
+    ap.add_argument("--tree", action="append", default=[], metavar="NAME=DIR",
+                    help="use this unpacked source tree of project NAME (a checkout) instead of its sdist")
+    ap.add_argument("--okf", type=Path, default=ROOT,
+                    help="build with the okf_sphinx of this checkout (a baseline; default: this one)")
     args = ap.parse_args()
+    trees = dict(t.split("=", 1) for t in args.tree)
     work = args.work or Path(tempfile.mkdtemp(prefix="okf-bench-objects-"))
     results: dict[str, Any] = {}
     for name in args.projects:
         spec = PROJECTS[name]
-        tree = fetch(spec["dist"], work)
+        tree = Path(trees[name]) if name in trees else fetch(spec["dist"], work)
         on, off = work / f"{name}-html-objects", work / f"{name}-html-plain"
         seconds = {}
         for out, objects in ((off, False), (on, True)):
             if out.exists():
                 shutil.rmtree(out)
-            seconds[objects] = build(tree, spec, out, objects)
+            seconds[objects] = build(tree, spec, out, objects, okf=args.okf)
         index = okf_sphinx.open_index(on)
         results[name] = {"dist": spec["dist"], "with_objects": {**index_size(on), "build_seconds": seconds[True]},
                          "without_objects": {**index_size(off), "build_seconds": seconds[False]},
@@ -254,7 +264,9 @@ def main() -> None:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     for name, r in results.items():
         w, wo = r["with_objects"], r["without_objects"]
-        print(f"\n{name} ({r['dist']}): {r['quality']['objects']} Python objects in Sphinx's inventory")
+        print(f"\n{name} ({r['dist']}, {PROJECTS[name]['licence']}): {r['quality']['objects']} Python objects in "
+              f"Sphinx's inventory; okf objects {w['object_sections']}: located {w['object_sections'] - w['generated']}, "
+              f"generated {w['generated']}")
         print(f"  index: {wo['sections']} -> {w['sections']} sections (+{w['sections'] - wo['sections']}, "
               f"{w['object_sections']} objects), captured files {wo['captured_files']} -> {w['captured_files']} "
               f"(+{w['captured_py_files']} .py), index bytes {wo['index_bytes']:,} -> {w['index_bytes']:,} "
