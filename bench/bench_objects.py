@@ -29,6 +29,7 @@ in Node (bench/objects_sphinx.js: the site's own searchtools.js, unchanged).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -98,6 +99,13 @@ okf_search_exclude = []
 okf_search_objects = {objects!r}
 '''
 STUBS = ["pallets_sphinx_themes"]
+#: Lengths of the "docstring words" queries (a docstring's first N words).
+SENTENCE_LENGTHS = (2, 3, 5, 8)
+
+
+def half(query: str, name: str) -> str:
+    """The fixed half a query falls in: ``tune`` (choose constants here) or ``held-out``."""
+    return "tune" if hashlib.sha256(f"{query}\0{name}".encode()).digest()[0] % 2 == 0 else "held-out"
 
 
 def fetch(dist: str, work: Path) -> Path:
@@ -159,7 +167,7 @@ def sphinx_objects(site: Path) -> list[dict[str, str]]:
 
 def query_sets(objects: list[dict[str, str]], index: Any) -> dict[str, list[tuple[str, dict[str, str]]]]:
     forms: dict[str, list[tuple[str, dict[str, str]]]] = {"full name": [], "Class.member": [], "short name": [],
-                                                            "docstring phrase": []}
+                                                            "docstring phrase": [], "docstring words": []}
     tails: dict[str, dict[str, list[dict[str, str]]]] = {"Class.member": {}, "short name": {}}
     for o in objects:
         parts = o["name"].split(".")
@@ -178,6 +186,11 @@ def query_sets(objects: list[dict[str, str]], index: Any) -> dict[str, list[tupl
         words = terms(re.sub(r"[`*:]+", " ", first))
         if len(words) >= 4:
             forms["docstring phrase"].append((" ".join(words[:4]), by_name[name]))
+        # the docstring's opening as a reader might paste it: its first 2, 3, 5 and 8 words
+        opening = terms(re.sub(r"[`*:]+", " ", " ".join(s["text"].split("\n")[:12])))
+        for n in SENTENCE_LENGTHS:
+            if len(opening) >= n:
+                forms["docstring words"].append((" ".join(opening[:n]), by_name[name]))
     return forms
 
 
@@ -197,7 +210,8 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
     for form, items in forms.items():
         queries = [q for q, _ in items]
         sphinx = run_sphinx(site, queries)
-        row = {"queries": len(items), "okf": {"page_first": 0, "section_top3": 0},
+        row = {"queries": len(items), "halves": {h: {"n": 0, "okf": [0, 0], "okf_smart": [0, 0]} for h in ("tune", "held-out")},
+               "okf": {"page_first": 0, "section_top3": 0},
                "okf_smart": {"page_first": 0, "section_top3": 0},
                "sphinx": {"page_first": 0, "section_top3": 0}, "misses": []}
         for (q, o), sres in zip(items, sphinx):
@@ -210,6 +224,12 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
             shits = [h for p in pages for h in p["hits"]]
             row["okf_smart"]["page_first"] += bool(pages) and pages[0]["concept_id"] == o["page"]
             row["okf_smart"]["section_top3"] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
+            part = row["halves"][half(q, o["name"])]
+            part["n"] += 1
+            part["okf"][0] += okf_page
+            part["okf"][1] += okf_sec
+            part["okf_smart"][0] += bool(pages) and pages[0]["concept_id"] == o["page"]
+            part["okf_smart"][1] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
             row["okf"]["page_first"] += okf_page
             row["okf"]["section_top3"] += okf_sec
             row["sphinx"]["page_first"] += sph_page
@@ -219,6 +239,30 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
                                       "okf_top": [h["heading"] or h["concept_id"] for h in hits[:3]]})
         report[form] = row
     return report
+
+
+def tune_sentences(site: Path, index: Any, values: list[int]) -> dict[int, dict[str, list[int]]]:
+    """Smart mode's page first / section in the top 3 on the tune half of the docstring forms,
+    for each value of ``SENTENCE_TERMS`` (engine/phrases.py)."""
+    from okf_sphinx.engine import smart
+
+    forms = query_sets(sphinx_objects(site), index)
+    items = [(q, o) for form in ("docstring phrase", "docstring words") for q, o in forms[form] if half(q, o["name"]) == "tune"]
+    out: dict[int, dict[str, list[int]]] = {}
+    keep = smart.SENTENCE_TERMS
+    try:
+        for v in values:
+            smart.SENTENCE_TERMS = v
+            got = [0, 0, len(items)]
+            for q, o in items:
+                pages = index.search(q, limit=10, mode="smart")["pages"]
+                shits = [h for p in pages for h in p["hits"]]
+                got[0] += bool(pages) and pages[0]["concept_id"] == o["page"]
+                got[1] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
+            out[v] = {"tune": got}
+    finally:
+        smart.SENTENCE_TERMS = keep
+    return out
 
 
 def index_size(site: Path) -> dict[str, int]:
@@ -243,6 +287,9 @@ def main() -> None:
                     help="use this unpacked source tree of project NAME (a checkout) instead of its sdist")
     ap.add_argument("--okf", type=Path, default=ROOT,
                     help="build with the okf_sphinx of this checkout (a baseline; default: this one)")
+    ap.add_argument("--reuse", action="store_true", help="reuse the builds already under --work")
+    ap.add_argument("--sentence-terms", default=None, metavar="N,N,...",
+                    help="only score smart mode on the tune half of the docstring forms for these SENTENCE_TERMS values")
     args = ap.parse_args()
     trees = dict(t.split("=", 1) for t in args.tree)
     work = args.work or Path(tempfile.mkdtemp(prefix="okf-bench-objects-"))
@@ -252,7 +299,19 @@ def main() -> None:
         tree = Path(trees[name]) if name in trees else fetch(spec["dist"], work)
         on, off = work / f"{name}-html-objects", work / f"{name}-html-plain"
         seconds = {}
+        if args.sentence_terms:
+            if not args.reuse or not (on / "_okf" / "manifest.js").is_file():
+                build(tree, spec, on, True, okf=args.okf)
+            values = [int(v) for v in args.sentence_terms.split(",")]
+            for v, r in tune_sentences(on, okf_sphinx.open_index(on), values).items():
+                page_first, top3, n = r["tune"]
+                print(f"{name} SENTENCE_TERMS={v}: tune n={n} smart page first {page_first / n:.1%}, "
+                      f"section top3 {top3 / n:.1%}")
+            continue
         for out, objects in ((off, False), (on, True)):
+            if args.reuse and (out / "_okf" / "manifest.js").is_file():
+                seconds[objects] = float("nan")
+                continue
             if out.exists():
                 shutil.rmtree(out)
             seconds[objects] = build(tree, spec, out, objects, okf=args.okf)
@@ -281,6 +340,11 @@ def main() -> None:
             print(f"  {form:<18}{row['queries']:>5}  {row['okf']['page_first'] / n:>13.1%} {row['okf']['section_top3'] / n:>13.1%}"
                   f"  {row['okf_smart']['page_first'] / n:>15.1%} {row['okf_smart']['section_top3'] / n:>15.1%}"
                   f"  {row['sphinx']['page_first'] / n:>16.1%} {row['sphinx']['section_top3'] / n:>16.1%}")
+            if form.startswith("docstring"):
+                held = row["halves"]["held-out"]
+                m = held["n"] or 1
+                print(f"  {'  held-out':<18}{held['n']:>5}  {held['okf'][0] / m:>13.1%} {held['okf'][1] / m:>13.1%}"
+                      f"  {held['okf_smart'][0] / m:>15.1%} {held['okf_smart'][1] / m:>15.1%}")
 
 
 if __name__ == "__main__":

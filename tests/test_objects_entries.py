@@ -1,6 +1,6 @@
 """Objects written inside another object's docstring (Napoleon ``Attributes`` entries, nested
-``.. attribute::`` directives), enum members of a nested enum and sentinels: located at the
-docstring lines that hold their words (docs/contract.md, "Documented objects"); real autodoc builds."""
+``.. attribute::`` directives), enum members of a nested enum, sentinels and a subclass that
+inherits its docstring: located at the docstring lines that hold their words (docs/contract.md, "Documented objects"); real autodoc builds."""
 
 from __future__ import annotations
 
@@ -61,6 +61,14 @@ class Cache:
     """
 
     __slots__ = ("capacity",)
+
+
+class _Store:
+    """Where fetched pages are kept between runs."""
+
+
+class DiskStore(_Store):
+    pass
 '''
 
 RST = """\
@@ -68,7 +76,7 @@ API
 ===
 
 .. automodule:: tool
-   :members: Settings, Cache
+   :members: Settings, Cache, DiskStore
 
 .. autoclass:: tool.Settings.Colour
    :members:
@@ -107,6 +115,8 @@ def test_entries_enum_members_and_sentinels_are_located_in_their_docstrings(tmp_
     assert at["tool.Settings.Colour"] == (py, _line(src, "How output is coloured"), _line(src, "How output is coloured"))
     assert at["tool.Settings.Colour.ALWAYS"][1] == _line(src, "Colour even when")
     assert at["tool.Settings.Colour.NEVER"][1] == _line(src, "Plain text only")
+    # a subclass without a docstring shows (and is located at) its base's
+    assert at["tool.DiskStore"][1:] == (_line(src, "Where fetched pages"), _line(src, "Where fetched pages"))
     assert at["tool.MISSING"][1:] == (_line(src, "Sentinel for a setting"), _line(src, "Sentinel for a setting"))
     # every located range reads back as its section's text, with the file's SHA-256
     for name, s in rows.items():

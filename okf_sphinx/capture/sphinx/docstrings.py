@@ -397,6 +397,11 @@ def locate(
                     base_target = _unwrap(base.__dict__[name])
                     if getattr(base_target, "__doc__", None):
                         return _own_docstring(files, base_target)
+        if found_doc is None and inherit and inspect.isclass(target) and target.__dict__.get("__doc__") is None:
+            # a subclass without a docstring shows its nearest base's (autodoc_inherit_docstrings)
+            base = next((c for c in target.__mro__[1:] if isinstance(c.__dict__.get("__doc__"), str)), None)
+            if base is not None and base is not object:
+                return _own_docstring(files, base)
         return found_doc
     return _attribute_doc(files, owner, fullname)
 
