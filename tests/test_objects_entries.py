@@ -68,7 +68,22 @@ class _Store:
 
 
 class DiskStore(_Store):
-    pass
+    def __init__(self, root=None):
+        if root is not None:
+            #: The folder pages are written to.
+            self.root = root
+        else:
+            self.root = "."
+
+
+class _Fetch:
+    """Fetch one page now, skipping the cache."""
+
+    def __call__(self, url):
+        return url
+
+
+fetch = _Fetch()
 '''
 
 RST = """\
@@ -82,6 +97,10 @@ API
    :members:
 
 .. autodata:: tool.MISSING
+
+.. autofunction:: tool.fetch
+
+.. autoattribute:: tool.DiskStore.root
 """
 
 
@@ -117,6 +136,9 @@ def test_entries_enum_members_and_sentinels_are_located_in_their_docstrings(tmp_
     assert at["tool.Settings.Colour.NEVER"][1] == _line(src, "Plain text only")
     # a subclass without a docstring shows (and is located at) its base's
     assert at["tool.DiskStore"][1:] == (_line(src, "Where fetched pages"), _line(src, "Where fetched pages"))
+    # a callable instance shows its class's docstring; an instance attribute assigned inside an ``if``
+    assert at["tool.fetch"][1:] == (_line(src, "Fetch one page now"), _line(src, "Fetch one page now"))
+    assert at["tool.DiskStore.root"][1:] == (_line(src, "#: The folder pages"), _line(src, "#: The folder pages"))
     assert at["tool.MISSING"][1:] == (_line(src, "Sentinel for a setting"), _line(src, "Sentinel for a setting"))
     # every located range reads back as its section's text, with the file's SHA-256
     for name, s in rows.items():

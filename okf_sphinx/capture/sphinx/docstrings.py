@@ -206,7 +206,13 @@ def _python_docs(path: str, sha256: str) -> dict[str, Docstring]:
 
     def attributes(prefix: str, body: list[ast.stmt], self_name: str | None = None) -> None:
         """Attribute docs of a module or class body, or (``self_name``) of the instance
-        attributes a method assigns (``self.x = …``), as Sphinx's own analyzer reads them."""
+        attributes a method assigns (``self.x = …``), as Sphinx's own analyzer reads them;
+        inside ``if``/``try``/``with`` blocks too."""
+        for stmt in body:
+            if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+                for block in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", []),
+                              *(h.body for h in getattr(stmt, "handlers", []))):
+                    attributes(prefix, block, self_name)
         for i, stmt in enumerate(body):
             targets: list[ast.expr] = []
             if isinstance(stmt, ast.Assign):
@@ -403,7 +409,10 @@ def locate(
             if base is not None and base is not object:
                 return _own_docstring(files, base)
         return found_doc
-    return _attribute_doc(files, owner, fullname)
+    doc = _attribute_doc(files, owner, fullname)
+    if doc is None and _shows_class_doc(obj):  # a callable instance (``exit = _Exit()``) shows its class's words
+        return _own_docstring(files, type(obj))
+    return doc
 
 
 def _shows_class_doc(value: Any) -> bool:
