@@ -20,7 +20,10 @@ MAX_PHRASES = 4
 MAX_PHRASE_SECTIONS = 200
 #: A query of at least this many terms, with no quoted phrase, is also read as a sentence
 #: (chosen on the tune half of the docstring-phrase sets of bench/bench_objects.py).
-SENTENCE_TERMS = 3
+SENTENCE_TERMS = 2
+#: Of a shown page's sections holding every counted word, the best-scoring ones checked for the
+#: sentence (each check reads the section's text; the smallest cap within 1 % of no cap on the tune half).
+SENTENCE_SECTIONS = 20
 _QUOTE = re.compile("[\"\u201c\u201d]")
 
 
@@ -69,6 +72,6 @@ def holds_sentence(terms: list[str], sentence: list[str], prefix: bool) -> bool:
 
 def sentence_sections(index: Index, sentence: list[str], sids: list[int], prefix: bool) -> set[int]:
     """Of ``sids`` (a page's sections holding every counted word, best first), those whose text
-    holds ``sentence`` (:func:`holds_sentence`); the first :data:`MAX_PHRASE_SECTIONS` are checked."""
-    return {sid for sid in sids[:MAX_PHRASE_SECTIONS]
+    holds ``sentence`` (:func:`holds_sentence`); the first :data:`SENTENCE_SECTIONS` are checked."""
+    return {sid for sid in sids[:SENTENCE_SECTIONS]
             if holds_sentence(index.normaliser.terms(index.section(sid)["text"]), sentence, prefix)}

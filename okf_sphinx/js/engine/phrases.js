@@ -53,9 +53,9 @@ define('engine/phrases', function (use) {
     return false;
   }
   // Of sids (a page's sections holding every counted word, best first), those whose text holds
-  // sentence (holdsSentence); the first MAX_PHRASE_SECTIONS are checked.
+  // sentence (holdsSentence); the first SENTENCE_SECTIONS are checked.
   async function sentenceSections(index, sentence, sids, prefix) {
-    var checked = sids.slice(0, C.MAX_PHRASE_SECTIONS);
+    var checked = sids.slice(0, C.SENTENCE_SECTIONS);
     var secs = await Promise.all(checked.map(function (sid) { return index.section(sid); }));
     var normaliser = secs.some(function (s) { return !S.isAscii(s.text); }) ? await index.normaliser() : terms.ASCII;
     var found = new Set();
