@@ -268,7 +268,8 @@ class _DocumentObjects:
         file, doc, _at = self.docstring_of[id(outer)]
         short = str(sig.get("fullname") or name).rsplit(".", 1)[-1]
         lines = _safely(entry_lines, self.files, file, doc, short)
-        if lines is None or any(a <= lines[1] and lines[0] <= b for a, b, _d in self.entries.get(id(outer), [])):
+        if lines is None or lines[0] <= doc.start or any(
+                a <= lines[1] and lines[0] <= b for a, b, _d in self.entries.get(id(outer), [])):
             return False
         if not self.located(file, Docstring(lines[0], lines[1], None), name, desc, info, anchor, order):
             return False
