@@ -17,8 +17,10 @@ Queries are not tuned: they are every Python object of Sphinx's own object inven
 (``searchindex.js`` ``objects``), each asked as its full name, its last two dotted
 parts and its last part — each form only where it names one object of the project —
 plus, for every object whose docstring okf located in the source, the first four
-words of that docstring (a docstring phrase). The known item is the page and anchor
-Sphinx registered for the object.
+words of that docstring (a docstring phrase) and its first 2, 3, 5 and 8 words
+(docstring words: what a reader pastes). The known item is the page and anchor
+Sphinx registered for the object. A hash of query and object puts each query in a
+fixed half (``tune``: choose constants there, ``--sentence-terms``; ``held-out``: report).
 
 Reported per project, engine and form: the object's page ranked first, and the
 object's section in the top 3 (okf: the hit whose heading is the object's full name on
