@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 #: What one occurrence of a term in a link's label or address counts in smart mode, on the
 #: page holding the link (chosen on the tune half of bench/bench_quality_mkdocs.py).
-LABEL_WEIGHT = 0.25
+LABEL_WEIGHT = 0.125
 
 
 def labelled_posting(index: Index, term: str, posting: Posting) -> Posting:
