@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 
 from okf_sphinx.core import index_format as fmt
 
-from .index import Posting
 from .validators import corrupt
 
 if TYPE_CHECKING:
-    from .index import Index
+    from .index import Index, Posting
 
 #: What one occurrence of a term in a link's label or address counts in smart mode, on the
 #: page holding the link (chosen on the tune half of bench/bench_quality_mkdocs.py).
@@ -39,9 +38,9 @@ def labelled_posting(index: Index, term: str, posting: Posting) -> Posting:
         counts = check_labels(index.shard_of(term), group[3][term], posting)
         cut = 1.0 - LABEL_WEIGHT
         freqs = tuple(f - cut * counts[sid] if sid in counts else f for sid, f in zip(posting.sids, posting.freqs))
-        return Posting(posting.idf, posting.df, posting.sids, freqs, posting.lengths)
+        return type(posting)(posting.idf, posting.df, posting.sids, freqs, posting.lengths)
 
-    return index.memo(f"labelled:{term}", weigh, Posting.footprint)
+    return index.memo(f"labelled:{term}", weigh, lambda p: p.footprint())
 
 
 def check_labels(name: str, text: str, posting: Posting) -> dict[int, int]:
