@@ -1,9 +1,10 @@
 """The words of links to other pages, where they stand: smart mode weighs them less there
 (docs/smart.md, "Link labels"; docs/index-format.md, posting shards).
 
-A link's label — "see the [troubleshooting guide](troubleshooting.md)" — and the address it
-names describe the page it leads to, not the page that holds it.  The hosts give their terms
-per section (``Site.link_labels``: links to *other* pages of the site only); here each term's
+A link's label — "see the [troubleshooting guide](troubleshooting.md)" — describes the page it
+leads to, not the page that holds it.  The hosts give its terms per section (``Site.link_labels``:
+links to *other* pages of the site only; Sphinx: a reference's explicit title; MkDocs: a rendered
+link's text and its address, which the Markdown writes beside it); here each term's
 count in a searchable section is capped at its count in the section's text (the body, not the
 heading or the title, whose words are the page's own), and the counts are added to the stem
 group of the term, which the posting shard already holds: smart mode reads no further file.

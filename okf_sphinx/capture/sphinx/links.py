@@ -54,8 +54,8 @@ class Reference(NamedTuple):
     module: str  # ``py:module`` and ``py:class`` in force there (Python objects)
     cls: str
     specific: bool  # ``refspecific`` (a ``.name`` target)
-    #: the words the source writes for it: its explicit title and its target (smart mode weighs
-    #: them less on this page when it leads to another one: they describe that page)
+    #: its explicit title, as the reader sees it (smart mode weighs those words less on this page
+    #: when it leads to another one: they describe that page); ``""`` when the title is implicit
     label: str = ""
 
 
@@ -127,13 +127,13 @@ def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str 
             for title, ref in node.get("entries", []):
                 if i is not None and ref not in ("self",) and "://" not in ref:
                     out.refs.append(Reference(i, "toctree", "", "", ref, record.docname, "", "", False,
-                                              f"{title or ''} {ref}"))
+                                              title or ""))
         elif isinstance(node, nodes.reference) and "refuri" in node:
             uri = _site_uri(str(node["refuri"]), base.rstrip("/") + "/" if base else "")
             i = section_of(node) if uri is not None else None
             if i is not None:
                 out.refs.append(Reference(i, "uri", "", "", uri, record.docname, "", "", False,
-                                          f"{node.astext()} {node['refuri']}"))
+                                          node.astext()))
         elif isinstance(node, addnodes.pending_xref):
             i = section_of(node)
             if i is not None:
@@ -141,7 +141,7 @@ def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str 
                 if node.get("reftype") == "myst" and node.get("reftargetid") and "#" not in target:
                     target += "#" + str(node["reftargetid"])  # MyST: a link to a heading of a document
                 # an implicit title is the target's own words (its heading), not this source's
-                label = f"{node.astext()} {target}" if node.get("refexplicit") else target
+                label = node.astext() if node.get("refexplicit") else ""
                 out.refs.append(Reference(i, "xref", str(node.get("refdomain") or ""), str(node.get("reftype") or ""), target,
                                           str(node.get("refdoc") or record.docname), str(node.get("py:module") or ""),
                                           str(node.get("py:class") or ""), bool(node.get("refspecific")), label))
