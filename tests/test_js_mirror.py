@@ -27,7 +27,7 @@ JS = browser.SOURCES
 #: The Python modules of the query path, each with a JavaScript twin.
 TWINS = ("core.errors", "core.terms", "core.segment", "core.index_format", "engine.validators", "engine.index", "engine.query",
          "engine.smart", "engine.filters", "engine.spelling", "engine.words", "engine.phrases", "engine.expansion",
-         "engine.object_names", "engine.headings", "core.semantic", "engine.semantic")
+         "engine.object_names", "engine.headings", "engine.link_labels", "core.semantic", "engine.semantic")
 
 #: JavaScript files with no Python twin, and why.
 JS_ONLY_FILES = {

@@ -34,6 +34,7 @@ from okf_sphinx.core.index_format import bm25_part
 from .expansion import expanded
 from .filters import check_filters, page_filter
 from .headings import NO_HEADING, heading_tiers
+from .link_labels import labelled_posting
 from .object_names import UNNAMED, named
 from .phrases import SENTENCE_TERMS, phrase_sections, phrases, sentence_sections
 from .query import check_size, hit, prepare
@@ -148,11 +149,12 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
 
 
 def form_posting(index: Index, term: str) -> Posting:
-    """The posting list of a term of a stem group (the build wrote one for each)."""
+    """The posting list of a term of a stem group (the build wrote one for each), as smart
+    mode weighs it: occurrences in links' labels count less (engine/link_labels.py)."""
     p = index.posting(term)
     if p is None:
         raise OkfError("index_corrupt", f"stem group term {json_text(term)} has no postings; rebuild the site")
-    return p
+    return labelled_posting(index, term, p)
 
 
 def query_identifiers(query: str) -> list[str]:

@@ -143,12 +143,14 @@ def check_link_firsts(firsts: Any) -> list[int]:
 # -- posting lists ----------------------------------------------------------------------------
 
 def check_shard(name: str, shard: Any) -> dict[str, Any]:
-    """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms]]}, "terms": {term: entry}}``."""
+    """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms], {term: label counts}?]},
+    "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read)."""
     if not (isinstance(shard, dict) and set(shard) == {"groups", "terms"} and isinstance(shard["groups"], dict)):
         raise corrupt(name, "a posting shard must be an object of groups and terms")
     for g in shard["groups"].values():
-        if not (isinstance(g, list) and len(g) == 3 and is_finite(g[0]) and is_finite(g[1])
-                and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])):
+        if not (isinstance(g, list) and len(g) in (3, 4) and is_finite(g[0]) and is_finite(g[1])
+                and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])
+                and (len(g) == 3 or (isinstance(g[3], dict) and all(t in g[2] and isinstance(c, str) for t, c in g[3].items())))):
             raise corrupt(name, "a stem-group shard is malformed")
     check_entries(name, shard["terms"])
     return shard

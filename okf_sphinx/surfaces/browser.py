@@ -61,6 +61,7 @@ SHARED: dict[str, tuple[str, ...]] = {
     "okf_sphinx.engine.expansion": ("MAX_EXPANDED",),
     "okf_sphinx.engine.object_names": ("FULL_NAME", "FULL_NAME_ANY_CASE", "TAIL_NAME", "TAIL_NAME_ANY_CASE", "UNNAMED"),
     "okf_sphinx.engine.headings": ("HEADING_IS", "HEADING_STARTS", "NO_HEADING"),
+    "okf_sphinx.engine.link_labels": ("LABEL_WEIGHT",),
     "okf_sphinx.core.semantic": ("HEX", "KEY_CODE_POINTS"),
     "okf_sphinx.engine.semantic": ("SEMANTIC_OPTIONS", "FUSION_K", "WORDS", "MEANING", "MEANING_LONG", "MEANING_PARTIAL",
                                    "LONG_QUERY", "SEMANTIC_SETTING"),

@@ -29,6 +29,7 @@ from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
 
 from .limits import check_cap, check_captured
+from .link_labels import attach_labels, label_counts
 from .packing import (
     PostingLists,
     SectionRow,
@@ -59,6 +60,9 @@ class Site:
     #: the site's own cross-references, resolved (okf_sphinx/capture/sphinx/links.py):
     #: ``docname → [(from section, via, to docname, to section)]`` (section = index in the record)
     links: Callable[[], dict[str, list[tuple[int, str, str, int]]]] = lambda: {}
+    #: the terms of the labels of links to the site's other pages: ``docname → [(section, terms)]``
+    #: (a label's words describe the target page; smart mode weighs them less where they stand)
+    link_labels: Callable[[], dict[str, list[tuple[int, list[str]]]]] = lambda: {}
     root_doc: str = ""  # the toctree's root document (page priors: toctree depth)
     #: docname -> toctree depth given by the builder (MkDocs: the nav), instead of walking
     #: toctree links from ``root_doc``; pages not in it count as unreached
@@ -365,6 +369,7 @@ def build_index(
     resolved = site.links()
     structure_priors(spans, resolved, site.root_doc, site.page_depths)
     smart_files, smart, groups = build_smart(table.terms.lists, table.lengths, spans, site.language, budgets)
+    attach_labels(groups, label_counts(site.link_labels(), sid_of, n_search, lambda sid: table.rows[sid].row[5]))
     out.update(smart_files)
     term_shards, shards = posting_shards(table.terms, n_search, "t", budgets["t"], groups=groups)
     out.update(term_shards)

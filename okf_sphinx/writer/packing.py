@@ -182,7 +182,8 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
     group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
     encoded = {t: fmt.encode_ints(p) for t, p in postings.items()}
     sizes = {t: len(e) + 2 for t, e in encoded.items()}
-    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
+    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) + sum(len(t) + len(c) + 6 for labels in e[3:] for t, c in labels.items())
+                   for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
     b = budget or large_site(folder)
     whole = sum(len(t) + 32 + p for t, p in sizes.items()) + sum(group_sizes.values())

@@ -73,6 +73,8 @@ define('core/constants', function () {
     HEADING_IS: 0,
     HEADING_STARTS: 1,
     NO_HEADING: 2,
+    // okf_sphinx/engine/link_labels.py
+    LABEL_WEIGHT: 0.125,
     // okf_sphinx/core/semantic.py
     HEX: "0123456789abcdef",
     KEY_CODE_POINTS: 4,

@@ -7,7 +7,7 @@ define('engine/smart', function (use) {
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
   var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
-  var objectNames = use('engine/object_names'), headings = use('engine/headings'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
+  var objectNames = use('engine/object_names'), headings = use('engine/headings'), linkLabels = use('engine/link_labels'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
   var W = use('engine/words');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
@@ -88,11 +88,12 @@ define('engine/smart', function (use) {
     }
     return [out, sidf, pidf];
   }
-  // The posting list of a term of a stem group (the build wrote one for each).
+  // The posting list of a term of a stem group (the build wrote one for each), as smart mode
+  // weighs it: occurrences in links' labels count less (engine/link_labels.js).
   async function formPosting(index, term) {
     var p = await index.posting(term);
     if (p === null) throw new OkfError('index_corrupt', 'stem group term ' + errors.jsonText(term) + ' has no postings; rebuild the site');
-    return p;
+    return linkLabels.labelledPosting(index, term, p);
   }
   // The query's distinct identifiers as written, at most MAX_QUERY_IDENTIFIERS.
   function queryIdentifiers(text) {
