@@ -365,6 +365,19 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
         elif r < 0.4:
             req["limit"] = 1
         out.append(req)
+    said = random.Random(seed + 1)  # its own draws: the requests above stay as they were
+    for _ in range(n // 10):  # sentences pasted from a section's text (unquoted), sometimes still being typed
+        text = _section_words(site, said)
+        i = said.randrange(max(1, len(text) - 6))
+        words = text[i : i + said.randint(3, 6)] or ["retry", "policy", "for"]
+        req = {"query": " ".join(words), "mode": "smart"}
+        if said.random() < 0.4:
+            req["prefix"] = True
+            words[-1] = words[-1][: said.randint(1, len(words[-1]))]
+            req["query"] = " ".join(words)
+        elif said.random() < 0.2:
+            req["kind"] = rng.choice(kinds)
+        out.append(req)
     out += [
         {"query": "retry", "mode": "smart", "prefix": 1}, {"query": "retry", "mode": "smart", "prefix": None},
         {"query": "retry", "mode": "smart", "prefix": "true"}, {"query": "retry", "mode": "smart", "under": "x"},

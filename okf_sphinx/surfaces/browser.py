@@ -57,7 +57,7 @@ SHARED: dict[str, tuple[str, ...]] = {
     "okf_sphinx.engine.filters": ("KIND",),
     "okf_sphinx.engine.spelling": ("MAX_SUGGESTIONS", "MIN_CORRECTION", "LONG_WORD", "CONFIDENCE"),
     "okf_sphinx.engine.words": ("STOP_WORDS", "COVERAGE_POWER", "MIN_COVERAGE"),
-    "okf_sphinx.engine.phrases": ("MAX_PHRASES", "MAX_PHRASE_SECTIONS"),
+    "okf_sphinx.engine.phrases": ("MAX_PHRASES", "MAX_PHRASE_SECTIONS", "SENTENCE_TERMS", "SENTENCE_SECTIONS"),
     "okf_sphinx.engine.expansion": ("MAX_EXPANDED",),
     "okf_sphinx.engine.object_names": ("FULL_NAME", "FULL_NAME_ANY_CASE", "TAIL_NAME", "TAIL_NAME_ANY_CASE", "UNNAMED"),
     "okf_sphinx.engine.headings": ("HEADING_IS", "HEADING_STARTS", "NO_HEADING"),

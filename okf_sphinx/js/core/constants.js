@@ -59,6 +59,8 @@ define('core/constants', function () {
     // okf_sphinx/engine/phrases.py
     MAX_PHRASES: 4,
     MAX_PHRASE_SECTIONS: 200,
+    SENTENCE_TERMS: 2,
+    SENTENCE_SECTIONS: 20,
     // okf_sphinx/engine/expansion.py
     MAX_EXPANDED: 5,
     // okf_sphinx/engine/object_names.py
