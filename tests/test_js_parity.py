@@ -69,9 +69,9 @@ def _stress_project(root: Path, diff: list[int]) -> Path:
                 lines.append(text[i : i + 70].strip() or "x")
             lines.append("")
         files[f"{name}.rst"] = "\n".join(lines)
-    # many short sections, each with "common": its posting list (~900 entries, a few digits each) outgrows half a shard (the
-    # writer's page budget makes a small site's shards up to SHARD_MAX_BYTES), so it gets a file
-    for p in range(6):
+    # many short sections, each with "common": its posting list (~1,150 entries, a few digits each) outgrows half a shard
+    # (the writer's page budget makes a small site's shards up to t/'s largest size, 6 KB), so it gets a file
+    for p in range(10):
         name = f"q{p}"
         toc.append(name)
         files[f"{name}.rst"] = f"Notes {p}\n{'=' * 60}\n\n" + "".join(

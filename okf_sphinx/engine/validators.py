@@ -296,6 +296,15 @@ def check_pack(name: str, v: Any) -> list[dict[str, Any]]:
     return files
 
 
+def check_parts(name: str, parts: Any, sections: int) -> list[str | int]:
+    """A pack record's ``parts`` (format 6): a list of literal strings and sids (each below
+    ``sections``, the manifest's ``sections_all``) whose texts, joined, are the file's text."""
+    if not isinstance(parts, list) or not all(
+            isinstance(p, str) or (is_int(p) and 0 <= p < sections) for p in parts):
+        raise corrupt(name, "a captured file record's parts are malformed")
+    return parts
+
+
 def check_file(name: str, entry: dict[str, Any], f: Any) -> tuple[bytes, str]:
     """A pack's record of captured file ``entry`` (of ``files.js``): its exact bytes (text or
     base64) matching the entry's size and SHA-256, and the encoding the build read it with."""

@@ -176,7 +176,7 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
         raise OkfError("build_failed", str(exc)) from None
 
     # the index is written: the runtime's files and the dialog on every page
-    theme.copy_assets(site, language)
+    theme.copy_assets(site, language, options.source_maps)
     written_search_page = None
     if layout is not None:
         home_page = site / "index.html"

@@ -168,7 +168,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
-        theme.copy_assets(site_dir, self._language(config, quiet=True))
+        theme.copy_assets(site_dir, self._language(config, quiet=True), self.config.source_maps)
         docs_dir = Path(lexical(config["docs_dir"]))
         config_file = config.get("config_file_path")
         target = self._target
