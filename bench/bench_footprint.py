@@ -89,8 +89,21 @@ def cold(site: Path, runtime: Path, limits: tuple[int, int] = (20, 10)) -> dict[
     return result
 
 
+#: what okf adds to a site besides ``_okf/``: the agent files, its search page and its scripts
+OKF_FILES = ("llms.txt", "llms-full.txt", "okf-search.html")
+
+
+def plain_files(html: Path) -> int:
+    """Files of the site without okf's: the plain HTML output's count (issue 24: on a small
+    site ``_okf/`` should hold no more files than that)."""
+    def okf_own(rel: Path) -> bool:
+        return (rel.parts[0] == "_okf" or rel.as_posix() in OKF_FILES or rel.name.startswith("okf-")
+                or rel.parts[:2] == ("assets", "okf"))
+    return sum(1 for f in html.rglob("*") if f.is_file() and not okf_own(f.relative_to(html)))
+
+
 def measure(name: str, html: Path, runtime: Path, with_pagefind: bool, pages: Path | None = None) -> dict[str, Any]:
-    row: dict[str, Any] = {"site": name, "html": str(html), "okf": tree(html / "_okf")}
+    row: dict[str, Any] = {"site": name, "html": str(html), "okf": tree(html / "_okf"), "plain_files": plain_files(html)}
     index = html / "searchindex.js"
     row["searchindex"] = {"raw": index.stat().st_size, "gzip": gz(index.read_bytes())} if index.is_file() else None
     row["cold"] = cold(html, runtime)
@@ -105,19 +118,21 @@ def kib(n: float) -> str:
 
 
 def report(rows: list[dict[str, Any]]) -> str:
-    lines = ["| site | `_okf/` files | raw | gzip | Pagefind files | raw | searchindex.js raw / gzip "
+    lines = ["| site | `_okf/` files (plain site) | raw | gzip | Pagefind files | raw | gzip "
+             "| okf ÷ Pagefind: files / gzip | searchindex.js raw / gzip "
              "| cold gzip median, engine limits 20 / 10 / 10 (keyword / smart / smart+prefix) "
              "| cold gzip median, first step 10 / 5 / 5 |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
 
     def medians(c: dict[str, Any] | None) -> str:
         return " / ".join(kib(c[k]["median"]) for k in ("keyword", "smart", "smart+prefix")) if c else "–"
 
     for r in rows:
         o, p, s = r["okf"], r.get("pagefind"), r["searchindex"]
+        ratio = f"{o['files'] / p['files']:.2f} / {o['gzip'] / p['gzip']:.2f}" if p else "–"
         lines.append(
-            f"| {r['site']} | {o['files']:,} | {kib(o['raw'])} | {kib(o['gzip'])} | "
-            f"{p['files'] if p else '–'} | {kib(p['raw']) if p else '–'} | "
+            f"| {r['site']} | {o['files']:,} ({r.get('plain_files', '–')}) | {kib(o['raw'])} | {kib(o['gzip'])} | "
+            f"{p['files'] if p else '–'} | {kib(p['raw']) if p else '–'} | {kib(p['gzip']) if p else '–'} | {ratio} | "
             f"{(kib(s['raw']) + ' / ' + kib(s['gzip'])) if s else 'not shipped'} | {medians(r['cold'])} "
             f"| {medians(r.get('cold_first_step'))} |"
         )

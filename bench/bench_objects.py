@@ -3,7 +3,8 @@ keyword and smart modes next to Sphinx's built-in search, and what the API conte
 
 Usage: ``python bench/bench_objects.py [--work DIR] [--json FILE]``
 
-For each project (attrs and click by default) the bench downloads the sdist with pip
+For each project (attrs, click, Flask and pytest by default; ``--projects`` picks some,
+``--tree NAME=DIR`` uses an unpacked source tree instead of the sdist) the bench downloads the sdist with pip
 (``--no-deps --no-binary :all:``: the source tree with docs/ and src/), and builds its
 docs twice with okf_sphinx appended to the project's own extensions — documented
 objects on (the default) and off (``okf_search_objects = False``). The project's
@@ -16,8 +17,10 @@ Queries are not tuned: they are every Python object of Sphinx's own object inven
 (``searchindex.js`` ``objects``), each asked as its full name, its last two dotted
 parts and its last part — each form only where it names one object of the project —
 plus, for every object whose docstring okf located in the source, the first four
-words of that docstring (a docstring phrase). The known item is the page and anchor
-Sphinx registered for the object.
+words of that docstring (a docstring phrase) and its first 2, 3, 5 and 8 words
+(docstring words: what a reader pastes). The known item is the page and anchor
+Sphinx registered for the object. A hash of query and object puts each query in a
+fixed half (``tune``: choose constants there, ``--sentence-terms``; ``held-out``: report).
 
 Reported per project, engine and form: the object's page ranked first, and the
 object's section in the top 3 (okf: the hit whose heading is the object's full name on
@@ -28,6 +31,7 @@ in Node (bench/objects_sphinx.js: the site's own searchtools.js, unchanged).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -46,9 +50,12 @@ sys.path.insert(0, str(ROOT))
 import okf_sphinx  # noqa: E402
 from okf_sphinx.core.terms import terms  # noqa: E402
 
+#: The projects (sdists: docs and sources; their licences let us build their docs, nothing is kept).
 PROJECTS = {
-    "attrs": {"dist": "attrs==25.4.0", "docs": "docs", "src": "src"},
-    "click": {"dist": "click==8.3.1", "docs": "docs", "src": "src"},
+    "attrs": {"dist": "attrs==25.4.0", "docs": "docs", "src": "src", "licence": "MIT"},
+    "click": {"dist": "click==8.3.1", "docs": "docs", "src": "src", "licence": "BSD-3-Clause"},
+    "flask": {"dist": "flask==3.1.3", "docs": "docs", "src": "src", "licence": "BSD-3-Clause"},
+    "pytest": {"dist": "pytest==9.0.3", "docs": "doc/en", "src": "src", "licence": "MIT"},
 }
 
 WRAPPER = '''\
@@ -94,6 +101,13 @@ okf_search_exclude = []
 okf_search_objects = {objects!r}
 '''
 STUBS = ["pallets_sphinx_themes"]
+#: Lengths of the "docstring words" queries (a docstring's first N words).
+SENTENCE_LENGTHS = (2, 3, 5, 8)
+
+
+def half(query: str, name: str) -> str:
+    """The fixed half a query falls in: ``tune`` (choose constants here) or ``held-out``."""
+    return "tune" if hashlib.sha256(f"{query}\0{name}".encode()).digest()[0] % 2 == 0 else "held-out"
 
 
 def fetch(dist: str, work: Path) -> Path:
@@ -155,7 +169,7 @@ def sphinx_objects(site: Path) -> list[dict[str, str]]:
 
 def query_sets(objects: list[dict[str, str]], index: Any) -> dict[str, list[tuple[str, dict[str, str]]]]:
     forms: dict[str, list[tuple[str, dict[str, str]]]] = {"full name": [], "Class.member": [], "short name": [],
-                                                            "docstring phrase": []}
+                                                            "docstring phrase": [], "docstring words": []}
     tails: dict[str, dict[str, list[dict[str, str]]]] = {"Class.member": {}, "short name": {}}
     for o in objects:
         parts = o["name"].split(".")
@@ -174,6 +188,11 @@ def query_sets(objects: list[dict[str, str]], index: Any) -> dict[str, list[tupl
         words = terms(re.sub(r"[`*:]+", " ", first))
         if len(words) >= 4:
             forms["docstring phrase"].append((" ".join(words[:4]), by_name[name]))
+        # the docstring's opening as a reader might paste it: its first 2, 3, 5 and 8 words
+        opening = terms(re.sub(r"[`*:]+", " ", " ".join(s["text"].split("\n")[:12])))
+        for n in SENTENCE_LENGTHS:
+            if len(opening) >= n:
+                forms["docstring words"].append((" ".join(opening[:n]), by_name[name]))
     return forms
 
 
@@ -193,7 +212,8 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
     for form, items in forms.items():
         queries = [q for q, _ in items]
         sphinx = run_sphinx(site, queries)
-        row = {"queries": len(items), "okf": {"page_first": 0, "section_top3": 0},
+        row = {"queries": len(items), "halves": {h: {"n": 0, "okf": [0, 0], "okf_smart": [0, 0]} for h in ("tune", "held-out")},
+               "okf": {"page_first": 0, "section_top3": 0},
                "okf_smart": {"page_first": 0, "section_top3": 0},
                "sphinx": {"page_first": 0, "section_top3": 0}, "misses": []}
         for (q, o), sres in zip(items, sphinx):
@@ -206,6 +226,12 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
             shits = [h for p in pages for h in p["hits"]]
             row["okf_smart"]["page_first"] += bool(pages) and pages[0]["concept_id"] == o["page"]
             row["okf_smart"]["section_top3"] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
+            part = row["halves"][half(q, o["name"])]
+            part["n"] += 1
+            part["okf"][0] += okf_page
+            part["okf"][1] += okf_sec
+            part["okf_smart"][0] += bool(pages) and pages[0]["concept_id"] == o["page"]
+            part["okf_smart"][1] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
             row["okf"]["page_first"] += okf_page
             row["okf"]["section_top3"] += okf_sec
             row["sphinx"]["page_first"] += sph_page
@@ -217,6 +243,30 @@ def score(project: str, site: Path, index: Any) -> dict[str, Any]:
     return report
 
 
+def tune_sentences(site: Path, index: Any, values: list[int]) -> dict[int, dict[str, list[int]]]:
+    """Smart mode's page first / section in the top 3 on the tune half of the docstring forms,
+    for each value of ``SENTENCE_TERMS`` (engine/phrases.py)."""
+    from okf_sphinx.engine import smart
+
+    forms = query_sets(sphinx_objects(site), index)
+    items = [(q, o) for form in ("docstring phrase", "docstring words") for q, o in forms[form] if half(q, o["name"]) == "tune"]
+    out: dict[int, dict[str, list[int]]] = {}
+    keep = smart.SENTENCE_TERMS
+    try:
+        for v in values:
+            smart.SENTENCE_TERMS = v
+            got = [0, 0, len(items)]
+            for q, o in items:
+                pages = index.search(q, limit=10, mode="smart")["pages"]
+                shits = [h for p in pages for h in p["hits"]]
+                got[0] += bool(pages) and pages[0]["concept_id"] == o["page"]
+                got[1] += any(h["concept_id"] == o["page"] and h["heading"] == o["name"] for h in shits[:3])
+            out[v] = {"tune": got}
+    finally:
+        smart.SENTENCE_TERMS = keep
+    return out
+
+
 def index_size(site: Path) -> dict[str, int]:
     index = okf_sphinx.open_index(site)
     files = index.files()
@@ -226,6 +276,7 @@ def index_size(site: Path) -> dict[str, int]:
         "captured_py_files": sum(1 for f in files if f["path"].endswith(".py")),
         "index_bytes": sum(p.stat().st_size for p in (site / "_okf").rglob("*.js")),
         "object_sections": len(index.objects()),
+        "generated": sum(1 for *_, sid in index.objects() if index.section(sid).get("generated")),
     }
 
 
@@ -234,18 +285,38 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=None, help="folder for sdists and builds (default: a temp folder)")
     ap.add_argument("--json", type=Path, default=None, help="also write the numbers to this file")
     ap.add_argument("--projects", nargs="*", default=sorted(PROJECTS))
+    ap.add_argument("--tree", action="append", default=[], metavar="NAME=DIR",
+                    help="use this unpacked source tree of project NAME (a checkout) instead of its sdist")
+    ap.add_argument("--okf", type=Path, default=ROOT,
+                    help="build with the okf_sphinx of this checkout (a baseline; default: this one)")
+    ap.add_argument("--reuse", action="store_true", help="reuse the builds already under --work")
+    ap.add_argument("--sentence-terms", default=None, metavar="N,N,...",
+                    help="only score smart mode on the tune half of the docstring forms for these SENTENCE_TERMS values")
     args = ap.parse_args()
+    trees = dict(t.split("=", 1) for t in args.tree)
     work = args.work or Path(tempfile.mkdtemp(prefix="okf-bench-objects-"))
     results: dict[str, Any] = {}
     for name in args.projects:
         spec = PROJECTS[name]
-        tree = fetch(spec["dist"], work)
+        tree = Path(trees[name]) if name in trees else fetch(spec["dist"], work)
         on, off = work / f"{name}-html-objects", work / f"{name}-html-plain"
         seconds = {}
+        if args.sentence_terms:
+            if not args.reuse or not (on / "_okf" / "manifest.js").is_file():
+                build(tree, spec, on, True, okf=args.okf)
+            values = [int(v) for v in args.sentence_terms.split(",")]
+            for v, r in tune_sentences(on, okf_sphinx.open_index(on), values).items():
+                page_first, top3, n = r["tune"]
+                print(f"{name} SENTENCE_TERMS={v}: tune n={n} smart page first {page_first / n:.1%}, "
+                      f"section top3 {top3 / n:.1%}")
+            continue
         for out, objects in ((off, False), (on, True)):
+            if args.reuse and (out / "_okf" / "manifest.js").is_file():
+                seconds[objects] = float("nan")
+                continue
             if out.exists():
                 shutil.rmtree(out)
-            seconds[objects] = build(tree, spec, out, objects)
+            seconds[objects] = build(tree, spec, out, objects, okf=args.okf)
         index = okf_sphinx.open_index(on)
         results[name] = {"dist": spec["dist"], "with_objects": {**index_size(on), "build_seconds": seconds[True]},
                          "without_objects": {**index_size(off), "build_seconds": seconds[False]},
@@ -254,7 +325,9 @@ def main() -> None:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     for name, r in results.items():
         w, wo = r["with_objects"], r["without_objects"]
-        print(f"\n{name} ({r['dist']}): {r['quality']['objects']} Python objects in Sphinx's inventory")
+        print(f"\n{name} ({r['dist']}, {PROJECTS[name]['licence']}): {r['quality']['objects']} Python objects in "
+              f"Sphinx's inventory; okf objects {w['object_sections']}: located {w['object_sections'] - w['generated']}, "
+              f"generated {w['generated']}")
         print(f"  index: {wo['sections']} -> {w['sections']} sections (+{w['sections'] - wo['sections']}, "
               f"{w['object_sections']} objects), captured files {wo['captured_files']} -> {w['captured_files']} "
               f"(+{w['captured_py_files']} .py), index bytes {wo['index_bytes']:,} -> {w['index_bytes']:,} "
@@ -269,6 +342,11 @@ def main() -> None:
             print(f"  {form:<18}{row['queries']:>5}  {row['okf']['page_first'] / n:>13.1%} {row['okf']['section_top3'] / n:>13.1%}"
                   f"  {row['okf_smart']['page_first'] / n:>15.1%} {row['okf_smart']['section_top3'] / n:>15.1%}"
                   f"  {row['sphinx']['page_first'] / n:>16.1%} {row['sphinx']['section_top3'] / n:>16.1%}")
+            if form.startswith("docstring"):
+                held = row["halves"]["held-out"]
+                m = held["n"] or 1
+                print(f"  {'  held-out':<18}{held['n']:>5}  {held['okf'][0] / m:>13.1%} {held['okf'][1] / m:>13.1%}"
+                      f"  {held['okf_smart'][0] / m:>15.1%} {held['okf_smart'][1] / m:>15.1%}")
 
 
 if __name__ == "__main__":

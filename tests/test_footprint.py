@@ -42,7 +42,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_sections_are_packed_into_files_each_reader_unpacks_alike(built: Path) -> None:
     index = okf_sphinx.open_index(built)
     m = index.manifest
-    assert m["format_version"] == 5 and m["sections_all"] > 60
+    assert m["format_version"] == 6 and m["sections_all"] > 60
     starts = fmt.section_starts(m["section_files"])
     assert sum(fmt.decode_ints(m["section_files"])) == m["sections_all"]
     assert starts[0] == 0 and len(starts) == len(list((built / "_okf" / "s").glob("*.js"))) < m["sections_all"]
@@ -180,7 +180,7 @@ LARGE_SITE = {k: f.cap for k, f in sizing.FOLDERS.items() if k != "l"}
 
 def test_file_budgets_follow_the_number_of_pages() -> None:
     """A small or mid-size site gets about FILES_PER_PAGE files per page in all; from about
-    811 pages on, every folder has its large-site budget."""
+    1,622 pages on, every folder has its large-site budget."""
     previous = 0
     for pages in (0, 1, 3, 10, 27, 30, 100, 109, 300, 500):
         budgets = {k: b.files for k, b in sizing.file_budgets(pages).items()}
@@ -191,10 +191,10 @@ def test_file_budgets_follow_the_number_of_pages() -> None:
         assert total >= previous  # more pages never means fewer files
         assert all(budgets[k] <= cap for k, cap in LARGE_SITE.items())
         previous = total
-    assert sizing.file_budgets(30)["s"].files == 45 and sizing.file_budgets(100)["t"].files == 93
-    for pages in (811, 5000):
+    assert sizing.file_budgets(30)["s"].files == 22 and sizing.file_budgets(100)["t"].files == 46
+    for pages in (1622, 5000):
         assert {k: sizing.file_budgets(pages)[k].files for k in LARGE_SITE} == LARGE_SITE, pages
-    assert sizing.file_budgets(810)["s"].files < sizing.FOLDERS["s"].cap
+    assert sizing.file_budgets(1621)["s"].files < sizing.FOLDERS["s"].cap
     # okf_search_index_files scales every count (page budget and large-site cap) and divides the sizes
     for scale in (0.25, 2.0, 4.0):
         for pages in (30, 5000):
@@ -333,3 +333,13 @@ def test_section_files_are_cut_at_page_boundaries() -> None:
         first = page_of.index(p)
         last = len(page_of) - 1 - page_of[::-1].index(p)
         assert sum(1 for a, b in zip(starts, ends) if a <= last and b > first) == 1, p
+
+
+def test_a_small_site_index_has_fewer_files_than_the_site(example_html: Path) -> None:
+    """Issue 24: on a small site ``_okf/`` holds no more files than the plain HTML output
+    (pages, ``_sources/``, ``_static/``, without okf's own files)."""
+    okf = sum(1 for p in (example_html / "_okf").rglob("*") if p.is_file())
+    plain = [p for p in example_html.rglob("*") if p.is_file() and not (
+        p.relative_to(example_html).parts[0] in ("_okf", ".doctrees") or p.name.startswith("okf-")
+        or p.name in ("llms.txt", "llms-full.txt"))]
+    assert 0 < okf <= len(plain), (okf, len(plain))

@@ -60,13 +60,14 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 2, 3, 4, 6):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build), a future one
+    for old in (1, 2, 3, 4, 5, 7):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
+        # 5 (captured files written out beside their sections' texts), a future one
         value["format_version"] = old
         m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [5]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [6]
     value["format"] = "something-else"
     m.write_bytes(same_build("manifest", value, m))
     assert code_of(lambda: search(site)) == "index_corrupt"
@@ -138,7 +139,10 @@ def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
     original = f.read_bytes()
     value = unwrap(f"f/{k}", original)
     record = next(r for r in value["files"] if r["path"] == entries[n]["path"])
-    record["text"] = record["text"] + "x"
+    if "parts" in record:  # format 6: the file's text named by its sections' sids, the rest written out
+        record["parts"] = [*record["parts"], "x"]
+    else:
+        record["text"] = record["text"] + "x"
     f.write_bytes(same_build(f"f/{k}", value, f))
     assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
     # a pack that lacks the file, is empty, or is not a pack

@@ -27,7 +27,7 @@ JS = browser.SOURCES
 #: The Python modules of the query path, each with a JavaScript twin.
 TWINS = ("core.errors", "core.terms", "core.segment", "core.index_format", "engine.validators", "engine.index", "engine.query",
          "engine.smart", "engine.filters", "engine.spelling", "engine.words", "engine.phrases", "engine.expansion",
-         "engine.object_names", "engine.headings", "core.semantic", "engine.semantic")
+         "engine.object_names", "engine.headings", "engine.link_labels", "core.semantic", "engine.semantic")
 
 #: JavaScript files with no Python twin, and why.
 JS_ONLY_FILES = {
@@ -57,7 +57,7 @@ PY_ONLY: dict[str, dict[str, str]] = {
     "core.segment": {n: _BUILD for n in ("LANGUAGES", "segmenter_for", "part_freqs")},
     "engine.index": {"DEFAULT_CACHE_BYTES": "Python bounds its cache in bytes (engine/cache.py)"},
     "core.semantic": {n: _BUILD for n in ("LEVELS", "MAX_SCALE", "TEXT_CODE_POINTS", "MAX_DIMS", "encode_vector")},
-    "engine.validators": {n: _TOOLS for n in ("check_objects", "check_files", "check_pack", "check_file")},
+    "engine.validators": {n: _TOOLS for n in ("check_objects", "check_files", "check_pack", "check_parts", "check_file")},
     "engine.object_names": {n: _TOOLS for n in ("candidate", "matches", "substring", "find_object", "MAX_NAME_CHARS",
                                                 "MAX_CANDIDATES")},
 }

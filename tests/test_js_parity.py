@@ -69,9 +69,9 @@ def _stress_project(root: Path, diff: list[int]) -> Path:
                 lines.append(text[i : i + 70].strip() or "x")
             lines.append("")
         files[f"{name}.rst"] = "\n".join(lines)
-    # many short sections, each with "common": its posting list (~900 entries, a few digits each) outgrows half a shard (the
-    # writer's page budget makes a small site's shards up to SHARD_MAX_BYTES), so it gets a file
-    for p in range(6):
+    # many short sections, each with "common": its posting list (~1,150 entries, a few digits each) outgrows half a shard
+    # (the writer's page budget makes a small site's shards up to t/'s largest size, 6 KB), so it gets a file
+    for p in range(10):
         name = f"q{p}"
         toc.append(name)
         files[f"{name}.rst"] = f"Notes {p}\n{'=' * 60}\n\n" + "".join(
@@ -364,6 +364,19 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
             req["under"] = rng.choice(unders)
         elif r < 0.4:
             req["limit"] = 1
+        out.append(req)
+    said = random.Random(seed + 1)  # its own draws: the requests above stay as they were
+    for _ in range(n // 10):  # sentences pasted from a section's text (unquoted), sometimes still being typed
+        text = _section_words(site, said)
+        i = said.randrange(max(1, len(text) - 6))
+        words = text[i : i + said.randint(3, 6)] or ["retry", "policy", "for"]
+        req = {"query": " ".join(words), "mode": "smart"}
+        if said.random() < 0.4:
+            req["prefix"] = True
+            words[-1] = words[-1][: said.randint(1, len(words[-1]))]
+            req["query"] = " ".join(words)
+        elif said.random() < 0.2:
+            req["kind"] = rng.choice(kinds)
         out.append(req)
     out += [
         {"query": "retry", "mode": "smart", "prefix": 1}, {"query": "retry", "mode": "smart", "prefix": None},

@@ -184,8 +184,8 @@ def test_dirty_rebuild_leaves_a_correct_index(tmp_path: Path) -> None:
 
 
 def test_index_files_packs_and_splits_without_changing_answers(tmp_path: Path) -> None:
-    """``index_files: 4``: smaller files (here: the captured Markdown in more ``f/`` packs),
-    the same answers and the same bytes read back."""
+    """``index_files: 4``: smaller files (here: the sections in more ``s/`` files; the captured
+    Markdown is in one ``f/`` pack, naming its sections), the same answers and the same bytes read back."""
     pages = {f"p{i}.md": f"# Page {i}\n\n" + "".join(f"## Part {i}.{k}\n\nwalrus text {k} " + "lorem ipsum " * 60 + "\n\n"
                                                       for k in range(8)) for i in range(6)}
     sites = {}
@@ -195,7 +195,8 @@ def test_index_files_packs_and_splits_without_changing_answers(tmp_path: Path) -
         sites[scale] = tmp_path / f"site{scale}"
         mkdocs_build(project, sites[scale], "--strict")
     packs = {scale: len(list((site / "_okf" / "f").glob("*.js"))) for scale, site in sites.items()}
-    assert packs[1] == 1 < packs[4], packs
+    sections = {scale: len(list((site / "_okf" / "s").glob("*.js"))) for scale, site in sites.items()}
+    assert packs == {1: 1, 4: 1} and sections[1] < sections[4], (packs, sections)
     one, four = (okf_sphinx.open_index(sites[s]) for s in (1, 4))
     for query, options in (("walrus", {}), ("walrus lorem", {"mode": "smart"}), ("wal", {"mode": "smart", "prefix": True})):
         assert one.search(query, 20, **options) == four.search(query, 20, **options), query

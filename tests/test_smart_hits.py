@@ -71,3 +71,60 @@ def test_node_applies_the_same_floor(site: Path) -> None:
         assert same(answer, py) is None, (req, same(answer, py))
     assert [h["heading"] for h in js[0]["pages"][0]["hits"]] == ["Strong"]
     assert [h["heading"] for h in js[1]["pages"][0]["hits"]] == ["Weak", "Strong"]
+
+
+# "a numbat that eats termites": the "Many" section says numbat and termites far more often, the
+# "Pasted" one holds the sentence word for word (docs/smart.md, "A pasted sentence")
+SAID = {
+    "index.rst": "Home\n====\n\n.. toctree::\n\n   numbats\n",
+    "numbats.rst": "Numbats\n=======\n\nMany\n----\n\nNumbat termites. The numbat finds termites; termites feed the "
+                   "numbat, and a numbat eats termites all day.\n\nPasted\n------\n\nSpot a numbat that eats termites "
+                   "at dawn, then sleeps in a hollow log far from the road until the evening comes back again.\n",
+}
+SAID_REQUESTS = [{"query": "a numbat that eats termites", "mode": "smart"},
+                 {"query": "numbat that eats termi", "mode": "smart", "prefix": True},
+                 {"query": "numbat termites", "mode": "smart"},
+                 {"query": "\"numbat that eats\" termites", "mode": "smart"}]
+
+
+@pytest.fixture(scope="module")
+def said_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_html(write_project(tmp_path_factory.mktemp("said") / "src", SAID, conf='language = "en"\n'))
+
+
+def test_a_pasted_sentence_puts_the_section_holding_it_first(said_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = okf_sphinx.open_index(said_site)
+
+    def first(req: dict[str, object]) -> str:
+        (page,) = index.search(**req)["pages"]
+        return page["hits"][0]["heading"]
+
+    # by score alone the section saying the words most often comes first
+    assert first({"query": "numbat termites", "mode": "smart"}) == "Many"
+    monkeypatch.setattr(smart, "SENTENCE_TERMS", 99)
+    assert first(SAID_REQUESTS[0]) == "Many"
+    monkeypatch.undo()
+    # a sentence (its stop words too) pasted, or still being typed, lands on the section holding it
+    assert first(SAID_REQUESTS[0]) == "Pasted"
+    assert first(SAID_REQUESTS[1]) == "Pasted"
+    # the page's score does not move; the best-scoring section stays a hit (it clears the floor)
+    said = index.search("a numbat that eats termites", mode="smart")["pages"][0]
+    monkeypatch.setattr(smart, "SENTENCE_TERMS", 99)
+    scored = index.search("a numbat that eats termites", mode="smart")["pages"][0]
+    assert said["score"] == scored["score"]
+    assert [h["heading"] for h in said["hits"]] == ["Pasted", "Many"] and [h["heading"] for h in scored["hits"]] == ["Many"]
+    # keyword mode is the contract's, sentence or not
+    monkeypatch.undo()
+    keyword = index.search("a numbat that eats termites")
+    monkeypatch.setattr(smart, "SENTENCE_TERMS", 99)
+    assert index.search("a numbat that eats termites") == keyword
+
+
+@pytest.mark.node
+def test_node_puts_the_same_sentence_first(said_site: Path) -> None:
+    index = okf_sphinx.open_index(said_site)
+    js = run_node(said_site / "_okf", SAID_REQUESTS)
+    for req, answer in zip(SAID_REQUESTS, js):
+        py = python_answer(index, req)
+        assert same(answer, py) is None, (req, same(answer, py))
+    assert [a["pages"][0]["hits"][0]["heading"] for a in js[:2]] == ["Pasted", "Pasted"]

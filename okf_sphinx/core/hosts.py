@@ -15,7 +15,7 @@ from typing import Any
 
 #: okf's settings by their short name (the MkDocs option's name).
 SETTINGS = ("exclude", "limits", "output_dir", "source_root", "weights", "index_files", "objects",
-            "llms_txt", "llms_summary", "language", "semantic_model")
+            "llms_txt", "llms_summary", "language", "semantic_model", "source_maps")
 
 
 class Placeholder(str):

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from .errors import OkfError, json_text
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 #: Hex digits of a build's identity (:func:`build_id`), which every index file carries.
 BUILD_DIGITS = 16
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.

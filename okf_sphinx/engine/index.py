@@ -430,7 +430,8 @@ class Index:
 
     def _captured(self, n: int) -> tuple[bytes, str]:
         """``(bytes, encoding)`` of captured file ``n``: from the site's copy (``copy``,
-        ``_sources/``) or from its pack ``f/<pack>``, checked against its size and SHA-256 either way."""
+        ``_sources/``) or from its pack ``f/<pack>`` (its ``parts`` joined with the texts of the
+        sections they name), checked against its size and SHA-256 either way."""
         entry = self.files()[n]
         copy = entry.get("copy")
         if copy is None:
@@ -439,7 +440,15 @@ class Index:
             record = next((r for r in pack if r.get("path") == entry["path"]), None)
             if record is None:
                 raise validators.corrupt(name, f"the pack does not hold {entry['path']}")
-            return self.memo(f"file:{n}", lambda: validators.check_file(name, entry, record), lambda v: len(v[0]) + 64)
+
+            def joined() -> tuple[bytes, str]:
+                if "parts" not in record:
+                    return validators.check_file(name, entry, record)
+                parts = validators.check_parts(name, record["parts"], self.sections_all)
+                text = "".join(p if isinstance(p, str) else self.section(p)["text"] for p in parts)
+                return validators.check_file(name, entry, {"path": record["path"], "text": text})
+
+            return self.memo(f"file:{n}", joined, lambda v: len(v[0]) + 64)
 
         def read() -> tuple[bytes, str]:
             import hashlib

@@ -1,4 +1,6 @@
-"""Quoted phrases of a smart query (docs/smart.md, "Quoted phrases"): the sections that hold one.
+"""Quoted phrases of a smart query (docs/smart.md, "Quoted phrases"): the sections that hold one;
+and a query that is a sentence (a phrase pasted from a docstring or a page): the sections of a
+shown page that hold it word for word come first among its hits.
 
 The browser runtime's twin is ``okf_sphinx/js/engine/phrases.js``.
 """
@@ -16,6 +18,12 @@ if TYPE_CHECKING:
 MAX_PHRASES = 4
 #: Sections whose text one phrase is checked in; beyond, holding its words suffices.
 MAX_PHRASE_SECTIONS = 200
+#: A query of at least this many terms, with no quoted phrase, is also read as a sentence
+#: (chosen on the tune half of the docstring-phrase sets of bench/bench_objects.py).
+SENTENCE_TERMS = 2
+#: Of a shown page's sections holding every counted word, the best-scoring ones checked for the
+#: sentence (each check reads the section's text; the smallest cap within 1 % of no cap on the tune half).
+SENTENCE_SECTIONS = 20
 _QUOTE = re.compile("[\"\u201c\u201d]")
 
 
@@ -49,3 +57,21 @@ def phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool]
     found = {sid for sid in both[:MAX_PHRASE_SECTIONS]
              if holds_phrase(index.normaliser.terms(index.section(sid)["text"]), phrase)}
     return found | set(both[MAX_PHRASE_SECTIONS:])
+
+
+def holds_sentence(terms: list[str], sentence: list[str], prefix: bool) -> bool:
+    """Do ``terms`` hold ``sentence``'s terms consecutively, in order (with ``prefix``, its last
+    term as the start of a term)?"""
+    n = len(sentence)
+    last = sentence[-1]
+    for i in range(len(terms) - n + 1):
+        if terms[i : i + n - 1] == sentence[:-1] and (terms[i + n - 1] == last or (prefix and terms[i + n - 1].startswith(last))):
+            return True
+    return False
+
+
+def sentence_sections(index: Index, sentence: list[str], sids: list[int], prefix: bool) -> set[int]:
+    """Of ``sids`` (a page's sections holding every counted word, best first), those whose text
+    holds ``sentence`` (:func:`holds_sentence`); the first :data:`SENTENCE_SECTIONS` are checked."""
+    return {sid for sid in sids[:SENTENCE_SECTIONS]
+            if holds_sentence(index.normaliser.terms(index.section(sid)["text"]), sentence, prefix)}

@@ -34,8 +34,9 @@ from okf_sphinx.core.index_format import bm25_part
 from .expansion import expanded
 from .filters import check_filters, page_filter
 from .headings import NO_HEADING, heading_tiers
+from .link_labels import labelled_posting
 from .object_names import UNNAMED, named
-from .phrases import phrase_sections, phrases
+from .phrases import SENTENCE_TERMS, phrase_sections, phrases, sentence_sections
 from .query import check_size, hit, prepare
 from .spelling import corrected_query, correction, dictionary, suggestions
 from .validators import check_meta, check_page_table, check_paths, check_smart
@@ -148,11 +149,12 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
 
 
 def form_posting(index: Index, term: str) -> Posting:
-    """The posting list of a term of a stem group (the build wrote one for each)."""
+    """The posting list of a term of a stem group (the build wrote one for each), as smart
+    mode weighs it: occurrences in links' labels count less (engine/link_labels.py)."""
     p = index.posting(term)
     if p is None:
         raise OkfError("index_corrupt", f"stem group term {json_text(term)} has no postings; rebuild the site")
-    return p
+    return labelled_posting(index, term, p)
 
 
 def query_identifiers(query: str) -> list[str]:
@@ -337,13 +339,23 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
     return ranked, scored
 
 
-def page_hits(secs: list[tuple[float, int]], names: dict[int, int], heads: dict[int, int]) -> list[tuple[float, int]]:
+def page_hits(secs: list[tuple[float, int]], names: dict[int, int], heads: dict[int, int],
+              said: set[int] | frozenset[int] = frozenset()) -> list[tuple[float, int]]:
     """A page's hits, ``(score, sid)``: its named sections first (by tier), then its sections by
-    heading tier (``heads``), then by score, then sid; the first always, further ones up to
-    :data:`HITS_PER_PAGE` that score at least :data:`SUB_HIT_FLOOR` × the first's."""
-    ranked = sorted((names.get(sid, UNNAMED), heads.get(sid, NO_HEADING), -x, sid) for x, sid in secs)
-    floor = SUB_HIT_FLOOR * -ranked[0][2]
-    return [(-neg, sid) for j, (_t, _h, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
+    heading tier (``heads``), then those holding the query as a sentence (``said``), then by
+    score, then sid; the first always, further ones up to :data:`HITS_PER_PAGE` that score at
+    least :data:`SUB_HIT_FLOOR` × the first's."""
+    ranked = sorted((names.get(sid, UNNAMED), heads.get(sid, NO_HEADING), sid not in said, -x, sid) for x, sid in secs)
+    floor = SUB_HIT_FLOOR * -ranked[0][3]
+    return [(-neg, sid) for j, (_t, _h, _s, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
+
+
+def sentence_hits(index: Index, sentence: list[str], ev: list[dict[str, Any]], secs: list[tuple[float, int]],
+                  prefix: bool) -> set[int]:
+    """The sections of one page (``secs``) that hold the query as a sentence: of those holding
+    every counted word, best score first, the ones whose text holds its terms in order."""
+    full = sorted((-x, sid) for x, sid in secs if all(sid in e["acc"] for e in ev))
+    return sentence_sections(index, sentence, [sid for _x, sid in full], prefix) if full else set()
 
 
 def page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any], ev: list[dict[str, Any]],
@@ -471,11 +483,13 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     heads = {sid: t for sid, t in heading_tiers(index, words, prefix).items() if allowed is None or sid in allowed}
     pages = candidates(ev, pv, names, heads, firsts, page_ok, weights)
     ranked, scored = rank_pages(ev, iv, pv, pages, priors, limit)
+    # a query of several words and no quoted phrase may be a sentence pasted from the site
+    sentence = words if len(words) >= SENTENCE_TERMS and not quoted and not cjk_site and ev else None
     shown = []
     hit_sids: list[int] = []
     for _t, _h, neg, p in ranked[:limit]:
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
-        best = page_hits(secs, names, heads)
+        best = page_hits(secs, names, heads, sentence_hits(index, sentence, ev, secs, prefix) if sentence else frozenset())
         hit_sids += [sid for _s, sid in best]
         missing = (said([i for i, e in enumerate(ev) if p not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, pages.phrase_pages) if p not in pages_k])

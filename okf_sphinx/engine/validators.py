@@ -143,12 +143,14 @@ def check_link_firsts(firsts: Any) -> list[int]:
 # -- posting lists ----------------------------------------------------------------------------
 
 def check_shard(name: str, shard: Any) -> dict[str, Any]:
-    """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms]]}, "terms": {term: entry}}``."""
+    """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms], {term: label counts}?]},
+    "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read)."""
     if not (isinstance(shard, dict) and set(shard) == {"groups", "terms"} and isinstance(shard["groups"], dict)):
         raise corrupt(name, "a posting shard must be an object of groups and terms")
     for g in shard["groups"].values():
-        if not (isinstance(g, list) and len(g) == 3 and is_finite(g[0]) and is_finite(g[1])
-                and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])):
+        if not (isinstance(g, list) and len(g) in (3, 4) and is_finite(g[0]) and is_finite(g[1])
+                and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])
+                and (len(g) == 3 or (isinstance(g[3], dict) and all(t in g[2] and isinstance(c, str) for t, c in g[3].items())))):
             raise corrupt(name, "a stem-group shard is malformed")
     check_entries(name, shard["terms"])
     return shard
@@ -292,6 +294,15 @@ def check_pack(name: str, v: Any) -> list[dict[str, Any]]:
     if not isinstance(files, list) or not files or not all(isinstance(r, dict) and isinstance(r.get("path"), str) for r in files):
         raise corrupt(name, "a captured-file pack is malformed")
     return files
+
+
+def check_parts(name: str, parts: Any, sections: int) -> list[str | int]:
+    """A pack record's ``parts`` (format 6): a list of literal strings and sids (each below
+    ``sections``, the manifest's ``sections_all``) whose texts, joined, are the file's text."""
+    if not isinstance(parts, list) or not all(
+            isinstance(p, str) or (is_int(p) and 0 <= p < sections) for p in parts):
+        raise corrupt(name, "a captured file record's parts are malformed")
+    return parts
 
 
 def check_file(name: str, entry: dict[str, Any], f: Any) -> tuple[bytes, str]:

@@ -57,10 +57,11 @@ SHARED: dict[str, tuple[str, ...]] = {
     "okf_sphinx.engine.filters": ("KIND",),
     "okf_sphinx.engine.spelling": ("MAX_SUGGESTIONS", "MIN_CORRECTION", "LONG_WORD", "CONFIDENCE"),
     "okf_sphinx.engine.words": ("STOP_WORDS", "COVERAGE_POWER", "MIN_COVERAGE"),
-    "okf_sphinx.engine.phrases": ("MAX_PHRASES", "MAX_PHRASE_SECTIONS"),
+    "okf_sphinx.engine.phrases": ("MAX_PHRASES", "MAX_PHRASE_SECTIONS", "SENTENCE_TERMS", "SENTENCE_SECTIONS"),
     "okf_sphinx.engine.expansion": ("MAX_EXPANDED",),
     "okf_sphinx.engine.object_names": ("FULL_NAME", "FULL_NAME_ANY_CASE", "TAIL_NAME", "TAIL_NAME_ANY_CASE", "UNNAMED"),
     "okf_sphinx.engine.headings": ("HEADING_IS", "HEADING_STARTS", "NO_HEADING"),
+    "okf_sphinx.engine.link_labels": ("LABEL_WEIGHT",),
     "okf_sphinx.core.semantic": ("HEX", "KEY_CODE_POINTS"),
     "okf_sphinx.engine.semantic": ("SEMANTIC_OPTIONS", "FUSION_K", "WORDS", "MEANING", "MEANING_QUESTION", "MEANING_LONG",
                                    "MEANING_PARTIAL", "LONG_QUERY", "SEMANTIC_SETTING"),
@@ -218,27 +219,29 @@ def runtime_js(part: str = RUNTIME) -> str:
     return pieces[0][1] + "".join(_COMMENT_LINES.sub("", text) for _, text in pieces[1:-1]) + pieces[-1][1]
 
 
-def _banner(name: str) -> str:
+def _banner(name: str, maps: bool) -> str:
     from okf_sphinx import __version__
 
-    return f"/* {name}, okf_sphinx {__version__} (minified: the readable sources are in {name}.map) */\n"
+    where = f"the readable sources are in {name}.map" if maps else "the readable sources are in the okf_sphinx package"
+    return f"/* {name}, okf_sphinx {__version__} (minified: {where}) */\n"
 
 
-def shipped(name: str, language: str | None = None) -> minify.Minified:
-    """The file ``name`` as a site ships it, minified with its source map: the runtime
-    (``okf-search.js``), a part of :data:`PARTS`, or a script of ``static/`` (the boot with
-    the files it loads written in, for a site of ``language``)."""
+def shipped(name: str, language: str | None = None, maps: bool = True) -> minify.Minified:
+    """The file ``name`` as a site ships it, minified with its source map (``maps=False``:
+    without one, and naming none): the runtime (``okf-search.js``), a part of :data:`PARTS`,
+    or a script of ``static/`` (the boot with the files it loads written in, for a site of
+    ``language``)."""
     if name == RUNTIME or name in PARTS:
         pieces = _pieces(name)
     else:
         text = (PACKAGE / "static" / name).read_text(encoding="utf-8")
         if name == BOOT:
-            files = [f"{n}?v={version(n, language)}" for n in lazy_scripts(language)]
+            files = [f"{n}?v={version(n, language, maps)}" for n in lazy_scripts(language)]
             text, found = _BOOT_FILES.subn(json.dumps(files), text)
             if found != 1:
                 raise ValueError(f"{name} must hold /*okf:files*/[] once")
         pieces = [(f"okf_sphinx/static/{name}", text)]
-    return minify.minify(pieces, map_file=name + ".map", head=_banner(name))
+    return minify.minify(pieces, map_file=name + ".map" if maps else None, head=_banner(name, maps))
 
 
 def lazy_scripts(language: str | None) -> list[str]:
@@ -253,11 +256,12 @@ def lazy_scripts(language: str | None) -> list[str]:
 STEMMER = "okf-stemmer.js"
 
 
-def version(name: str, language: str | None = None) -> str:
+def version(name: str, language: str | None = None, maps: bool = True) -> str:
     """A short digest of what the site ships as ``name`` (a ``?v=`` that changes with it)."""
-    data = shipped(name, language).text if name.endswith(".js") else (PACKAGE / "static" / name).read_text(encoding="utf-8")
+    data = (shipped(name, language, maps).text if name.endswith(".js")
+            else (PACKAGE / "static" / name).read_text(encoding="utf-8"))
     if name == RUNTIME:  # the parts it loads change with it
-        data += "".join(shipped(part).text for part in PARTS)
+        data += "".join(shipped(part, maps=maps).text for part in PARTS)
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:8]
 
 
@@ -271,21 +275,34 @@ def site_scripts(language: str | None) -> list[str]:
     return [RUNTIME, *PARTS, *static]
 
 
-def write_site_files(folder: str | Path, language: str | None, skip: tuple[str, ...] = ()) -> list[Path]:
+def write_site_files(folder: str | Path, language: str | None, skip: tuple[str, ...] = (),
+                     maps: bool = True) -> list[Path]:
     """Write what a site of ``language`` ships into ``folder``: every script of
-    :func:`site_scripts` minified with its source map beside it, and the CSS; a file that
-    already holds those bytes is left alone.  ``skip``: script names the host does not use."""
+    :func:`site_scripts` minified with its source map beside it (``maps=False``: no map, and
+    a map an earlier build left there is removed), and the CSS; a file that already holds
+    those bytes is left alone.  ``skip``: script names the host does not use."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for name in site_scripts(language):
         if name in skip:
             continue
-        made = shipped(name, language)
-        out += [_write(folder / name, made.text), _write(folder / (name + ".map"), made.map or "")]
+        made = shipped(name, language, maps)
+        out.append(_write(folder / name, made.text))
+        if maps:
+            out.append(_write(folder / (name + ".map"), made.map or ""))
+        else:
+            remove_map(folder, name)
     for name in STYLES:
         out.append(_write(folder / name, (PACKAGE / "static" / name).read_text(encoding="utf-8")))
     return out
+
+
+def remove_map(folder: Path, name: str) -> None:
+    """Remove the source map of script ``name`` from ``folder`` (one an earlier build wrote)."""
+    stale = folder / (name + ".map")
+    if stale.is_file() and not stale.is_symlink():
+        stale.unlink()
 
 
 def _write(target: Path, text: str) -> Path:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -29,6 +29,7 @@ from okf_sphinx.core.lines import LineMap
 from okf_sphinx.core.terms import terms, unicode_tables
 
 from .limits import check_cap, check_captured
+from .link_labels import attach_labels, label_counts
 from .packing import (
     PostingLists,
     SectionRow,
@@ -37,6 +38,7 @@ from .packing import (
     pack_pages,
     pack_sections,
     posting_shards,
+    shared_parts,
 )
 from .sizing import FILE_PACK_BYTES, file_budgets
 from .smart_index import PageSpan, build_headings, build_links, build_names, build_smart, structure_priors
@@ -59,6 +61,9 @@ class Site:
     #: the site's own cross-references, resolved (okf_sphinx/capture/sphinx/links.py):
     #: ``docname → [(from section, via, to docname, to section)]`` (section = index in the record)
     links: Callable[[], dict[str, list[tuple[int, str, str, int]]]] = lambda: {}
+    #: the terms of the labels of links to the site's other pages: ``docname → [(section, terms)]``
+    #: (a label's words describe the target page; smart mode weighs them less where they stand)
+    link_labels: Callable[[], dict[str, list[tuple[int, list[str]]]]] = lambda: {}
     root_doc: str = ""  # the toctree's root document (page priors: toctree depth)
     #: docname -> toctree depth given by the builder (MkDocs: the nav), instead of walking
     #: toctree links from ``root_doc``; pages not in it count as unreached
@@ -235,9 +240,9 @@ def _sid_order(records: list[DocRecord], root: SourceRoot) -> tuple[list[Placed]
 
 
 def _file_table(files: dict[str, CapturedFile], captured: dict[str, bytes], root: SourceRoot, site: Site,
-                codec: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+                codec: str) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], dict[str, Any]]]]:
     """``files.js`` (every captured file by path: size, SHA-256, and the site's ``copy`` of it
-    when it ships one) and the ``f/<k>`` packs holding the files it does not ship."""
+    when it ships one) and the records of the files it does not ship (for the ``f/<k>`` packs)."""
     by_rel: dict[str, CapturedFile] = {}
     for f in files.values():  # two files from outside with equal names and bytes are published once
         by_rel.setdefault(_relative(f.path, root), f)
@@ -251,7 +256,30 @@ def _file_table(files: dict[str, CapturedFile], captured: dict[str, bytes], root
             e["copy"] = copy
         else:
             unshipped.append((e, file_record(e["path"], captured[path], codec)))
-    return entries, pack_files(unshipped, int(FILE_PACK_BYTES / site.file_scale))
+    return entries, unshipped
+
+
+def _share_texts(unshipped: list[tuple[dict[str, Any], dict[str, Any]]], rows: list[SectionRow],
+                 file_no: dict[str, int]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The pack records of ``unshipped`` with each file's text written as ``parts`` where its
+    sections' rows (``s/``) already hold it: a section's exact range text is named by its sid,
+    not stored twice (index format 6; the reader joins the parts and checks the SHA-256)."""
+    spans: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    wanted = {file_no[e["path"]] for e, record in unshipped if "text" in record}
+    for sid, r in enumerate(rows):
+        if r.file in wanted:
+            spans[r.file].append((r.row[2], sid, r.row[5]))
+    out = []
+    for entry, record in unshipped:
+        n = file_no[entry["path"]]
+        if n in spans:
+            starts = LineMap(record["text"]).starts
+            placed = sorted((starts[line - 1], sid, text) for line, sid, text in spans[n] if 0 < line <= len(starts))
+            parts = shared_parts(record["text"], placed)
+            if parts is not None:
+                record = {"path": record["path"], "parts": parts}
+        out.append((entry, record))
+    return out
 
 
 @dataclass
@@ -337,14 +365,15 @@ def build_index(
     maps = {path: LineMap(decode(data, codec)) for path, data in captured.items()}
     out: dict[str, Any] = {}
 
-    entries, packs = _file_table(files, captured, root, site, codec)
+    entries, unshipped = _file_table(files, captured, root, site, codec)
     out["files"] = entries
-    out.update(packs)
 
     order, n_search = _sid_order(records, root)
     sid_of = {(p.record.docname, p.position): sid for sid, p in enumerate(order)}
     table = _section_rows(order, n_search, records, site, maps, {e["path"]: n for n, e in enumerate(entries)})
     check_cap("terms", table.tokens, limits, site.host)
+    out.update(pack_files(_share_texts(unshipped, table.rows, {e["path"]: n for n, e in enumerate(entries)}),
+                          int(FILE_PACK_BYTES / site.file_scale)))
     del captured, maps  # every text the index needs is in `table.rows` now: free the sources' bytes and line maps
 
     out["concepts"], pages = _pages(records, root, site, sid_of, table.anchors, progress)
@@ -365,6 +394,7 @@ def build_index(
     resolved = site.links()
     structure_priors(spans, resolved, site.root_doc, site.page_depths)
     smart_files, smart, groups = build_smart(table.terms.lists, table.lengths, spans, site.language, budgets)
+    attach_labels(groups, label_counts(site.link_labels(), sid_of, n_search, lambda sid: table.rows[sid].row[5]))
     out.update(smart_files)
     term_shards, shards = posting_shards(table.terms, n_search, "t", budgets["t"], groups=groups)
     out.update(term_shards)

@@ -145,7 +145,9 @@ def pack_files(unshipped: list[tuple[dict[str, Any], dict[str, str]]], target: i
     out: dict[str, Any] = {}
     k, size = -1, target
     for entry, record in unshipped:
-        cost = 32 + len(record["path"]) + len(record.get("text") or record.get("base64") or "")
+        content = record.get("text") or record.get("base64") or ""
+        cost = 32 + len(record["path"]) + len(content) + sum(len(p) if isinstance(p, str) else 8
+                                                             for p in record.get("parts", ()))
         if size + cost > target and size:
             k += 1
             size = 0
@@ -154,6 +156,33 @@ def pack_files(unshipped: list[tuple[dict[str, Any], dict[str, str]]], target: i
         entry["pack"] = k
         size += cost
     return out
+
+
+#: A section's text is named by its sid in a pack's ``parts`` rather than copied when it is
+#: at least this long (a shorter one costs about as much named as written out).
+SHARED_TEXT_MIN = 32
+
+
+def shared_parts(text: str, spans: list[tuple[int, int, str]]) -> list[str | int] | None:
+    """A captured file's ``text`` as the ``parts`` of its pack record: literal strings, and
+    the sids of sections whose exact text is the file's own at that place (``spans``:
+    ``(offset, sid, section text)`` in offset order; a section overlapping one already used,
+    shorter than :data:`SHARED_TEXT_MIN` or not found there is written out).  None when no
+    section's text is used."""
+    parts: list[str | int] = []
+    at = 0
+    for start, sid, piece in spans:
+        if start < at or len(piece) < SHARED_TEXT_MIN or not text.startswith(piece, start):
+            continue
+        if start > at:
+            parts.append(text[at:start])
+        parts.append(sid)
+        at = start + len(piece)
+    if not parts:
+        return None
+    if at < len(text):
+        parts.append(text[at:])
+    return parts
 
 
 def file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
@@ -182,7 +211,8 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
     group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
     encoded = {t: fmt.encode_ints(p) for t, p in postings.items()}
     sizes = {t: len(e) + 2 for t, e in encoded.items()}
-    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) for g, e in (groups or {}).items()}
+    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) + sum(len(t) + len(c) + 6 for labels in e[3:] for t, c in labels.items())
+                   for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
     b = budget or large_site(folder)
     whole = sum(len(t) + 32 + p for t, p in sizes.items()) + sum(group_sizes.values())

@@ -5,7 +5,7 @@ files, so that the number of files stays about each folder's large-site count
 whatever its size.  A small or mid-size site gets a total file budget in
 proportion to its pages: about :data:`FILES_PER_PAGE` files per page over
 ``s/ t/ d/ n/ h/ x/ p/ l/``, shared out by each folder's ``share`` (each folder at
-least one file, at most its large-site count).  From about 811 pages on the
+least one file, at most its large-site count).  From about 1,622 pages on the
 shares reach those counts.  A file never grows past its folder's largest size
 for the page budget's sake (a cold browser query reads a few files of
 ``s/ t/ d/``, so their size bounds its bytes).  The author's
@@ -45,17 +45,17 @@ class Folder:
 MAX_HASHED_SHARDS = 128
 #: Every sharded folder of the index (docs/index-format.md), in the page budget's order.
 FOLDERS: dict[str, Folder] = {
-    "s": Folder(cap=1216, largest=4608, smallest=4096, share=1 / 2),  # sections
-    "t": Folder(cap=512, largest=4096, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
+    "s": Folder(cap=1216, largest=6144, smallest=4096, share=1 / 2),  # sections
+    "t": Folder(cap=512, largest=6144, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
     "d": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # dictionary: a prefix reads it
-    "e": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # edit keys: a word no page holds reads three
+    "e": Folder(cap=64, largest=24576, smallest=4096, share=1 / 32),  # edit keys: a word no page holds reads three
     "n": Folder(cap=64, largest=8192, smallest=4096, share=1 / 32),  # object names: an exact-name query reads one
     "h": Folder(cap=64, largest=8192, smallest=4096, share=1 / 32),  # headings by their first term: every smart query reads one
-    "x": Folder(cap=64, largest=8192, smallest=2048, share=1 / 32),  # identifiers: read for a query holding one
-    "p": Folder(cap=64, largest=0, smallest=32 * 1024, share=1 / 32),  # page outlines (the agent tools only)
+    "x": Folder(cap=64, largest=16384, smallest=2048, share=1 / 32),  # identifiers: read for a query holding one
+    "p": Folder(cap=64, largest=0, smallest=64 * 1024, share=1 / 32),  # page outlines (the agent tools only)
     "l": Folder(cap=4096, largest=0, smallest=4096, share=1 / 32),  # links between sections
 }
-FILES_PER_PAGE = 3
+FILES_PER_PAGE = 1.5
 #: The most posting shards of one folder (``t/``, ``x/``): shard names are hexadecimal numbers below it.
 MAX_POSTING_SHARDS = 4096
 #: Smallest size of a posting list that gets a file of its own (bytes of JSON).

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from okf_sphinx.capture.mkdocs import theme
-from okf_sphinx.capture.mkdocs.links import PageLinks, resolve_links, url_key
+from okf_sphinx.capture.mkdocs.links import PageLinks, resolve_labels, resolve_links, url_key
 from okf_sphinx.capture.mkdocs.markdown_sections import HeadingError
 from okf_sphinx.capture.mkdocs.nav import INDEXES_FEATURE, nav_depths, nav_groups
 from okf_sphinx.capture.mkdocs.page import PageCapture, concept_id
@@ -147,6 +147,7 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
         project=settings.site_name,
         language=language,
         links=lambda: resolve_links(links, keys),
+        link_labels=lambda: resolve_labels(links, keys),
         page_depths=depths,
         page_meta=lambda docname: page_meta(metas.get(docname, {})),
         page_prior=lambda docname: page_prior(docname, options.weights, metas.get(docname, {})),  # as the plugin weighs
@@ -175,7 +176,7 @@ def index_built_site(site_dir: str | Path, source: str | Path | None = None, con
         raise OkfError("build_failed", str(exc)) from None
 
     # the index is written: the runtime's files and the dialog on every page
-    theme.copy_assets(site, language)
+    theme.copy_assets(site, language, options.source_maps)
     written_search_page = None
     if layout is not None:
         home_page = site / "index.html"

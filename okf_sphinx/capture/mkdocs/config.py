@@ -86,6 +86,7 @@ class OkfConfig(base.Config):
     unmatched_headings = c.Choice(("warn", "info"), default="warn")
     objects = c.Type(bool, default=True)
     index_files = _IndexFiles(default=1.0)
+    source_maps = c.Type(bool, default=True)
     llms_txt = c.Type(bool, default=True)
     llms_summary = c.Optional(c.Type(str))
     semantic_model = c.Optional(c.Type(str))

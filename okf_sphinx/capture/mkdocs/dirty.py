@@ -41,6 +41,7 @@ def previous_records(target: Path, sources: dict[str, Path]) -> tuple[
     try:
         index = Index(DiskSource(target))
         where: dict[int, tuple[str, str]] = {}  # sid -> (concept id, anchor)
+        labels: dict[int, list[str]] = {}  # sid -> the terms of its links' labels
         files = {f["path"]: f for f in index.files()}
         for concept, title, n, searchable, _paths in index.concepts():
             page = index.page(n)
@@ -70,32 +71,52 @@ def previous_records(target: Path, sources: dict[str, Path]) -> tuple[
                     for s in page["sections"]
                 ]
                 out[concept] = DocRecord(concept, title, searchable, captured, sections)
-                links[concept] = _previous_links(index, page, where)
+                links[concept] = _previous_links(index, page, where, labels)
                 metas[concept] = meta
     except OkfError:
         return {}, {}, {}
     return out, links, metas
 
 
-def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]]) -> PageLinks:
-    """A page's links to other pages, as an existing index's link shards hold them."""
+def _previous_links(index: Any, page: dict[str, Any], where: dict[int, tuple[str, str]],
+                    labels: dict[int, list[str]]) -> PageLinks:
+    """A page's links to other pages, as an existing index's link shards hold them, and the
+    terms of their labels, as its stem groups count them."""
     from okf_sphinx.engine.expansion import links  # noqa: PLC0415 - only --dirty builds read an old index
 
     if not where:
         for n in range(len(index.concepts())):
             for s in index.page(n)["sections"]:
                 where[s["sid"]] = (index.page(n)["concept_id"], s["anchor"])
+        labels.update(_previous_labels(index))
     out = PageLinks(ids={s["anchor"]: i for i, s in reversed(list(enumerate(page["sections"]))) if s["anchor"]},
                     objects={s["anchor"] for s in page["sections"] if s["anchor"] and "kind" in s})
     for i, s in enumerate(page["sections"]):
         if s["sid"] >= index.section_count:
             continue
+        if s["sid"] in labels:
+            out.labels.append((i, labels[s["sid"]]))
         for to, via in links(index, s["sid"]):
             concept, anchor = where[to]
             if via == "doc":
                 out.refs.append((i, via, concept, ""))
             elif anchor:  # ref, or object (a ref to an object's id: object again when resolved)
                 out.refs.append((i, "ref", concept, anchor))
+    return out
+
+
+def _previous_labels(index: Any) -> dict[int, list[str]]:
+    """``sid → terms``: the terms of each searchable section's link labels, each as often as an
+    existing index counts it there (engine/link_labels.py)."""
+    from okf_sphinx.engine.link_labels import check_labels  # noqa: PLC0415 - only --dirty builds read an old index
+
+    out: dict[int, list[str]] = {}
+    for k in range(index.shards):
+        name = f"t/{k:x}"
+        for group in index.shard(name)["groups"].values():
+            for term, text in (group[3].items() if len(group) > 3 else ()):
+                for sid, count in check_labels(name, text, index.posting(term)).items():
+                    out.setdefault(sid, []).extend([term] * count)
     return out
 
 

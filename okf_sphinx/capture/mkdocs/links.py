@@ -30,12 +30,14 @@ import urllib.parse
 from dataclasses import dataclass, field
 
 from okf_sphinx.core.records import Section
+from okf_sphinx.core.terms import terms
 
 # attribute values as Python-Markdown and MkDocs' themes write them: double quotes, one space
 # before each attribute (text content holds no unescaped '"' of a tag)
 _HEADING_ID = re.compile(r'<h[1-6] [^>]*?id="([^"]*)"')
 _ID = re.compile(r' id="([^"]*)"')
-_HREF = re.compile(r'<a [^>]*?href="([^"#][^"]*)"')  # in-page links (#…) are left out here
+_HREF = re.compile(r'<a [^>]*?href="([^"#][^"]*)"[^>]*>(.*?)</a>', re.S)  # in-page links (#…) are left out here
+_TAG = re.compile(r"<[^>]*>")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
 
@@ -50,9 +52,13 @@ class PageLinks:
     ids: dict[str, int] = field(default_factory=dict)  # the sections' own ids -> section index
     objects: set[str] = field(default_factory=set)  # the ids of its documented objects' sections
     #: per run of the page that one section holds: (section index, ``"\0id\0id\0"`` its
-    #: element ids as written, its links' hrefs joined by ``"\0"``): strings, not one object per
-    #: id or link (a page's code blocks can hold thousands; links are read after the build)
-    runs: list[tuple[int, str, str]] = field(default_factory=list)
+    #: element ids as written, its links' hrefs joined by ``"\0"``, their labels — the links'
+    #: text — joined by ``"\0"``): strings, not one object per id or link (a page's code blocks
+    #: can hold thousands; links are read after the build)
+    runs: list[tuple[int, str, str, str]] = field(default_factory=list)
+    #: ``(section index, terms)`` of the labels of its links to other pages, as an earlier index
+    #: holds them (a rendered page's are in ``runs``): smart mode weighs them less (docs/smart.md)
+    labels: list[tuple[int, list[str]]] = field(default_factory=list)
     folder: str = ""  # the page's folder URL (links are relative to it)
 
     def section_of(self, anchor: str) -> int | None:
@@ -60,16 +66,30 @@ class PageLinks:
         if anchor in self.ids:
             return self.ids[anchor]
         needle = "\0" + _attribute(anchor) + "\0"
-        return next((owner for owner, text, _hrefs in self.runs if needle in text), None)
+        return next((owner for owner, text, _hrefs, _labels in self.runs if needle in text), None)
 
     def links(self, pages: dict[str, str]) -> list[tuple[int, str, str, str]]:
         """``refs`` and the links of ``runs`` to pages of the site (``pages``: see :func:`capture_links`)."""
         out = list(self.refs)
-        for owner, _ids, hrefs in self.runs:
+        for owner, _ids, hrefs, _labels in self.runs:
             for href in hrefs.split("\0") if hrefs else ():
                 link = page_link(href, self.folder, pages)
                 if link is not None:
                     out.append((owner, *link))
+        return out
+
+    def link_labels(self, docname: str, pages: dict[str, str]) -> list[tuple[int, list[str]]]:
+        """``labels`` and, for each link of ``runs`` to another page of the site (``pages``: see
+        :func:`capture_links`; ``docname``: this page's), ``(section index, terms)`` of its label
+        and its address as written: words that name the target page, not this one."""
+        out = list(self.labels)
+        for owner, _ids, hrefs, labels in self.runs:
+            if not hrefs:
+                continue
+            for href, label in zip(hrefs.split("\0"), labels.split("\0")):
+                link = page_link(href, self.folder, pages)
+                if link is not None and link[1] != docname:
+                    out.append((owner, terms(label + " " + html.unescape(href))))
         return out
 
 
@@ -121,10 +141,16 @@ def capture_links(page_html: str, sections: list[Section], page_url: str) -> Pag
     for k, owner in enumerate(owners):
         run = page_html[cuts[k] : cuts[k + 1]]
         found = _ID.findall(run)
-        hrefs = _HREF.findall(run)
-        if found or hrefs:
-            out.runs.append((owner, "\0" + "\0".join(found) + "\0", "\0".join(hrefs)))
+        anchors = _HREF.findall(run)
+        if found or anchors:
+            out.runs.append((owner, "\0" + "\0".join(found) + "\0", "\0".join(href for href, _label in anchors),
+                             "\0".join(_label_text(label) for _href, label in anchors)))
     return out
+
+
+def _label_text(inner: str) -> str:
+    """A link's label as the reader sees it: the text of its element's content (``inner``)."""
+    return html.unescape(_TAG.sub(" ", inner)).replace("\0", " ")
 
 
 def page_folder(page_url: str) -> str:
@@ -149,6 +175,12 @@ def page_link(href: str, folder: str, pages: dict[str, str]) -> tuple[str, str, 
     if docname is None:
         return None
     return ("ref" if anchor else "doc", docname, urllib.parse.unquote(anchor))
+
+
+def resolve_labels(pages: dict[str, PageLinks], keys: dict[str, str]) -> dict[str, list[tuple[int, list[str]]]]:
+    """``docname → [(section index, terms)]``: the labels of each page's links to the site's
+    other pages (:meth:`PageLinks.link_labels`; ``keys`` as :func:`resolve_links`')."""
+    return {docname: pages[docname].link_labels(docname, keys) for docname in sorted(pages)}
 
 
 def resolve_links(pages: dict[str, PageLinks], keys: dict[str, str]) -> dict[str, list[tuple[int, str, str, int]]]:

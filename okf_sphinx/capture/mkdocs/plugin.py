@@ -37,7 +37,7 @@ from okf_sphinx.writer.smart_index import page_meta, page_prior
 from . import theme
 from .config import OkfConfig
 from .dirty import previous_records
-from .links import PageLinks, resolve_links, url_key
+from .links import PageLinks, resolve_labels, resolve_links, url_key
 from .nav import INDEXES_FEATURE, nav_depths, nav_groups
 from .markdown_sections import HeadingError
 from .page import PageCapture, Recorder, concept_id
@@ -168,7 +168,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
 
     def on_post_build(self, config: Any) -> None:
         site_dir = Path(config["site_dir"])
-        theme.copy_assets(site_dir, self._language(config, quiet=True))
+        theme.copy_assets(site_dir, self._language(config, quiet=True), self.config.source_maps)
         docs_dir = Path(lexical(config["docs_dir"]))
         config_file = config.get("config_file_path")
         target = self._target
@@ -187,6 +187,7 @@ class OkfPlugin(BasePlugin[OkfConfig]):
             project=config["site_name"] or "",
             language=self._language(config),
             links=lambda: resolve_links(self._links, self._page_keys),  # read by build_index (gc off)
+            link_labels=lambda: resolve_labels(self._links, self._page_keys),
             page_depths=self._depths,
             # the front matter: the `meta` filter, and the author's okf-search-weight (else `weights` by docname)
             page_meta=lambda docname: page_meta(self._metas.get(docname, {})),

@@ -128,7 +128,8 @@ def search_page_context(context: Any, options: OkfConfig, language: str | None) 
     return context
 
 
-def copy_assets(site_dir: Path, language: str) -> None:
+def copy_assets(site_dir: Path, language: str, maps: bool = True) -> None:
     """The runtime, its CSS, the boot, the dialog, the theme hook and the stemmer of the site's
-    ``language`` (minified, with their source maps), into ``site_dir/assets/okf/``."""
-    write_site_files(site_dir / ASSETS, language)
+    ``language`` (minified, with their source maps unless ``maps`` is false: the
+    ``source_maps`` option), into ``site_dir/assets/okf/``."""
+    write_site_files(site_dir / ASSETS, language, maps=maps)

@@ -23,6 +23,7 @@ import functools
 import hashlib
 import inspect
 import os
+import re
 import site
 import sys
 import sysconfig
@@ -205,7 +206,13 @@ def _python_docs(path: str, sha256: str) -> dict[str, Docstring]:
 
     def attributes(prefix: str, body: list[ast.stmt], self_name: str | None = None) -> None:
         """Attribute docs of a module or class body, or (``self_name``) of the instance
-        attributes a method assigns (``self.x = …``), as Sphinx's own analyzer reads them."""
+        attributes a method assigns (``self.x = …``), as Sphinx's own analyzer reads them;
+        inside ``if``/``try``/``with`` blocks too."""
+        for stmt in body:
+            if isinstance(stmt, (ast.If, ast.Try, ast.With)):
+                for block in (stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", []),
+                              *(h.body for h in getattr(stmt, "handlers", []))):
+                    attributes(prefix, block, self_name)
         for i, stmt in enumerate(body):
             targets: list[ast.expr] = []
             if isinstance(stmt, ast.Assign):
@@ -260,9 +267,12 @@ def _same_doc(a: str | None, b: Any) -> bool:
 
 def _lookup(module: str | None, fullname: str) -> tuple[bool, Any, Any]:
     """(found, object, its owner) for ``module`` + dotted ``fullname`` in the imported modules."""
-    if module:
-        obj: Any = sys.modules.get(module)
+    if module and module in sys.modules:
+        obj: Any = sys.modules[module]
         parts = fullname.split(".") if fullname else []
+    elif module:
+        # ``.. autoclass:: pkg.Outer.Inner`` names the module ``pkg.Outer``: the longest imported prefix is
+        return _lookup(None, f"{module}.{fullname}" if fullname else module)
     else:
         # a module name itself, or a dotted name whose longest imported prefix is a module
         parts = fullname.split(".")
@@ -378,6 +388,9 @@ def locate(
         doc = _attribute_doc(files, owner, fullname)
         if doc is not None or not found:
             return doc
+        if objtype in ("attribute", "data") and _shows_class_doc(obj):
+            # a sentinel (an enum member, an instance) whose words autodoc shows are its class's docstring
+            return _own_docstring(files, type(obj))
     target = _unwrap(obj)
     if inspect.ismodule(target) or inspect.isclass(target) or inspect.isfunction(target) or inspect.ismethod(target):
         found_doc = _own_docstring(files, target)
@@ -390,8 +403,27 @@ def locate(
                     base_target = _unwrap(base.__dict__[name])
                     if getattr(base_target, "__doc__", None):
                         return _own_docstring(files, base_target)
+        if found_doc is None and inherit and inspect.isclass(target) and target.__dict__.get("__doc__") is None:
+            # a subclass without a docstring shows its nearest base's (autodoc_inherit_docstrings)
+            base = next((c for c in target.__mro__[1:] if isinstance(c.__dict__.get("__doc__"), str)), None)
+            if base is not None and base is not object:
+                return _own_docstring(files, base)
         return found_doc
-    return _attribute_doc(files, owner, fullname)
+    doc = _attribute_doc(files, owner, fullname)
+    if doc is None and _shows_class_doc(obj):  # a callable instance (``exit = _Exit()``) shows its class's words
+        return _own_docstring(files, type(obj))
+    return doc
+
+
+def _shows_class_doc(value: Any) -> bool:
+    """Is ``value`` an instance whose ``__doc__`` is its class's own docstring (what autodoc shows for it)?"""
+    if inspect.isclass(value) or inspect.ismodule(value) or inspect.isroutine(value) or isinstance(value, property):
+        return False
+    cls = type(value)
+    if cls.__module__ == "builtins":
+        return False
+    own = cls.__dict__.get("__doc__")
+    return isinstance(own, str) and _same_doc(own, getattr(value, "__doc__", None))
 
 
 def _attribute_doc(files: SourceFiles, owner: Any, fullname: str) -> tuple[str, Docstring] | None:
@@ -437,3 +469,54 @@ def init_docstring(files: SourceFiles, module: str | None, fullname: str) -> tup
     if not found or not inspect.isclass(cls) or "__init__" not in cls.__dict__:
         return None
     return locate(files, module, f"{fullname}.__init__")
+
+
+# -- entries written inside a docstring ----------------------------------------------------------
+
+#: The header of a Napoleon attributes section (Google ``Attributes:``, NumPy ``Attributes`` over dashes).
+_ATTRIBUTES_HEADER = re.compile(r"^[ \t]*Attributes[ \t]*:?[ \t]*$")
+_NUMPY_RULE = re.compile(r"^[ \t]*-{3,}[ \t]*$")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def entry_lines(files: SourceFiles, path: str, doc: Docstring, name: str) -> tuple[int, int] | None:
+    """The physical lines (first, last) of the entry that documents ``name`` inside the
+    docstring ``doc`` of ``path``: a nested ``.. attribute::`` (``data``, ``property``,
+    ``method``) directive, or an entry of a Napoleon ``Attributes`` section (``name (type):
+    text``, ``name : type`` in NumPy style); the entry line and the lines indented below it,
+    trailing blank lines left out.  None where the docstring holds no such entry."""
+    files.docs(path)  # read (and digested) once per document
+    lines = _text(path, files.captured[path].sha256).split("\n")
+    first, last = doc.start, min(doc.end, len(lines))
+    word = re.escape(name)
+    directive = re.compile(r"^[ \t]*(?:[\"']{3})?\.\.[ \t]+(?:py:)?(?:attribute|data|property|method)::[ \t]+"
+                           + word + r"(?![\w.])")
+    napoleon = re.compile(r"^[ \t]*(?:[\"']{3})?[*`]{0,2}" + word + r"[*`]{0,2}[ \t]*(?:\([^)]*\))?[ \t]*(?::.*)?$")
+    in_attributes = False
+    for n in range(first, last + 1):
+        line = lines[n - 1]
+        if _ATTRIBUTES_HEADER.match(line) and (line.rstrip().endswith(":") or
+                                               (n < last and _NUMPY_RULE.match(lines[n]))):
+            in_attributes = True
+            continue
+        if not (directive.match(line) or (in_attributes and napoleon.match(line))):
+            continue
+        end = n
+        for k in range(n + 1, last + 1):
+            below = lines[k - 1]
+            if below.strip() and _indent(below) <= _indent(line):
+                break
+            if below.strip():
+                end = k
+        if end == last and lines[end - 1].strip() in ('"""', "'''"):
+            end -= 1
+        return n, end
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _text(path: str, sha256: str) -> str:
+    return decode(Path(path).read_bytes())

@@ -43,6 +43,8 @@ def _site(app: Sphinx) -> Site:
         page_url = builder.get_target_uri
     tags = builder.tags
     search_page = getattr(app, "okf_search_page", "search.html")
+    resolved = functools.cache(lambda: resolve_links(  # the links and their labels, resolved once
+        app.env, {d: p for d, p in links(app.env).items() if d in app.env.all_docs}, list(app.config.source_suffix)))
     return Site(
         host=SPHINX,
         builder=builder.name,
@@ -54,8 +56,8 @@ def _site(app: Sphinx) -> Site:
         page_prior=functools.cache(lambda docname: page_prior(docname, weights, app.env.metadata.get(docname, {}))),
         page_meta=lambda docname: page_meta(app.env.metadata.get(docname, {})),
         project=str(app.config.project or ""),
-        links=lambda: resolve_links(app.env, {d: p for d, p in links(app.env).items() if d in app.env.all_docs},
-                                    list(app.config.source_suffix)),
+        links=lambda: resolved().links,
+        link_labels=lambda: resolved().labels,
         root_doc=app.config.root_doc,
         source_copy=_source_copies(app),
         file_scale=check_file_scale(app.config.okf_search_index_files, SPHINX),

@@ -34,6 +34,7 @@ from docutils.utils import get_source_line
 from sphinx import addnodes
 
 from okf_sphinx.core.records import DocRecord
+from okf_sphinx.core.terms import terms
 
 from .sections import resolve_source
 
@@ -53,6 +54,9 @@ class Reference(NamedTuple):
     module: str  # ``py:module`` and ``py:class`` in force there (Python objects)
     cls: str
     specific: bool  # ``refspecific`` (a ``.name`` target)
+    #: its explicit title, as the reader sees it (smart mode weighs those words less on this page
+    #: when it leads to another one: they describe that page); ``""`` when the title is implicit
+    label: str = ""
 
 
 @dataclass
@@ -120,23 +124,27 @@ def capture(doctree: nodes.document, record: DocRecord, srcdir: Path, base: str 
                     out.ids.setdefault(id_, i)
         if isinstance(node, addnodes.toctree):
             i = section_of(node)
-            for _title, ref in node.get("entries", []):
+            for title, ref in node.get("entries", []):
                 if i is not None and ref not in ("self",) and "://" not in ref:
-                    out.refs.append(Reference(i, "toctree", "", "", ref, record.docname, "", "", False))
+                    out.refs.append(Reference(i, "toctree", "", "", ref, record.docname, "", "", False,
+                                              title or ""))
         elif isinstance(node, nodes.reference) and "refuri" in node:
             uri = _site_uri(str(node["refuri"]), base.rstrip("/") + "/" if base else "")
             i = section_of(node) if uri is not None else None
             if i is not None:
-                out.refs.append(Reference(i, "uri", "", "", uri, record.docname, "", "", False))
+                out.refs.append(Reference(i, "uri", "", "", uri, record.docname, "", "", False,
+                                          node.astext()))
         elif isinstance(node, addnodes.pending_xref):
             i = section_of(node)
             if i is not None:
                 target = str(node.get("reftarget") or "")
                 if node.get("reftype") == "myst" and node.get("reftargetid") and "#" not in target:
                     target += "#" + str(node["reftargetid"])  # MyST: a link to a heading of a document
+                # an implicit title is the target's own words (its heading), not this source's
+                label = node.astext() if node.get("refexplicit") else ""
                 out.refs.append(Reference(i, "xref", str(node.get("refdomain") or ""), str(node.get("reftype") or ""), target,
                                           str(node.get("refdoc") or record.docname), str(node.get("py:module") or ""),
-                                          str(node.get("py:class") or ""), bool(node.get("refspecific"))))
+                                          str(node.get("py:class") or ""), bool(node.get("refspecific")), label))
     return out
 
 
@@ -223,7 +231,7 @@ class _Resolver:
         return (hit[0], j) if j is not None else None
 
     def one(self, ref: Reference) -> tuple[str, str, int] | None:
-        _i, kind, domain, type_, target, refdoc, module, cls, specific = ref
+        _i, kind, domain, type_, target, refdoc, module, cls, specific, _label = ref
         if kind == "toctree":
             return ("toctree", target, 0) if target in self.pages else None
         if kind == "uri":
@@ -270,15 +278,28 @@ class _Resolver:
         return None
 
 
-def resolve(env: Any, pages: dict[str, DocReferences], suffixes: list[str]) -> dict[str, list[tuple[int, str, str, int]]]:
-    """``docname → [(from section, via, to docname, to section)]`` in document order."""
+class Resolved(NamedTuple):
+    """The captured references, resolved."""
+
+    #: ``docname → [(from section, via, to docname, to section)]`` in document order
+    links: dict[str, list[tuple[int, str, str, int]]]
+    #: ``docname → [(section, terms)]``: the label terms of its references to other pages
+    labels: dict[str, list[tuple[int, list[str]]]]
+
+
+def resolve(env: Any, pages: dict[str, DocReferences], suffixes: list[str]) -> Resolved:
+    """Every page's references resolved, and the labels of those that lead to another page."""
     r = _Resolver(env, pages, suffixes)
-    out: dict[str, list[tuple[int, str, str, int]]] = {}
+    out = Resolved({}, {})
     for docname in sorted(pages):
         rows = []
+        labels = []
         for ref in pages[docname].refs:
             found = r.one(ref)
             if found is not None:
                 rows.append((ref.section, found[0], found[1], found[2]))
-        out[docname] = rows
+                if found[1] != docname and ref.label:
+                    labels.append((ref.section, terms(ref.label)))
+        out.links[docname] = rows
+        out.labels[docname] = labels
     return out

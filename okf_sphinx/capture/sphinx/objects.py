@@ -38,9 +38,10 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section
+from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section, decode
+from okf_sphinx.core.terms import terms
 
-from .docstrings import Docstring, SourceFiles, init_docstring, locate, project_roots
+from .docstrings import Docstring, SourceFiles, entry_lines, init_docstring, locate, project_roots
 from .sections import MD_FENCE, Marker, ancestors, block_end, resolve_source
 
 logger = logging.getLogger(__name__)
@@ -185,6 +186,7 @@ def collect(
     found = _DocumentObjects(settings, env, docname, doctree, captured, srcdir, main, descs)
     for desc in descs:
         found.describe(desc)
+    found.carve_docstrings()
     found.carve_handwritten()
     found.module_docstrings(docstring_nodes)
     found.declared_modules(declared)
@@ -211,6 +213,8 @@ class _DocumentObjects:
         self._directives: list[tuple[str, int, str]] | None = None  # autodoc directive lines, read when needed
         self.used: set[tuple[str, int, int]] = set()  # py ranges already used by this document
         self.handwritten: list[tuple[str, int, addnodes.desc, Marker]] = []
+        self.docstring_of: dict[int, tuple[str, Docstring, int]] = {}  # id(desc) -> (file, docstring, its index in fixed)
+        self.entries: dict[int, list[tuple[int, int, addnodes.desc]]] = {}  # id(desc) -> entries carved out of its docstring
 
     def context(self, node: nodes.Node) -> tuple[int, int | None, tuple[str, ...]]:
         """(level, enclosing section/object order, only expressions) of ``node``."""
@@ -246,8 +250,30 @@ class _DocumentObjects:
         self.used.add(key)
         level, parent, only = self.context(node)
         marker = Marker(doc.start, order, name, level, anchor, only, parent, obj=info)  # type: ignore[arg-type]
+        if isinstance(node, addnodes.desc) and doc.value is not None:
+            self.docstring_of[id(node)] = (file, doc, len(self.fixed))
         self.fixed.append((marker, Section(file, name, level, doc.start, doc.end, anchor, only, None, info)))
         self.env.note_dependency(file)
+        return True
+
+    def entry(self, desc: addnodes.desc, sig: nodes.Element, name: str, info: ObjectInfo, anchor: str,
+              order: float) -> bool:
+        """An object written as an entry of its enclosing object's docstring (a nested
+        ``.. attribute::``, a Napoleon ``Attributes`` entry): located at the entry's lines
+        (carved out of that docstring by :meth:`carve_docstrings`)."""
+        match = _DOCSTRING_SOURCE.match(sig.source or "")
+        outer = next((a for a in reversed(ancestors(desc)) if isinstance(a, addnodes.desc)), None)
+        if match is None or outer is None or id(outer) not in self.docstring_of:
+            return False
+        file, doc, _at = self.docstring_of[id(outer)]
+        short = str(sig.get("fullname") or name).rsplit(".", 1)[-1]
+        lines = _safely(entry_lines, self.files, file, doc, short)
+        if lines is None or lines[0] <= doc.start or any(
+                a <= lines[1] and lines[0] <= b for a, b, _d in self.entries.get(id(outer), [])):
+            return False
+        if not self.located(file, Docstring(lines[0], lines[1], None), name, desc, info, anchor, order):
+            return False
+        self.entries.setdefault(id(outer), []).append((lines[0], lines[1], desc))
         return True
 
     def describe(self, desc: addnodes.desc) -> None:
@@ -287,6 +313,8 @@ class _DocumentObjects:
             else:
                 where = _safely(locate, self.files, module, fullname, self.settings.inherit_docstrings,
                                 desc.get("objtype", ""))
+        if where is None and py and self.entry(desc, sig, name, info, anchor, order):
+            return
         if where is None or not self.located(where[0], where[1], name, desc, info, anchor, order):
             # an installed module no project file matches says why (the build log counts them)
             why = self.files.unmatched_since(unmatched) if where is None else ""
@@ -297,6 +325,32 @@ class _DocumentObjects:
             if init is not None:
                 init_info = ObjectInfo(f"{name}.__init__", "py:method", signature)
                 self.located(init[0], init[1], f"{name}.__init__", desc[-1], init_info, anchor, order + 0.25)
+
+    def carve_docstrings(self) -> None:
+        """A docstring whose entries are objects of their own ends before its first entry; its
+        words after an entry (``.. versionadded::``) continue it, as the text after a
+        hand-written block does, so ranges stay disjoint."""
+        for outer_id, entries in self.entries.items():
+            file, doc, at = self.docstring_of[outer_id]
+            marker, section = self.fixed[at]
+            entries.sort(key=lambda e: e[0])
+            lm = self.captured_map(file)
+            section.line_end = _trimmed(lm, doc.start, entries[0][0] - 1)
+            for k, (_start, end, desc) in enumerate(entries):
+                gap_end = entries[k + 1][0] - 1 if k + 1 < len(entries) else doc.end
+                if not any(terms(lm.line_text(n)) for n in range(end + 1, gap_end + 1)):
+                    continue
+                first = next(n for n in range(end + 1, gap_end + 1) if terms(lm.line_text(n)))
+                last = max((self.order_of[id(n)] for n in desc.findall(nodes.Element)), default=marker.order)
+                tail = Marker(first, last + 0.5, section.heading, section.level, section.anchor, section.only,  # type: ignore[arg-type]
+                              marker.order, obj=section.obj, continued=True)
+                self.fixed.append((tail, Section(file, section.heading, section.level, first,
+                                                 _trimmed(lm, first, gap_end), section.anchor, section.only, None,
+                                                 section.obj, True)))
+
+    def captured_map(self, file: str) -> LineMap:
+        """The lines of a ``.py`` file this document located docstrings in."""
+        return LineMap(decode(Path(file).read_bytes()))
 
     def carve_handwritten(self) -> None:
         """Hand-written blocks carved out of the document's ranges; several objects reported at
@@ -366,6 +420,13 @@ class _DocumentObjects:
             end = block_end(self.captured[file], line)
             if end < self.captured[file].total_lines:
                 self.markers.append((file, Marker(end + 1, order + 0.25, resume_of=order)))  # type: ignore[arg-type]
+
+
+def _trimmed(lm: LineMap, start: int, end: int) -> int:
+    """``end``, trailing blank lines (and a docstring's closing quotes) left out, never before ``start``."""
+    while end > start and lm.line_text(end).strip() in ("", '"""', "'''"):
+        end -= 1
+    return end
 
 
 def _safely(find: Callable[..., T], *args: Any) -> T | None:

@@ -27,7 +27,7 @@ from sphinx.errors import ConfigError
 from sphinx.locale import _ as sphinx_gettext
 
 from okf_sphinx.capture.ui_strings import page_strings_context
-from okf_sphinx.surfaces.browser import BOOT, lazy_scripts, write_site_files
+from okf_sphinx.surfaces.browser import BOOT, lazy_scripts, remove_map, site_scripts, write_site_files
 
 from .ui_strings import dialog_strings_attribute, page_strings, setup_ui_strings
 
@@ -67,7 +67,11 @@ def _builder_inited(app: Sphinx) -> None:
     # okf-search.js assembled from okf_sphinx/js/, the scripts of static/ (the site language's
     # stemmer only), all minified with their source maps, and the CSS
     folder = Path(app.doctreedir) / "okf-runtime"
-    write_site_files(folder, app.config.language, skip=NOT_SHIPPED)
+    maps = app.config.okf_search_source_maps
+    write_site_files(folder, app.config.language, skip=NOT_SHIPPED, maps=maps)
+    if not maps:  # Sphinx copies _static/ over an earlier build's and leaves what is no longer there
+        for script in site_scripts(app.config.language):
+            remove_map(Path(app.outdir) / "_static", script)
     if str(folder) not in app.config.html_static_path:
         app.config.html_static_path.append(str(folder))
     name = page_name(app)
@@ -172,6 +176,7 @@ def setup_search_page(app: Sphinx) -> None:
     app.add_config_value("okf_search_title", "Search", "html", types=[str])
     app.add_config_value("okf_search_page_mode", "smart", "html", types=[str])
     app.add_config_value("okf_search_dialog", True, "html", types=[bool])
+    app.add_config_value("okf_search_source_maps", True, "html", types=[bool])
     setup_ui_strings(app)
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _builder_inited)

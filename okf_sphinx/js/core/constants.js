@@ -18,7 +18,7 @@ define('core/constants', function () {
     CJK_RANGES: [[4352,4607],[11904,12255],[12293,12295],[12321,12329],[12337,12341],[12344,12348],[12353,12543],[12549,12687],[12704,12735],[12784,12799],[13312,19903],[19968,40959],[43360,43391],[44032,55295],[63744,64255],[65382,65500],[110576,110959],[131072,205743]],
     // okf_sphinx/core/index_format.py
     FORMAT: "okf-sphinx-index",
-    FORMAT_VERSION: 5,
+    FORMAT_VERSION: 6,
     BUILD_DIGITS: 16,
     INT_DIGITS: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
     MAX_INT_DIGITS: 7,
@@ -59,6 +59,8 @@ define('core/constants', function () {
     // okf_sphinx/engine/phrases.py
     MAX_PHRASES: 4,
     MAX_PHRASE_SECTIONS: 200,
+    SENTENCE_TERMS: 2,
+    SENTENCE_SECTIONS: 20,
     // okf_sphinx/engine/expansion.py
     MAX_EXPANDED: 5,
     // okf_sphinx/engine/object_names.py
@@ -71,6 +73,8 @@ define('core/constants', function () {
     HEADING_IS: 0,
     HEADING_STARTS: 1,
     NO_HEADING: 2,
+    // okf_sphinx/engine/link_labels.py
+    LABEL_WEIGHT: 0.125,
     // okf_sphinx/core/semantic.py
     HEX: "0123456789abcdef",
     KEY_CODE_POINTS: 4,

@@ -1,5 +1,5 @@
 /* Mirrors okf_sphinx/engine/phrases.py: quoted phrases of a smart query, and the sections that
- * hold one. */
+ * hold one; a query that is a sentence, and the sections of a shown page that hold it. */
 define('engine/phrases', function (use) {
   'use strict';
   var C = use('core/constants'), S = use('core/strings'), terms = use('core/terms');
@@ -41,5 +41,32 @@ define('engine/phrases', function (use) {
     return found;
   }
 
-  return { phrases: phrases, holdsPhrase: holdsPhrase, phraseSections: phraseSections };
+  // Do words hold sentence's terms consecutively, in order (with prefix, its last term as the
+  // start of a term)?
+  function holdsSentence(words, sentence, prefix) {
+    var n = sentence.length, last = sentence[n - 1];
+    for (var i = 0; i + n <= words.length; i++) {
+      var j = 0;
+      while (j < n - 1 && words[i + j] === sentence[j]) j++;
+      if (j === n - 1 && (words[i + j] === last || (prefix && words[i + j].startsWith(last)))) return true;
+    }
+    return false;
+  }
+  // Of sids (a page's sections holding every counted word, best first), those whose text holds
+  // sentence (holdsSentence); the first SENTENCE_SECTIONS are checked.
+  async function sentenceSections(index, sentence, sids, prefix) {
+    var checked = sids.slice(0, C.SENTENCE_SECTIONS);
+    var secs = await Promise.all(checked.map(function (sid) { return index.section(sid); }));
+    var normaliser = secs.some(function (s) { return !S.isAscii(s.text); }) ? await index.normaliser() : terms.ASCII;
+    var found = new Set();
+    secs.forEach(function (s, i) {
+      if (holdsSentence((S.isAscii(s.text) ? terms.ASCII : normaliser).terms(s.text), sentence, prefix)) found.add(checked[i]);
+    });
+    return found;
+  }
+
+  return {
+    phrases: phrases, holdsPhrase: holdsPhrase, phraseSections: phraseSections,
+    holdsSentence: holdsSentence, sentenceSections: sentenceSections
+  };
 });

@@ -7,7 +7,7 @@ define('engine/smart', function (use) {
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
   var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
-  var objectNames = use('engine/object_names'), headings = use('engine/headings'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
+  var objectNames = use('engine/object_names'), headings = use('engine/headings'), linkLabels = use('engine/link_labels'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
   var W = use('engine/words');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
@@ -88,11 +88,12 @@ define('engine/smart', function (use) {
     }
     return [out, sidf, pidf];
   }
-  // The posting list of a term of a stem group (the build wrote one for each).
+  // The posting list of a term of a stem group (the build wrote one for each), as smart mode
+  // weighs it: occurrences in links' labels count less (engine/link_labels.js).
   async function formPosting(index, term) {
     var p = await index.posting(term);
     if (p === null) throw new OkfError('index_corrupt', 'stem group term ' + errors.jsonText(term) + ' has no postings; rebuild the site');
-    return p;
+    return linkLabels.labelledPosting(index, term, p);
   }
   // The query's distinct identifiers as written, at most MAX_QUERY_IDENTIFIERS.
   function queryIdentifiers(text) {
@@ -258,18 +259,28 @@ define('engine/smart', function (use) {
     return [ranked, scored];
   }
   // A page's hits [score, sid]: its named sections first (by tier), then its sections by heading
-  // tier (heads), then by score, then sid; the first always, further ones up to HITS_PER_PAGE that
-  // score at least SUB_HIT_FLOOR × the first's.
-  function pageHits(secs, names, heads) {
+  // tier (heads), then those holding the query as a sentence (said), then by score, then sid;
+  // the first always, further ones up to HITS_PER_PAGE that score at least SUB_HIT_FLOOR × the first's.
+  function pageHits(secs, names, heads, said) {
     var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : C.UNNAMED; };
     var headOf = function (sid) { return heads.has(sid) ? heads.get(sid) : C.NO_HEADING; };
-    var ranked = secs.map(function (x) { return [tierOf(x[1]), headOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
-      for (var i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    var saidOf = function (sid) { return said && said.has(sid) ? 0 : 1; };
+    var ranked = secs.map(function (x) { return [tierOf(x[1]), headOf(x[1]), saidOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
+      for (var i = 0; i < 5; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
       return 0;
     });
-    var floor = C.SUB_HIT_FLOOR * -ranked[0][2];
-    return ranked.filter(function (r, j) { return j === 0 || -r[2] >= floor; }).slice(0, C.HITS_PER_PAGE)
-      .map(function (r) { return [-r[2], r[3]]; });
+    var floor = C.SUB_HIT_FLOOR * -ranked[0][3];
+    return ranked.filter(function (r, j) { return j === 0 || -r[3] >= floor; }).slice(0, C.HITS_PER_PAGE)
+      .map(function (r) { return [-r[3], r[4]]; });
+  }
+  // The sections of one page (secs) that hold the query as a sentence: of those holding every
+  // counted word, best score first, the ones whose text holds its terms in order.
+  async function sentenceHits(index, sentence, ev, secs, prefix) {
+    var full = secs.filter(function (x) { return ev.every(function (e) { return e.acc.has(x[1]); }); })
+      .map(function (x) { return [-x[0], x[1]]; }).sort(function (x, y) {
+        return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1];
+      });
+    return full.length ? phrasesOf.sentenceSections(index, sentence, full.map(function (x) { return x[1]; }), prefix) : new Set();
   }
   // One page of the answer, with its hits best: each hit's snippet is cut for the word forms
   // the section holds, its matched_terms are the query words it holds (said: the query text of
@@ -401,10 +412,19 @@ define('engine/smart', function (use) {
     var pages = candidates(ev, pv, names, heads, firsts, pageOk, weights);
     var r = rankPages(ev, iv, pv, pages, priors, limit), ranked = r[0], scored = r[1];
     var suggesting = Promise.all(unknown.map(function (w) { return spelling.suggestions(index, w); }));  // read meanwhile
+    // a query of several words and no quoted phrase may be a sentence pasted from the site
+    var sentence = words.length >= C.SENTENCE_TERMS && !quoted.length && segmenter(index) === null && ev.length ? words : null;
+    var shownPages = ranked.slice(0, limit).map(function (rk) {
+      var p = rk[3];
+      return [rk, scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p))];
+    });
+    var saidBy = await Promise.all(shownPages.map(function (x) {
+      return sentence ? sentenceHits(index, sentence, ev, x[1], prefix) : new Set();
+    }));
     var hitSids = [];
-    var shown = await Promise.all(ranked.slice(0, limit).map(function (rk) {
-      var p = rk[3], secs = scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p));
-      var best = pageHits(secs, names, heads);
+    var shown = await Promise.all(shownPages.map(function (x, n) {
+      var rk = x[0], p = rk[3], secs = x[1];
+      var best = pageHits(secs, names, heads, saidBy[n]);
       best.forEach(function (b) { hitSids.push(b[1]); });
       var missing = said(ev.map(function (e, i) { return i; }).filter(function (i) { return !ev[i].pagePart.has(p); }));
       quoted.forEach(function (ph, n) { if (!pages.phrasePages[n].has(p)) missing.push('"' + ph.join(' ') + '"'); });
@@ -447,6 +467,6 @@ define('engine/smart', function (use) {
     Scoring: Scoring, smartMeta: smartMeta, stemmer: stemmer, segmenter: segmenter, group: group, completions: completions, variants: variants,
     formPosting: formPosting, queryIdentifiers: queryIdentifiers, pageOf: pageOf, evidence: evidence,
     computeEvidence: computeEvidence, sectionScores: sectionScores, Candidates: Candidates, candidates: candidates,
-    rankPages: rankPages, pageHits: pageHits, page: page, search: search
+    rankPages: rankPages, pageHits: pageHits, sentenceHits: sentenceHits, page: page, search: search
   };
 });

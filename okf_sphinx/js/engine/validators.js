@@ -87,7 +87,8 @@ define('engine/validators', function (use) {
     }
     Object.keys(shard.groups).forEach(function (stem) {
       var g = shard.groups[stem];
-      if (!(Array.isArray(g) && g.length === 3 && isFinite(g[0]) && isFinite(g[1]) && Array.isArray(g[2]) && g[2].every(isStr))) {
+      if (!(Array.isArray(g) && (g.length === 3 || g.length === 4) && isFinite(g[0]) && isFinite(g[1]) && Array.isArray(g[2]) && g[2].every(isStr)
+        && (g.length === 3 || (isObject(g[3]) && Object.keys(g[3]).every(function (t) { return g[2].indexOf(t) >= 0 && isStr(g[3][t]); }))))) {
         throw corrupt(name, 'a stem-group shard is malformed');
       }
     });
