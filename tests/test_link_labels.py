@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from support.build import build_html, same_build, write_project
-from support.mkdocs_sites import mkdocs_build, write_mkdocs_project
+from support.mkdocs_sites import built_mkdocs_project
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
@@ -67,10 +67,7 @@ def order(site: Path, query: str, **options: Any) -> list[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("labels")
-    project = write_mkdocs_project(base / "src", PAGES)
-    mkdocs_build(project, base / "site")
-    return base / "site"
+    return built_mkdocs_project(tmp_path_factory.mktemp("labels"), PAGES)
 
 
 def test_mkdocs_counts_the_labels_and_addresses_of_links_to_other_pages(site: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from support.build import same_build
-from support.mkdocs_sites import mkdocs_build, write_mkdocs_project
+from support.mkdocs_sites import built_mkdocs_project, mkdocs_build, write_mkdocs_project
 
 import okf_sphinx
 from okf_sphinx.core import index_format as fmt
@@ -29,10 +29,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("headings")
-    project = write_mkdocs_project(base / "src", PAGES)
-    mkdocs_build(project, base / "site")
-    return base / "site"
+    return built_mkdocs_project(tmp_path_factory.mktemp("headings"), PAGES)
 
 
 def order(site: Path, query: str, **options: object) -> list[str]:

@@ -12,7 +12,7 @@ import okf_sphinx
 from support.build import build_html, write_project
 from okf_sphinx.engine import smart
 
-from support.node import python_answer, run_node, same
+from support.node import node_answers
 
 # "quokka": three times in a short section, once in a long one (the weak one falls below the
 # floor); "island": once in the short section, twice in the long one (the other one clears it)
@@ -64,11 +64,7 @@ def test_a_weak_section_is_a_hit_only_above_the_floor(site: Path, monkeypatch: p
 
 @pytest.mark.node
 def test_node_applies_the_same_floor(site: Path) -> None:
-    index = okf_sphinx.open_index(site)
-    js = run_node(site / "_okf", REQUESTS)
-    for req, answer in zip(REQUESTS, js):
-        py = python_answer(index, req)
-        assert same(answer, py) is None, (req, same(answer, py))
+    js = node_answers(site, REQUESTS)
     assert [h["heading"] for h in js[0]["pages"][0]["hits"]] == ["Strong"]
     assert [h["heading"] for h in js[1]["pages"][0]["hits"]] == ["Weak", "Strong"]
 
@@ -122,9 +118,5 @@ def test_a_pasted_sentence_puts_the_section_holding_it_first(said_site: Path, mo
 
 @pytest.mark.node
 def test_node_puts_the_same_sentence_first(said_site: Path) -> None:
-    index = okf_sphinx.open_index(said_site)
-    js = run_node(said_site / "_okf", SAID_REQUESTS)
-    for req, answer in zip(SAID_REQUESTS, js):
-        py = python_answer(index, req)
-        assert same(answer, py) is None, (req, same(answer, py))
+    js = node_answers(said_site, SAID_REQUESTS)
     assert [a["pages"][0]["hits"][0]["heading"] for a in js[:2]] == ["Pasted", "Pasted"]

@@ -114,6 +114,13 @@ def write_mkdocs_project(root: Path, files: dict[str, str | bytes], config: str 
     return root
 
 
+def built_mkdocs_project(base: Path, files: dict[str, str | bytes], config: str = "") -> Path:
+    """``files`` written as a MkDocs project under ``base/src`` (:func:`write_mkdocs_project`)
+    and built into ``base/site``, which is returned."""
+    mkdocs_build(write_mkdocs_project(base / "src", files, config), base / "site")
+    return base / "site"
+
+
 def index_bytes(site: Path, output_dir: str = "_okf") -> dict[str, bytes]:
     root = site / output_dir
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

@@ -126,6 +126,19 @@ def same(js: Any, py: Any, where: str = "$") -> str | None:
     return None if type(js) is type(py) and js == py else f"{where}: {js!r} != {py!r}"
 
 
+def node_answers(site: Path, requests: list[dict[str, Any]]) -> list[Any]:
+    """The JS runtime's answers to ``requests`` over ``site``'s index, each checked equal (exact
+    float bits, :func:`same`) to the Python engine's."""
+    import okf_sphinx
+
+    index = okf_sphinx.open_index(site)
+    answers = run_node(site / "_okf", requests)
+    for req, answer in zip(requests, answers):
+        py = python_answer(index, req)
+        assert same(answer, py) is None, (req, same(answer, py))
+    return answers
+
+
 def unicode_differences() -> list[int]:
     """Code points whose word class, assignment or case mapping differ between the build's
     Python tables and this Node's own Unicode (regex properties, toLowerCase)."""
