@@ -19,7 +19,7 @@ from okf_sphinx import open_index
 from support.mkdocs_sites import built_example, copy_example, mkdocs_build
 from support.dialog import (axe_violations, expected_groups, expected_page_results, open_by_key, page_results, shown_groups,
                             type_query, wait_closed_with_focus_on)
-from support.http import serve
+from support.http import serve_folder, serving_each
 
 pytestmark = pytest.mark.browser
 
@@ -40,11 +40,8 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def servers(sites: dict[str, Path]) -> Iterator[dict[str, str]]:
-    running = {theme: serve(site) for theme, site in sites.items()}
-    yield {theme: url for theme, (url, _) in running.items()}
-    for _, server in running.values():
-        server.shutdown()
-        server.server_close()
+    with serving_each(sites) as urls:
+        yield urls
 
 
 @pytest.fixture(params=[(t, s) for t in THEMES for s in ("http", "file")], ids=lambda p: f"{p[0]}-{p[1]}")
@@ -174,10 +171,8 @@ def material_beside(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
         "      unmatched_headings: info\n", encoding="utf-8")
     out = base / "site"
     mkdocs_build(project, out, config="mkdocs-beside.yml")
-    url, server = serve(out)
-    yield url, out
-    server.shutdown()
-    server.server_close()
+    with serve_folder(out) as (url, _requests):
+        yield url, out
 
 
 def _press_until(page: Any, key: str, condition: str, tries: int = 60) -> None:
@@ -265,15 +260,14 @@ def material_instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
     project = copy_example(base / "src", "material")
     out = base / "site"
     out.mkdir()
-    url, server = serve(out)
-    # instant loading follows the links its sitemap lists, on the site_url's port: the server's
-    (project / "mkdocs-instant.yml").write_text(
-        f"INHERIT: mkdocs-material.yml\nsite_url: {url}\ntheme:\n  name: material\n  features:\n"
-        "    - navigation.instant\n", encoding="utf-8")
-    mkdocs_build(project, out, config="mkdocs-instant.yml")
-    yield url, out
-    server.shutdown()
-    server.server_close()
+    with serve_folder(out) as (url, _requests):
+        # instant loading follows the links its sitemap lists, on the site_url's port: so the
+        # site_url is this server's URL, known before the build
+        (project / "mkdocs-instant.yml").write_text(
+            f"INHERIT: mkdocs-material.yml\nsite_url: {url}\ntheme:\n  name: material\n  features:\n"
+            "    - navigation.instant\n", encoding="utf-8")
+        mkdocs_build(project, out, config="mkdocs-instant.yml")
+        yield url, out
 
 
 def test_material_instant_loading_keeps_the_dialog_working(browser: Any, material_instant: tuple[str, Path]) -> None:

@@ -23,7 +23,7 @@ from support.dialog import expected_page_results, page_results
 from support.dialog import expected_groups as _dialog_expected
 from support.dialog import shown_groups as _shown
 from support.dialog import type_query as _type
-from support.http import serve
+from support.http import serving_each
 from support.mkdocs_sites import build_env, copy_example, mkdocs_build
 from support.zensical_sites import PROJECT, make_site
 
@@ -49,11 +49,8 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def servers(sites: dict[str, Path]) -> Iterator[dict[str, str]]:
-    running = {v: serve(folder) for v, folder in sites.items()}
-    yield {v: url for v, (url, _server) in running.items()}
-    for _url, server in running.values():
-        server.shutdown()
-        server.server_close()
+    with serving_each(sites) as urls:
+        yield urls
 
 
 @pytest.fixture(params=[(v, s) for v in VARIANTS for s in ("http", "file")], ids=lambda p: f"{p[0]}-{p[1]}")

@@ -8,7 +8,9 @@ import http.server
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+K = TypeVar("K")
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -54,3 +56,11 @@ def serve(root: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
     """Serve ``root`` until the caller shuts the server down; (base URL, server)."""
     handler = type("Handler", (_Quiet,), {"requests": []})
     return serve_handler(functools.partial(handler, directory=str(root)))
+
+
+@contextlib.contextmanager
+def serving_each(folders: dict[K, Path]) -> Iterator[dict[K, str]]:
+    """Each of ``folders`` served by :func:`serve_folder` for the ``with`` block: their base
+    URLs under the same keys, every server shut down after."""
+    with contextlib.ExitStack() as stack:
+        yield {key: stack.enter_context(serve_folder(folder))[0] for key, folder in folders.items()}
