@@ -17,8 +17,8 @@ import pytest
 
 from okf_sphinx import open_index
 from support.mkdocs_sites import built_example, copy_example, mkdocs_build
-from support.dialog import (axe_violations, expected_groups, expected_page_results, open_by_key, page_results, shown_groups,
-                            type_query, wait_closed_with_focus_on)
+from support.dialog import (axe_violations, expected_groups, expected_page_results, okf_page_errors, open_by_key, page_results,
+                            shown_groups, type_query, wait_closed_with_focus_on)
 from support.http import serve_folder, serving_each
 
 pytestmark = pytest.mark.browser
@@ -91,9 +91,7 @@ def test_theme_search_box_opens_the_dialog(browser: Any, site: tuple[str, str, P
     Enter with nothing selected leads to search.html?q= with the same results as the API."""
     theme, base, folder = site
     page = browser.new_page()
-    errors: list[str] = []
-    # errors from okf's scripts (the themes' own CDN scripts, like highlight.js, cannot load offline)
-    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    errors = okf_page_errors(page)
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(base + "guide/headings/index.html")
@@ -276,8 +274,7 @@ def test_material_instant_loading_keeps_the_dialog_working(browser: Any, materia
     and by its keys still answers as the Python API, with links right for the new page."""
     base, folder = material_instant
     page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    errors = okf_page_errors(page)
     page.goto(base + "retry/")
     page.wait_for_load_state("load")
     page.wait_for_function("() => typeof window.document$ !== 'undefined'")  # Material's scripts are running

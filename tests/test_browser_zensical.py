@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from support.dialog import axe_violations as _axe
-from support.dialog import expected_page_results, page_results
+from support.dialog import expected_page_results, okf_page_errors, page_results
 from support.dialog import expected_groups as _dialog_expected
 from support.dialog import shown_groups as _shown
 from support.dialog import type_query as _type
@@ -69,8 +69,7 @@ SEARCH_BOX = {"mkdocs": 'a[data-bs-target="#mkdocs_search_modal"]', "material": 
 def test_search_button_opens_the_dialog_with_the_api_answer(browser: Any, site: tuple[str, Path]) -> None:
     base, folder = site
     page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    errors = okf_page_errors(page)
     page.goto(base + "guide/usage/index.html")
     page.locator('button.md-search__button, label[for="__search"]').locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")

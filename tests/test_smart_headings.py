@@ -92,15 +92,14 @@ def test_an_index_without_heading_shards_ranks_by_words_alone(site: Path, tmp_pa
 def test_the_dialog_in_materials_theme_puts_the_heading_first(browser: Any, tmp_path: Path) -> None:
     """Material for MkDocs' search box opens okf's dialog; as the reader types ``installation``
     (a prefix search at every key) the page of that heading is the first group, as the API says."""
-    from support.dialog import expected_groups, shown_groups, type_query
+    from support.dialog import expected_groups, okf_page_errors, shown_groups, type_query
 
     project = write_mkdocs_project(tmp_path / "src", PAGES, "theme:\n  name: material\n")
     site = tmp_path / "site"
     mkdocs_build(project, site)
     base = site.as_uri() + "/"
     page = browser.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    errors = okf_page_errors(page)
     page.goto(base + "setup/index.html")
     page.locator("input.md-search__input").locator("visible=true").first.click()
     page.wait_for_selector("dialog.okf-dialog[open]")

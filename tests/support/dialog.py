@@ -46,6 +46,15 @@ def axe_violations(page: Any, selector: str) -> list[dict[str, Any]]:
     return [v for v in result if v["impact"] in ("serious", "critical")]
 
 
+def okf_page_errors(page: Any) -> list[str]:
+    """The list the errors of okf's own scripts on a MkDocs or Zensical page (``assets/okf/``)
+    are recorded in, each as its stack; other scripts' errors are left out (the themes' CDN
+    scripts, like highlight.js, cannot load offline)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e.stack)) if "assets/okf/" in str(e.stack) else None)
+    return errors
+
+
 def type_query(page: Any, text: str) -> None:
     """Type into the dialog one key at a time and wait for the answer to the whole text."""
     page.keyboard.type(text)
