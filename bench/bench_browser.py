@@ -148,11 +148,17 @@ def file_for(site: Path, url: str) -> Path | None:
     return f if f.is_file() else None
 
 
-def measure(browser: Any, base: str, site: Path, page_url: str, done: str, exclude: set[str]) -> dict[str, Any]:
-    context = browser.new_context()
+def recorded_page(context: Any) -> tuple[Any, list[str]]:
+    """A new page of the browser ``context`` and the list every URL it requests is appended to."""
     page = context.new_page()
     urls: list[str] = []
     page.on("request", lambda r: urls.append(r.url))
+    return page, urls
+
+
+def measure(browser: Any, base: str, site: Path, page_url: str, done: str, exclude: set[str]) -> dict[str, Any]:
+    context = browser.new_context()
+    page, urls = recorded_page(context)
     page.goto(base + page_url)
     page.wait_for_function(done, timeout=120_000)
     page.wait_for_load_state("networkidle")
@@ -178,9 +184,7 @@ def measure(browser: Any, base: str, site: Path, page_url: str, done: str, exclu
 
 def baseline(browser: Any, base: str) -> set[str]:
     context = browser.new_context()
-    page = context.new_page()
-    urls: list[str] = []
-    page.on("request", lambda r: urls.append(r.url))
+    page, urls = recorded_page(context)
     page.goto(base + "index.html")
     page.wait_for_load_state("networkidle")
     context.close()
@@ -252,9 +256,7 @@ def dialog_bench(browser: Any, base: str, site: Path, queries: list[str]) -> dic
     typed = []
     for q in TYPED:
         context = browser.new_context()
-        page = context.new_page()
-        urls: list[str] = []
-        page.on("request", lambda r: urls.append(r.url))
+        page, urls = recorded_page(context)
         page.goto(page_url)
         page.wait_for_load_state("networkidle")
         before = len(urls)

@@ -180,10 +180,10 @@ def _context(browser: Any, base: str) -> Any:
 
 
 def _requests(browser: Any, base: str, page_url: str, done: str | None) -> list[str]:
+    import bench_browser
+
     context = _context(browser, base)
-    page = context.new_page()
-    urls: list[str] = []
-    page.on("request", lambda r: urls.append(r.url))
+    page, urls = bench_browser.recorded_page(context)
     page.goto(base + page_url)
     if done:
         page.wait_for_function(done, timeout=120_000)

@@ -49,7 +49,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 import bench_footprint  # noqa: E402
-from bench_browser import CHROMIUM, CHROMIUM_ARGS, _Quiet, file_for  # noqa: E402
+from bench_browser import CHROMIUM, CHROMIUM_ARGS, _Quiet, file_for, recorded_page  # noqa: E402
 
 #: 15 characters each, as bench_browser --dialog types them
 QUERIES = ["type annotation", "garbage collect", "async generator", "exception group", "dataclass field",
@@ -101,11 +101,16 @@ def page_tags(page: str) -> tuple[str, str]:
     return "".join(t for t in tags if t.startswith("<link")), "".join(t for t in tags if t.startswith("<script"))
 
 
+def search_page_of(html: Path) -> Path:
+    """okf's search page of the built site: the page its boot script names (``okf-search.html``
+    when the site keeps Sphinx's own ``search.html``)."""
+    named = re.search(r'data-okf-search-page="([^"]+)"', (html / "index.html").read_text(encoding="utf-8"))
+    return html / (named.group(1) if named else "search.html")
+
+
 def browse(browser: Any, url: str, site: Path, query: str | None) -> dict[str, Any]:
     context = browser.new_context()
-    page = context.new_page()
-    urls: list[str] = []
-    page.on("request", lambda r: urls.append(r.url))
+    page, urls = recorded_page(context)
     page.goto(url)
     page.wait_for_load_state("networkidle")
     out: dict[str, Any] = {}
@@ -169,7 +174,7 @@ def measure(name: str, html: Path, rev: str, browser: Any, base: str) -> dict[st
         }
     # the search page: its runtime files (gzip) + the index a cold smart query loads (median)
     cold = bench_footprint.cold(html, bench_footprint.RUNTIME, (20, 10))["smart+prefix"]
-    after_search = re.findall(r'src="_static/(okf-[^"?]+\.js)', (html / "search.html").read_text(encoding="utf-8"))
+    after_search = re.findall(r'src="_static/(okf-[^"?]+\.js)', search_page_of(html).read_text(encoding="utf-8"))
     after_search += [n for n in ("okf-search.css", "okf-dialog.css") if (html / "_static" / n).is_file()]
     row["before"]["search_page"] = {"runtime_gzip": sum(gz(files[n]) for n in search_eager), "index_median_gzip": cold["median"],
                                     "index_max_gzip": cold["max"]}
