@@ -41,8 +41,7 @@ def phrases(normaliser: Any, query: str) -> list[list[str]]:
 
 def holds_phrase(terms: list[str], phrase: list[str]) -> bool:
     """Do ``terms`` hold ``phrase``'s terms consecutively, in order?"""
-    n = len(phrase)
-    return any(terms[i : i + n] == phrase for i in range(len(terms) - n + 1))
+    return holds_sentence(terms, phrase, False)
 
 
 def phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool]) -> set[int]:
@@ -54,9 +53,7 @@ def phrase_sections(index: Index, phrase: list[str], keep: Callable[[int], bool]
         return set()
     rest = [p.positions for p in postings[1:]]
     both = [sid for sid in postings[0].sids if all(sid in r for r in rest) and keep(sid)]
-    found = {sid for sid in both[:MAX_PHRASE_SECTIONS]
-             if holds_phrase(index.normaliser.terms(index.section(sid)["text"]), phrase)}
-    return found | set(both[MAX_PHRASE_SECTIONS:])
+    return sections_holding(index, both[:MAX_PHRASE_SECTIONS], phrase, False) | set(both[MAX_PHRASE_SECTIONS:])
 
 
 def holds_sentence(terms: list[str], sentence: list[str], prefix: bool) -> bool:
@@ -73,5 +70,9 @@ def holds_sentence(terms: list[str], sentence: list[str], prefix: bool) -> bool:
 def sentence_sections(index: Index, sentence: list[str], sids: list[int], prefix: bool) -> set[int]:
     """Of ``sids`` (a page's sections holding every counted word, best first), those whose text
     holds ``sentence`` (:func:`holds_sentence`); the first :data:`SENTENCE_SECTIONS` are checked."""
-    return {sid for sid in sids[:SENTENCE_SECTIONS]
-            if holds_sentence(index.normaliser.terms(index.section(sid)["text"]), sentence, prefix)}
+    return sections_holding(index, sids[:SENTENCE_SECTIONS], sentence, prefix)
+
+
+def sections_holding(index: Index, sids: list[int], run: list[str], prefix: bool) -> set[int]:
+    """Those of ``sids`` whose text, as terms, holds ``run`` (:func:`holds_sentence`)."""
+    return {sid for sid in sids if holds_sentence(index.normaliser.terms(index.section(sid)["text"]), run, prefix)}

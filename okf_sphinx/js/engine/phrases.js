@@ -17,12 +17,7 @@ define('engine/phrases', function (use) {
   }
   // Do words hold phrase's terms consecutively, in order?
   function holdsPhrase(words, phrase) {
-    for (var i = 0; i + phrase.length <= words.length; i++) {
-      var j = 0;
-      while (j < phrase.length && words[i + j] === phrase[j]) j++;
-      if (j === phrase.length) return true;
-    }
-    return false;
+    return holdsSentence(words, phrase, false);
   }
   // Sections (that keep allows) holding the phrase's words in order, checked in their text: the
   // first MAX_PHRASE_SECTIONS by sid that hold all its words exactly; later ones count as holding it.
@@ -31,12 +26,7 @@ define('engine/phrases', function (use) {
     if (postings.some(function (p) { return p === null; })) return new Set();
     var rest = postings.slice(1).map(function (p) { return p.positions; });
     var both = postings[0].sids.filter(function (sid) { return rest.every(function (r) { return r.has(sid); }) && keep(sid); });
-    var checked = both.slice(0, C.MAX_PHRASE_SECTIONS);
-    var secs = await Promise.all(checked.map(function (sid) { return index.section(sid); }));
-    // the tables only for a text that needs them
-    var normaliser = secs.some(function (s) { return !S.isAscii(s.text); }) ? await index.normaliser() : terms.ASCII;
-    var found = new Set();
-    secs.forEach(function (s, i) { if (holdsPhrase((S.isAscii(s.text) ? terms.ASCII : normaliser).terms(s.text), phrase)) found.add(checked[i]); });
+    var found = await sectionsHolding(index, both.slice(0, C.MAX_PHRASE_SECTIONS), phrase, false);
     both.slice(C.MAX_PHRASE_SECTIONS).forEach(function (sid) { found.add(sid); });
     return found;
   }
@@ -55,18 +45,22 @@ define('engine/phrases', function (use) {
   // Of sids (a page's sections holding every counted word, best first), those whose text holds
   // sentence (holdsSentence); the first SENTENCE_SECTIONS are checked.
   async function sentenceSections(index, sentence, sids, prefix) {
-    var checked = sids.slice(0, C.SENTENCE_SECTIONS);
-    var secs = await Promise.all(checked.map(function (sid) { return index.section(sid); }));
+    return sectionsHolding(index, sids.slice(0, C.SENTENCE_SECTIONS), sentence, prefix);
+  }
+  // Those of sids whose text, as terms, holds run (holdsSentence).
+  async function sectionsHolding(index, sids, run, prefix) {
+    var secs = await Promise.all(sids.map(function (sid) { return index.section(sid); }));
+    // the tables only for a text that needs them
     var normaliser = secs.some(function (s) { return !S.isAscii(s.text); }) ? await index.normaliser() : terms.ASCII;
     var found = new Set();
     secs.forEach(function (s, i) {
-      if (holdsSentence((S.isAscii(s.text) ? terms.ASCII : normaliser).terms(s.text), sentence, prefix)) found.add(checked[i]);
+      if (holdsSentence((S.isAscii(s.text) ? terms.ASCII : normaliser).terms(s.text), run, prefix)) found.add(sids[i]);
     });
     return found;
   }
 
   return {
     phrases: phrases, holdsPhrase: holdsPhrase, phraseSections: phraseSections,
-    holdsSentence: holdsSentence, sentenceSections: sentenceSections
+    holdsSentence: holdsSentence, sentenceSections: sentenceSections, sectionsHolding: sectionsHolding
   };
 });
