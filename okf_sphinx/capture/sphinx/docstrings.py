@@ -371,6 +371,12 @@ class SourceFiles:
             self.captured[path] = CapturedFile.read(path)[0]
         return _python_docs(path, self.captured[path].sha256)
 
+    def text(self, path: str) -> str:
+        """The text of the file at ``path`` (read and digested once per document, the text
+        once per digest)."""
+        self.docs(path)
+        return _text(path, self.captured[path].sha256)
+
     def files(self) -> list[CapturedFile]:
         """The files read, by path."""
         return [self.captured[p] for p in sorted(self.captured)]
@@ -488,8 +494,7 @@ def entry_lines(files: SourceFiles, path: str, doc: Docstring, name: str) -> tup
     ``method``) directive, or an entry of a Napoleon ``Attributes`` section (``name (type):
     text``, ``name : type`` in NumPy style); the entry line and the lines indented below it,
     trailing blank lines left out.  None where the docstring holds no such entry."""
-    files.docs(path)  # read (and digested) once per document
-    lines = _text(path, files.captured[path].sha256).split("\n")
+    lines = files.text(path).split("\n")
     first, last = doc.start, min(doc.end, len(lines))
     word = re.escape(name)
     directive = re.compile(r"^[ \t]*(?:[\"']{3})?\.\.[ \t]+(?:py:)?(?:attribute|data|property|method)::[ \t]+"

@@ -38,7 +38,7 @@ from sphinx import addnodes
 from sphinx.util import logging
 
 from okf_sphinx.core.lines import LineMap
-from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section, decode
+from okf_sphinx.core.records import MAX_HEADING_BYTES, CapturedFile, ObjectInfo, Section
 from okf_sphinx.core.terms import terms
 
 from .docstrings import Docstring, SourceFiles, entry_lines, init_docstring, locate, project_roots
@@ -349,8 +349,9 @@ class _DocumentObjects:
                                                  section.obj, True)))
 
     def captured_map(self, file: str) -> LineMap:
-        """The lines of a ``.py`` file this document located docstrings in."""
-        return LineMap(decode(Path(file).read_bytes()))
+        """The lines of a ``.py`` file this document located docstrings in (the text its
+        docstrings were found in)."""
+        return LineMap(self.files.text(file))
 
     def carve_handwritten(self) -> None:
         """Hand-written blocks carved out of the document's ranges; several objects reported at
