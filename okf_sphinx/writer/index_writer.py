@@ -370,10 +370,10 @@ def build_index(
 
     order, n_search = _sid_order(records, root)
     sid_of = {(p.record.docname, p.position): sid for sid, p in enumerate(order)}
-    table = _section_rows(order, n_search, records, site, maps, {e["path"]: n for n, e in enumerate(entries)})
+    file_no = {e["path"]: n for n, e in enumerate(entries)}
+    table = _section_rows(order, n_search, records, site, maps, file_no)
     check_cap("terms", table.tokens, limits, site.host)
-    out.update(pack_files(_share_texts(unshipped, table.rows, {e["path"]: n for n, e in enumerate(entries)}),
-                          int(FILE_PACK_BYTES / site.file_scale)))
+    out.update(pack_files(_share_texts(unshipped, table.rows, file_no), int(FILE_PACK_BYTES / site.file_scale)))
     del captured, maps  # every text the index needs is in `table.rows` now: free the sources' bytes and line maps
 
     out["concepts"], pages = _pages(records, root, site, sid_of, table.anchors, progress)
