@@ -15,7 +15,7 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.hosts import SPHINX
 from okf_sphinx.writer import index_writer, packing, sizing, smart_index
 
-from support.build import sphinx_build, write_project
+from support.build import index_value, logical_files, sphinx_build, write_project
 
 PAGES = {
     "index.rst": "Home\n====\n\n.. toctree::\n\n   usage\n   other\n\n.. include:: _inc/part.rst\n",
@@ -42,7 +42,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_sections_are_packed_into_files_each_reader_unpacks_alike(built: Path) -> None:
     index = okf_sphinx.open_index(built)
     m = index.manifest
-    assert m["format_version"] == 6 and m["sections_all"] > 60
+    assert m["format_version"] == 7 and m["sections_all"] > 60
     starts = fmt.section_starts(m["section_files"])
     assert sum(fmt.decode_ints(m["section_files"])) == m["sections_all"]
     assert starts[0] == 0 and len(starts) == len(list((built / "_okf" / "s").glob("*.js"))) < m["sections_all"]
@@ -72,8 +72,9 @@ def test_captured_files_are_served_from_the_sites_sources_copy(built: Path) -> N
     # an included file has no copy of its own in _sources/: the index holds it
     n, e = entries["_inc/part.rst"]
     assert "copy" not in e and e["pack"] == 0
-    assert [r["path"] for r in fmt.unwrap("f/0", (built / "_okf" / "f" / "0.js").read_bytes())["files"]] == ["_inc/part.rst"]
-    assert sorted(p.name for p in (built / "_okf" / "f").iterdir()) == ["0.js"]
+    assert [r["path"] for r in index_value(built / "_okf", "f/0")["files"]] == ["_inc/part.rst"]
+    bundled = [n for names in index_value(built / "_okf", "manifest").get("bundles", []) for n in names]
+    assert [n for n in bundled if n.startswith("f/")] + [p.name for p in (built / "_okf").glob("f/*.js")] in (["f/0"], ["0.js"])
     answer = index.read_lines("usage.rst", [1, 3])
     assert answer["content"] == "Usage\n=====\n" and answer["status"] == "ok"
     assert index.get_section(locator=index.search("politely")["hits"][0]["locator"])["status"] == "ok"
@@ -85,7 +86,7 @@ def test_without_html_copy_source_the_index_holds_every_file(tmp_path: Path) -> 
     index = okf_sphinx.open_index(tmp_path / "html")
     assert all("copy" not in e for e in index.files())
     # the small files share one pack; every one reads back exactly
-    assert len(list((tmp_path / "html" / "_okf" / "f").glob("*.js"))) == 1 < len(index.files())
+    assert [n for n in logical_files(tmp_path / "html" / "_okf") if n.startswith("f/")] == ["f/0"] and len(index.files()) > 1
     assert index.read_lines("usage.rst", [1, 2])["content"] == "Usage\n====="
     for n, e in enumerate(index.files()):
         assert e["pack"] == 0 and len(index.file_bytes(n)) == e["size"]
@@ -219,14 +220,15 @@ def test_a_small_site_gets_files_in_proportion_to_its_pages(tmp_path: Path) -> N
     budgets = {k: b.files for k, b in sized.items()}
     largest = {k: b.largest for k, b in sized.items() if b.largest}
     counts: dict[str, int] = {}
+    named = logical_files(okf)  # a bundle's parts count in their own folders
     for k in budgets:
-        files = [p.read_bytes() for p in (okf / k).glob("*.js")] if (okf / k).is_dir() else []
+        files = [size for name, size in named.items() if name.startswith(f"{k}/")]
         counts[k] = len(files)
         if k in largest:  # more files than the page budget only where files would outgrow their largest size
-            raw = sum(len(f) for f in files)
+            raw = sum(files)
             assert counts[k] <= max(budgets[k], 2 * (-(-raw // largest[k])) + 1), (k, counts, budgets, raw)
             if k in "sd" and counts[k] > 1:  # hashed or packed files stay near their aim
-                assert max(len(f) for f in files) <= 3 * largest[k], (k, [len(f) for f in files])
+                assert max(files) <= 3 * largest[k], (k, files)
         else:
             assert counts[k] <= budgets[k], (k, counts, budgets)
     m = index.manifest["smart"]
@@ -343,3 +345,50 @@ def test_a_small_site_index_has_fewer_files_than_the_site(example_html: Path) ->
         p.relative_to(example_html).parts[0] in ("_okf", ".doctrees") or p.name.startswith("okf-")
         or p.name in ("llms.txt", "llms-full.txt"))]
     assert 0 < okf <= len(plain), (okf, len(plain))
+
+
+def test_rare_files_share_a_bundle_that_both_engines_read_alike(built: Path, tmp_path: Path) -> None:
+    """Format 7: on a small site the files no plain query reads (concepts, meta, paths, l/, f/,
+    p/) are the parts of one bundle ``b/0``; the engines read each part as its own file, a
+    filter query (paths, meta) answers alike in Python and Node, and a bundle that lacks a part
+    or a manifest whose ``bundles`` is malformed is ``index_corrupt`` in both."""
+    from support.build import rewrite_index_value
+    from support.node import node_answers, python_answer, run_node
+
+    okf = built / "_okf"
+    bundles = index_value(okf, "manifest")["bundles"]
+    assert bundles == [["concepts", "meta", "paths", "l/0", "f/0", "p/0"]]
+    assert not any((okf / f"{n}.js").exists() for n in bundles[0]) and (okf / "b" / "0.js").is_file()
+    index = okf_sphinx.open_index(built)
+    assert [c[0] for c in index.concepts()] == ["index", "other", "usage"]
+    assert index.page(2)["sections"][0]["heading"] == "Usage"
+    requests = [{"query": "walrus", "mode": "smart", "under": "usage"}, {"query": "walrus", "mode": "smart", "meta": {"orphan": ""}},
+                {"query": "walrus retries", "mode": "smart", "limit": 3}]
+    answers = node_answers(built, requests)
+    assert answers[0]["pages"] and all(p["concept_id"] == "usage" for p in answers[0]["pages"])
+    site = tmp_path / "site"
+    shutil.copytree(built, site)
+    rewrite_index_value(site / "_okf", "b/0", lambda v: {k: x for k, x in v.items() if k != "paths"})
+    for answer in [python_answer(okf_sphinx.open_index(site), requests[0]), run_node(site / "_okf", requests[:1])[0]]:
+        assert answer["error"]["code"] == "index_corrupt" and "b/0.js" in answer["error"]["message"], answer
+    for bad in ([["paths"], ["paths"]], [[]], [["manifest"]], {"b/0": ["paths"]}):
+        shutil.rmtree(site)
+        shutil.copytree(built, site)
+        rewrite_index_value(site / "_okf", "manifest", lambda m: {**m, "bundles": bad})
+        with pytest.raises(okf_sphinx.OkfError) as err:
+            okf_sphinx.open_index(site).search("walrus", mode="smart", under="usage")
+        assert err.value.code == "index_corrupt", bad
+        assert run_node(site / "_okf", requests[:1])[0]["error"]["code"] == "index_corrupt", bad
+
+
+def test_posting_shards_hold_the_stem_groups_that_start_alike(built: Path) -> None:
+    """Format 7: a stem group's posting shard is picked by its first three code points, so the
+    completions of a typed prefix are read from one file."""
+    m = index_value(built / "_okf", "manifest")
+    home: dict[str, str] = {}
+    for k in range(m["shards"]):
+        name = f"t/{k:x}"
+        for stem in index_value(built / "_okf", name)["groups"]:
+            assert fmt.shard_name(stem, m["shards"]) == name
+            assert home.setdefault(stem[:3], name) == name, stem
+    assert len(home) > m["shards"] > 1 or m["shards"] == 1

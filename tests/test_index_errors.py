@@ -10,7 +10,7 @@ import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
-from support.build import same_build
+from support.build import index_value, rewrite_index_value, same_build
 from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap
 from support.cli import code_of
 
@@ -60,14 +60,14 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 2, 3, 4, 5, 7):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
-        # 5 (captured files written out beside their sections' texts), a future one
+    for old in (1, 2, 3, 4, 5, 6, 8):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
+        # 5 (captured files written out beside their sections' texts), 6 (postings by the whole key, no bundles), a future one
         value["format_version"] = old
         m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [6]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [7]
     value["format"] = "something-else"
     m.write_bytes(same_build("manifest", value, m))
     assert code_of(lambda: search(site)) == "index_corrupt"
@@ -135,22 +135,23 @@ def test_tampered_captured_file_fails_its_sha256(site: Path) -> None:
     entries = okf_sphinx.open_index(site).files()
     n = next(i for i, e in enumerate(entries) if "copy" not in e)  # a file held in the index (f/<pack>)
     k = entries[n]["pack"]
-    f = site / "_okf" / "f" / f"{k}.js"
-    original = f.read_bytes()
-    value = unwrap(f"f/{k}", original)
+    okf = site / "_okf"
+    saved = {p: p.read_bytes() for p in okf.rglob("*.js")}
+    value = index_value(okf, f"f/{k}")
     record = next(r for r in value["files"] if r["path"] == entries[n]["path"])
     if "parts" in record:  # format 6: the file's text named by its sections' sids, the rest written out
         record["parts"] = [*record["parts"], "x"]
     else:
         record["text"] = record["text"] + "x"
-    f.write_bytes(same_build(f"f/{k}", value, f))
+    rewrite_index_value(okf, f"f/{k}", lambda _v: value)
     assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt"
     # a pack that lacks the file, is empty, or is not a pack
     value["files"].remove(record)
     for bad in (value, {"files": []}, {"files": [{"text": "x"}]}, [record]):
-        f.write_bytes(same_build(f"f/{k}", bad, f))
+        rewrite_index_value(okf, f"f/{k}", lambda _v: bad)
         assert code_of(lambda: okf_sphinx.open_index(site).file_bytes(n)) == "index_corrupt", bad
-    f.write_bytes(original)
+    for p, data in saved.items():
+        p.write_bytes(data)
     # a files.js entry without a pack (and without a copy), or with a bad one
     files = site / "_okf" / "files.js"
     listed = unwrap("files", files.read_bytes())

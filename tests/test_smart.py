@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import okf_sphinx
-from support.build import build_html, page_priors, sphinx_build, write_project, same_build
+from support.build import build_html, index_value, page_priors, rewrite_index_value, sphinx_build, write_project
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.contracts import contract
 from okf_sphinx.core.errors import json_text
@@ -190,7 +190,7 @@ def test_index_files_and_manifest(site: Path, index: okf_sphinx.Index) -> None:
     smart = index.manifest["smart"]
     assert smart["language"] == "en" and smart["stemmer"] is True and isinstance(smart["stemmer_version"], str)
     table = fmt.unwrap("smart", (site / "_okf" / "smart.js").read_bytes())
-    paths = fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes())
+    paths = index_value(site / "_okf", "paths")
     assert paths == sorted(PAGES, key=lambda f: f.rsplit(".", 1)[0])  # every page, sid order
     counts = fmt.decode_ints(table["counts"])
     assert sum(counts) == index.section_count and len(counts) == len(fmt.decode_ints(table["lengths"])) == len(table["priors"]) == len(paths)
@@ -357,8 +357,7 @@ def test_object_names_rank_their_object_first(example_html: Path) -> None:
 
 
 def _rewrite(site: Path, name: str, change) -> None:  # type: ignore[no-untyped-def]
-    path = site / "_okf" / f"{name}.js"
-    path.write_bytes(same_build(name, change(fmt.unwrap(name, path.read_bytes())), path))
+    rewrite_index_value(site / "_okf", name, change)
 
 
 CORRUPTIONS = [

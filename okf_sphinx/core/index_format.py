@@ -18,7 +18,7 @@ from urllib.parse import quote
 from .errors import OkfError, json_text
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 #: Hex digits of a build's identity (:func:`build_id`), which every index file carries.
 BUILD_DIGITS = 16
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
@@ -118,11 +118,17 @@ def fnv1a32(term: str) -> int:
     return h
 
 
+#: Code points of a posting key that pick its ``t/`` shard (format_version 7): the stem groups
+#: that start alike share a file, so a typed prefix's completions are mostly read from one.
+POSTING_SHARD_CODE_POINTS = 3
+
+
 def shard_name(key: str, shards: int, folder: str = "t") -> str:
     """The posting shard of ``key``: ``t/<hex>`` (a term's stem group: the stem, or the term
-    itself when the site has no stemmer, see :func:`posting_key`) or ``x/<hex>`` (smart
-    mode's identifiers, keyed as written)."""
-    return f"{folder}/{fnv1a32(key) % shards:x}"
+    itself when the site has no stemmer, see :func:`posting_key`), by the key's first
+    :data:`POSTING_SHARD_CODE_POINTS` code points, or ``x/<hex>`` (smart mode's identifiers,
+    keyed as written, by the whole key)."""
+    return f"{folder}/{fnv1a32(key[:POSTING_SHARD_CODE_POINTS] if folder == 't' else key) % shards:x}"
 
 
 def posting_key(term: str, stem: Callable[[str], str] | None) -> str:

@@ -305,7 +305,21 @@ class Index:
         return self.memo(name, compute, footprint if ratio is None else lambda value: int(size * ratio) + 64)
 
     def _read_value(self, name: str) -> tuple[bytes, Any]:
-        """The bytes and value of index file ``name`` of the build this request answers from.
+        """The bytes and value of index file ``name`` of the build this request answers from:
+        its own file, or its part of the bundle ``b/<k>`` the manifest's ``bundles`` puts it in
+        (read once for all its parts)."""
+        bundles = self.memo("bundles", lambda: validators.bundle_map(self.manifest.get("bundles", [])) or {},
+                            lambda m: 64 + 64 * len(m))
+        bundle = bundles.get(name)
+        if bundle is None:
+            return self._read_file(name)
+        data, value = self.memo(bundle, lambda: self._read_file(bundle), lambda got: 2 * len(got[0]) + 64)
+        if not isinstance(value, dict) or name not in value:
+            raise validators.corrupt(bundle, f"it does not hold {name}")
+        return data, value[name]
+
+    def _read_file(self, name: str) -> tuple[bytes, Any]:
+        """The bytes and value of the file ``<name>.js`` of the build this request answers from.
         A file of another build (a CDN or cache serving a mix of two deployments, a rebuild
         under the request) is read once more past any cache; then it is ``index_changed``,
         which :meth:`consistent` turns into a new attempt when the manifest moved on."""

@@ -32,7 +32,7 @@ HTTP_TIMEOUT = 20.0
 #: Redirects followed per request (same origin only).
 MAX_REDIRECTS = 5
 #: The names of index files (``<name>.js`` under the index folder) a reader opens.
-FILE_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenhlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$")
+FILE_NAME = re.compile(r"^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenhlvw]/[0-9a-f]{1,8}|[spfb]/[0-9]{1,9})$")
 DEFAULT_DIR = "_okf"
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 #: How long a reader waits (seconds) for a missing index file while a ``.okf-*`` folder beside

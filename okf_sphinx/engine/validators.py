@@ -87,7 +87,26 @@ def check_manifest(name: str, m: Any) -> dict[str, Any]:
         raise corrupt(name, "section_files is missing or invalid")
     if not (is_int(m.get("pages_per_file")) and m["pages_per_file"] >= 1):
         raise corrupt(name, "pages_per_file is missing or invalid")
+    if "bundles" in m and bundle_map(m["bundles"]) is None:
+        raise corrupt(name, "bundles is invalid")
     return m
+
+
+def bundle_map(bundles: Any) -> dict[str, str] | None:
+    """The manifest's ``bundles`` (format_version 7: ``[[name, …], …]``, bundle ``k`` is the file
+    ``b/<k>``) as ``{name: "b/<k>"}``; None when it is not a list of non-empty lists of
+    distinct names (never the manifest, a bundle or the Unicode tables)."""
+    if not isinstance(bundles, list):
+        return None
+    out: dict[str, str] = {}
+    for k, names in enumerate(bundles):
+        if not isinstance(names, list) or not names:
+            return None
+        for n in names:
+            if not isinstance(n, str) or n in out or n in ("manifest", "unicode") or n.startswith("b/"):
+                return None
+            out[n] = f"b/{k}"
+    return out
 
 
 def check_unicode(name: str, t: Any) -> Normaliser:

@@ -19,6 +19,8 @@ from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import NotAnIndexError
 from okf_sphinx.core.hosts import Host
 
+from .packing import bundle_rare
+
 
 def is_index_folder(target: Path) -> bool:
     """Is ``target`` a folder this extension wrote (an empty one, or one whose
@@ -51,8 +53,8 @@ def remove_index(target: Path, host: Host) -> None:
 
 
 def write_index(target: Path, files: dict[str, Any], host: Host) -> int:
-    """Write ``files`` as ``target/<name>.js`` and swap them in atomically; returns the
-    bytes written.
+    """Write ``files`` as ``target/<name>.js`` (the rare ones bundled, :func:`~.packing.bundle_rare`)
+    and swap them in atomically; returns the bytes written.
 
     Every file carries the build's identity (:func:`~okf_sphinx.core.index_format.build_id`
     of all their contents, the manifest's ``build``), so a reader served files of two builds
@@ -66,8 +68,9 @@ def write_index(target: Path, files: dict[str, Any], host: Host) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists() and not target.is_symlink() and not is_index_folder(target):
         raise NotAnIndexError(target, host)  # never swap out (and then delete) a folder okf did not write
-    texts = {name: fmt.canonical_json(value) for name, value in files.items() if name != "manifest"}
-    plain = {k: v for k, v in files["manifest"].items() if k not in ("build", "index_revision")}
+    laid_out = bundle_rare(files)
+    texts = {name: fmt.canonical_json(value) for name, value in laid_out.items() if name != "manifest"}
+    plain = {k: v for k, v in laid_out["manifest"].items() if k not in ("build", "index_revision")}
     build = fmt.build_id(texts)
     tmp = Path(tempfile.mkdtemp(prefix=fmt.STAGING_PREFIX, dir=target.parent))
     written = 0

@@ -242,3 +242,44 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
         shard = content.get(f"{folder}/{k:x}", {})
         out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard
     return out, shards
+
+
+#: Index files that only the agent tools and smart mode's filters read (never a plain query),
+#: in the order they are bundled: ``concepts``, ``meta``, ``paths``, then ``l/``, ``f/``, ``p/``.
+RARE_FILES = ("concepts", "meta", "paths")
+RARE_FOLDERS = ("l", "f", "p")
+#: A bundle ``b/<k>`` holds rare files up to about this many bytes of JSON (a larger file stays alone).
+BUNDLE_BYTES = 64 * 1024
+
+
+def bundle_rare(files: dict[str, Any]) -> dict[str, Any]:
+    """``files`` with the rare ones (:data:`RARE_FILES`, :data:`RARE_FOLDERS`) of at most
+    :data:`BUNDLE_BYTES` put into bundles ``b/<k>`` (``{name: value}``) of about that size,
+    in that order, and the manifest's ``bundles`` listing each bundle's names (format_version 7):
+    a small site gets one file where it had one per rare file and folder.  A file that would
+    be a bundle's only one stays as it is; ``files`` itself is not changed."""
+    def order(name: str) -> tuple[int, int]:
+        folder, _, k = name.partition("/")
+        return (RARE_FOLDERS.index(folder) + len(RARE_FILES), int(k)) if k else (RARE_FILES.index(name), 0)
+
+    rare = sorted((n for n in files if n in RARE_FILES or (n.partition("/")[0] in RARE_FOLDERS and n.partition("/")[2])),
+                  key=order)
+    runs: list[list[str]] = []
+    size = BUNDLE_BYTES
+    for name in rare:
+        cost = len(fmt.canonical_json(files[name])) + len(name) + 4
+        if cost > BUNDLE_BYTES:
+            continue
+        if size + cost > BUNDLE_BYTES:
+            runs.append([])
+            size = 0
+        runs[-1].append(name)
+        size += cost
+    runs = [run for run in runs if len(run) > 1]
+    if not runs:
+        return files
+    out = {n: v for n, v in files.items() if not any(n in run for run in runs)}
+    for k, run in enumerate(runs):
+        out[f"b/{k}"] = {n: files[n] for n in run}
+    out["manifest"] = {**files["manifest"], "bundles": runs}
+    return out

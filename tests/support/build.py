@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,12 +33,52 @@ def build_html(src: Path) -> Path:
     return out
 
 
-def page_priors(site: Path) -> dict[str, float]:
-    """Each page's prior in a built site's smart page table, by the page's source path."""
+def index_value(okf: Path, name: str) -> Any:
+    """The value of index file ``name`` of the index folder ``okf`` as the engines read it: its
+    own file, or its part of the bundle ``b/<k>`` the manifest's ``bundles`` puts it in."""
     from okf_sphinx.core import index_format as fmt
 
+    bundles = fmt.unwrap("manifest", (okf / "manifest.js").read_bytes()).get("bundles", [])
+    for k, names in enumerate(bundles):
+        if name in names:
+            return fmt.unwrap(f"b/{k}", (okf / "b" / f"{k}.js").read_bytes())[name]
+    return fmt.unwrap(name, (okf / f"{name}.js").read_bytes())
+
+
+def logical_files(okf: Path) -> dict[str, int]:
+    """``{name: bytes of JSON}`` of every index file of the index folder ``okf`` as the engines
+    name them: the files on disk, and each bundle's parts in place of the bundle."""
+    from okf_sphinx.core import index_format as fmt
+
+    out: dict[str, int] = {}
+    for path in sorted(okf.rglob("*.js")):
+        name = path.relative_to(okf).as_posix()[: -len(".js")]
+        value = fmt.unwrap(name, path.read_bytes())
+        parts = value.items() if name.startswith("b/") else [(name, value)]
+        out.update((n, len(fmt.canonical_json(v))) for n, v in parts)
+    return out
+
+
+def rewrite_index_value(okf: Path, name: str, change: Any) -> None:
+    """Tamper with index file ``name`` of ``okf`` (``change``: its value → the new one), in its
+    own file or in its bundle, as the same build (:func:`same_build`)."""
+    from okf_sphinx.core import index_format as fmt
+
+    bundles = fmt.unwrap("manifest", (okf / "manifest.js").read_bytes()).get("bundles", [])
+    bundle = next((f"b/{k}" for k, names in enumerate(bundles) if name in names), None)
+    path = okf / f"{bundle or name}.js"
+    value = fmt.unwrap(bundle or name, path.read_bytes())
+    if bundle:
+        value[name] = change(value[name])
+    else:
+        value = change(value)
+    path.write_bytes(same_build(bundle or name, value, path))
+
+
+def page_priors(site: Path) -> dict[str, float]:
+    """Each page's prior in a built site's smart page table, by the page's source path."""
     okf = site / "_okf"
-    return dict(zip(fmt.unwrap("paths", (okf / "paths.js").read_bytes()), fmt.unwrap("smart", (okf / "smart.js").read_bytes())["priors"]))
+    return dict(zip(index_value(okf, "paths"), index_value(okf, "smart")["priors"]))
 
 
 def boot_files(boot: Path) -> list[str]:

@@ -66,8 +66,13 @@ define('core/index_format', function (use) {
     for (var i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
     return h;
   }
-  // The posting shard of key: t/<hex> (a term's stem group) or x/<hex> (identifiers as written).
-  function shardName(key, shards, folder) { return (folder || 't') + '/' + (fnv1a32(key) % shards).toString(16); }
+  // The posting shard of key: t/<hex> (a term's stem group, by its first POSTING_SHARD_CODE_POINTS
+  // code points) or x/<hex> (identifiers as written, by the whole key).
+  function shardName(key, shards, folder) {
+    folder = folder || 't';
+    if (folder === 't') key = Array.from(key).slice(0, C.POSTING_SHARD_CODE_POINTS).join('');
+    return folder + '/' + (fnv1a32(key) % shards).toString(16);
+  }
   // What places a term's posting list: its stem when the build stemmed; else the term. A part
   // key (" 数据", core/segment.js) is placed by its unit.
   function postingKey(term, stem) {

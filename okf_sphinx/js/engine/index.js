@@ -155,13 +155,26 @@ define('engine/index', function (use, root) {
     return v;
   };
   // Index file name, read once and passed through check (an engine/validators.js check).
+  // Its own file, or its part of the bundle b/<k> the manifest's bundles puts it in (read once for all its parts).
   Index.prototype.load = function (name, check) {
     var files = this.state.files, self = this;
     if (!files.has(name)) {
       try { source.checkName(name); } catch (e) { return Promise.reject(e); }
-      this.reads++;
-      var p = Promise.resolve().then(function () { return self.loader(name); }).then(function (got) { return ofBuild(self, name, got); })
-        .then(function (v) { return check ? check(name, v) : v; });
+      var st = this.state;
+      if (!st.bundles) st.bundles = V.bundleMap(st.manifest.bundles === undefined ? [] : st.manifest.bundles) || new Map();
+      var bundle = st.bundles.get(name), p;
+      if (bundle === undefined) {
+        this.reads++;
+        p = Promise.resolve().then(function () { return self.loader(name); }).then(function (got) { return ofBuild(self, name, got); });
+      } else {
+        p = this.load(bundle, null).then(function (v) {
+          if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, name)) {
+            throw V.corrupt(bundle, 'it does not hold ' + name);
+          }
+          return v[name];
+        });
+      }
+      p = p.then(function (v) { return check ? check(name, v) : v; });
       files.set(name, p);
       p.catch(function () { if (files.get(name) === p) files.delete(name); });
     }

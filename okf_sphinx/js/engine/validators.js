@@ -40,7 +40,25 @@ define('engine/validators', function (use) {
       throw corrupt(name, 'section_files is missing or invalid');
     }
     if (!(isInt(m.pages_per_file) && m.pages_per_file >= 1)) throw corrupt(name, 'pages_per_file is missing or invalid');
+    if (m.bundles !== undefined && bundleMap(m.bundles) === null) throw corrupt(name, 'bundles is invalid');
     return m;
+  }
+  // The manifest's bundles (format_version 7: [[name, ...], ...], bundle k is the file b/<k>) as
+  // a Map name -> 'b/<k>'; null when it is not a list of non-empty lists of distinct names
+  // (never the manifest, a bundle or the Unicode tables).
+  function bundleMap(bundles) {
+    if (!Array.isArray(bundles)) return null;
+    var out = new Map();
+    for (var k = 0; k < bundles.length; k++) {
+      var names = bundles[k];
+      if (!Array.isArray(names) || !names.length) return null;
+      for (var i = 0; i < names.length; i++) {
+        var n = names[i];
+        if (!isStr(n) || out.has(n) || n === 'manifest' || n === 'unicode' || n.slice(0, 2) === 'b/') return null;
+        out.set(n, 'b/' + k);
+      }
+    }
+    return out;
   }
   function checkUnicode(name, t) {
     var ok = isObject(t) && isStr(t.unicode_version) && isObject(t.casefold);
@@ -281,7 +299,7 @@ define('engine/validators', function (use) {
 
   return {
     checkSemantic: checkSemantic, checkTokens: checkTokens, checkCentroids: checkCentroids, checkCluster: checkCluster,
-    corrupt: corrupt, isFinite: isFinite, isHex64: isHex64, isBuild: isBuild, checkManifest: checkManifest, checkUnicode: checkUnicode,
+    corrupt: corrupt, isFinite: isFinite, isHex64: isHex64, isBuild: isBuild, checkManifest: checkManifest, bundleMap: bundleMap, checkUnicode: checkUnicode,
     checkStemmerBlock: checkStemmerBlock, checkSmart: checkSmart, checkLinkFirsts: checkLinkFirsts, checkShard: checkShard,
     checkEntries: checkEntries, checkFlat: checkFlat, checkPostings: checkPostings, checkSections: checkSections,
     objectFieldsOk: objectFieldsOk, checkConcepts: checkConcepts, checkPages: checkPages, checkPageTable: checkPageTable,
