@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from support.build import build_html, write_project
+from support.build import build_html, index_value, write_project
 from support.node import python_answer, run_node, same, unicode_differences
 
 pytestmark = pytest.mark.node
@@ -69,13 +69,13 @@ def _stress_project(root: Path, diff: list[int]) -> Path:
                 lines.append(text[i : i + 70].strip() or "x")
             lines.append("")
         files[f"{name}.rst"] = "\n".join(lines)
-    # many short sections, each with "common": its posting list (~1,150 entries, a few digits each) outgrows half a shard
-    # (the writer's page budget makes a small site's shards up to t/'s largest size, 6 KB), so it gets a file
+    # many short sections, each with "common": its posting list (~2,150 entries, a few digits each) outgrows half a shard
+    # (the writer's page budget makes a small site's shards up to t/'s largest size, 12 KB), so it gets a file
     for p in range(10):
         name = f"q{p}"
         toc.append(name)
         files[f"{name}.rst"] = f"Notes {p}\n{'=' * 60}\n\n" + "".join(
-            f"Note {p} {k}\n{'-' * 60}\n\nA common note number {k}.\n\n" for k in range(100))
+            f"Note {p} {k}\n{'-' * 60}\n\nA common note number {k}.\n\n" for k in range(200))
     files["index.rst"] = "Stress\n======\n\n.. toctree::\n\n" + "".join(f"   {n}\n" for n in toc)
     return write_project(root, files)
 
@@ -288,7 +288,7 @@ def smart_requests(site: Path, diff: list[int], n: int, seed: int) -> list[dict[
     out: list[dict[str, Any]] = []
     from okf_sphinx.core import index_format as fmt
 
-    paths = fmt.unwrap("paths", (site / "_okf" / "paths.js").read_bytes())
+    paths = index_value(site / "_okf", "paths")
     unders = sorted({"/".join(p.rsplit(".", 1)[0].split("/")[:k]) for p in paths for k in (1, 2)}) + ["nowhere", "p0"]
     metas = [{"orphan": ""}, {"tocdepth": "2"}, {"title": "Retry guide"}, {"status": "none"}]
     kinds = ["section", ["section", "py:function"], "py:function"]
