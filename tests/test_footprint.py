@@ -392,3 +392,21 @@ def test_posting_shards_hold_the_stem_groups_that_start_alike(built: Path) -> No
             assert fmt.shard_name(stem, m["shards"]) == name
             assert home.setdefault(stem[:3], name) == name, stem
     assert len(home) > m["shards"] > 1 or m["shards"] == 1
+
+
+def test_bundles_take_the_rare_files_in_order_up_to_their_size() -> None:
+    """``b/<k>``: concepts, meta, paths, then l/ (hexadecimal names), f/, p/ by number, each
+    bundle up to about BUNDLE_BYTES; a larger file, a lone rare file and every other file stay
+    as they are, and the files given are not changed."""
+    big = "x" * (packing.BUNDLE_BYTES // 3)
+    files = {"manifest": {"format": "okf-sphinx-index"}, "smart": {}, "t/0": {}, "s/0": {}, "concepts": [],
+             "meta": {}, "paths": [], **{f"l/{k:x}": {"k": k} for k in range(12)}, "f/0": {"files": [big]},
+             "f/1": {"files": [big]}, "p/0": [big * 4], "p/1": []}
+    given = dict(files)
+    out = packing.bundle_rare(files)
+    assert files == given and "bundles" not in files["manifest"]
+    assert out["manifest"]["bundles"] == [["concepts", "meta", "paths", *[f"l/{k:x}" for k in range(12)], "f/0", "f/1", "p/1"]]
+    assert out["b/0"]["l/a"] == {"k": 10} and sorted(n for n in out if n not in files) == ["b/0"]
+    assert sorted(n for n in files if n not in out) == sorted(out["manifest"]["bundles"][0])
+    assert out["p/0"] == files["p/0"] and out["smart"] == {} and out["t/0"] == {}  # too large; not a rare file
+    assert packing.bundle_rare({"manifest": {}, "concepts": [], "t/0": {}}) == {"manifest": {}, "concepts": [], "t/0": {}}

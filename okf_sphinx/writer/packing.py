@@ -259,8 +259,8 @@ def bundle_rare(files: dict[str, Any]) -> dict[str, Any]:
     a small site gets one file where it had one per rare file and folder.  A file that would
     be a bundle's only one stays as it is; ``files`` itself is not changed."""
     def order(name: str) -> tuple[int, int]:
-        folder, _, k = name.partition("/")
-        return (RARE_FOLDERS.index(folder) + len(RARE_FILES), int(k)) if k else (RARE_FILES.index(name), 0)
+        folder, _, k = name.partition("/")  # l/ names are hexadecimal, f/ and p/ names decimal
+        return (RARE_FOLDERS.index(folder) + len(RARE_FILES), int(k, 16 if folder == "l" else 10)) if k else (RARE_FILES.index(name), 0)
 
     rare = sorted((n for n in files if n in RARE_FILES or (n.partition("/")[0] in RARE_FOLDERS and n.partition("/")[2])),
                   key=order)
