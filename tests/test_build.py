@@ -26,8 +26,9 @@ def test_serial_parallel_incremental_and_relocated_builds_are_byte_identical(tmp
     sphinx_build(a, tmp_path / "serial", "-E")
     sphinx_build(a, tmp_path / "parallel", "-E", "-j", "2")
     reference = snapshot(tmp_path / "serial")
-    # every sharded folder is compared (the example's 20 pages make ~40 files under the page budget)
-    assert len(reference) > 30 and {k.split("/")[0] for k in reference} >= {"s", "t", "d", "n", "x", "p", "l", "f"}
+    # every sharded folder is compared (the example's 20 pages make ~27 files under the page budget, the rare
+    # ones bundled in b/)
+    assert len(reference) > 20 and {k.split("/")[0] for k in reference} >= {"s", "t", "d", "n", "x", "b"}
     assert snapshot(tmp_path / "parallel") == reference
 
     b = copy_example(tmp_path / "elsewhere" / "deeper" / "src")

@@ -18,7 +18,7 @@ import okf_sphinx
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.errors import json_text
 from okf_sphinx.engine.expansion import MAX_EXPANDED
-from support.build import page_priors, sphinx_build, write_project, same_build
+from support.build import index_value, logical_files, page_priors, rewrite_index_value, sphinx_build, write_project, same_build
 from support.node import run_node, same
 from support.mcp import session_for
 from support.parity import api_answer
@@ -28,8 +28,8 @@ def link_table(site: Path) -> set[tuple[str, str, str]]:
     """Every written link as (from heading, via, to heading)."""
     index = okf_sphinx.open_index(site)
     out = set()
-    for f in sorted((site / "_okf" / "l").iterdir()):
-        for sid, links in fmt.unwrap("l/" + f.name.split(".")[0], f.read_bytes()).items():
+    for name in sorted(n for n in logical_files(site / "_okf") if n.startswith("l/")):
+        for sid, links in index_value(site / "_okf", name).items():
             for to, via in links:
                 out.add((index.section(int(sid))["heading"], via, index.section(to)["heading"]))
     return out
@@ -159,8 +159,7 @@ def _copy(site: Path, tmp_path: Path) -> Path:
 
 def test_a_corrupt_link_shard_is_index_corrupt_in_python_and_node(links_html: Path, tmp_path: Path) -> None:
     site = _copy(links_html, tmp_path)
-    shard = next((site / "_okf" / "l").iterdir())
-    shard.write_bytes(same_build("l/0", {"3": [[1, "elsewhere"]]}, shard))
+    rewrite_index_value(site / "_okf", "l/0", lambda _v: {"3": [[1, "elsewhere"]]})
     req = {"query": "handbook", "mode": "smart", "expand": True}
     want = api_answer(okf_sphinx.open_index(site), req)
     assert want["error"]["code"] == "index_corrupt" and "link shard" in want["error"]["message"]

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 import okf_sphinx
-from okf_sphinx.core.index_format import unwrap
-from support.build import same_build
+from support.build import index_value, logical_files, rewrite_index_value
 from support.cli import code_of, envelope_of, okf
 from support.mkdocs_sites import mkdocs_build, write_mkdocs_project
 
@@ -42,8 +41,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _records(site: Path) -> dict[str, dict]:
     out = {}
-    for path in sorted((site / "_okf" / "f").glob("*.js")):
-        for r in unwrap(f"f/{path.stem}", path.read_bytes())["files"]:
+    for name in sorted(n for n in logical_files(site / "_okf") if n.startswith("f/")):
+        for r in index_value(site / "_okf", name)["files"]:
             out[r["path"]] = r
     return out
 
@@ -73,8 +72,8 @@ def test_damaged_parts_are_index_corrupt(site: Path, tmp_path: Path, damage: str
 
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    path = next(p for p in (copy / "_okf" / "f").glob("*.js"))
-    pack = unwrap(f"f/{path.stem}", path.read_bytes())
+    name = next(n for n in logical_files(copy / "_okf") if n.startswith("f/"))
+    pack = index_value(copy / "_okf", name)
     record = next(r for r in pack["files"] if r["path"] == "index.md")
     parts = record["parts"]
     sids = [i for i, p in enumerate(parts) if isinstance(p, int)]
@@ -89,7 +88,7 @@ def test_damaged_parts_are_index_corrupt(site: Path, tmp_path: Path, damage: str
         parts[at] = parts[at].replace("Home", "Hone")
     else:
         parts[sids[0]], parts[sids[1]] = parts[sids[1]], parts[sids[0]]
-    path.write_bytes(same_build(f"f/{path.stem}", pack, path))
+    rewrite_index_value(copy / "_okf", name, lambda _v: pack)
     assert code_of(lambda: okf_sphinx.open_index(copy).read_lines("index.md", [1, 2])) == "index_corrupt"
     proc = okf("lines", str(copy), "index.md", "1", "2", "--json")
     assert proc.returncode == 5 and envelope_of(proc)["code"] == "index_corrupt"
