@@ -276,6 +276,57 @@ def test_meaning_counts_when_the_words_are_weak(sites: dict[str, Path]) -> None:
     assert weight("mail cache") == semantic.MEANING_PARTIAL > 0
 
 
+def test_unsure_meaning_counts_half(sites: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meaning is sure when its first page's cosine is at least MEANING_MARGIN above its second's
+    (0 without one); unsure meaning counts MEANING_UNSURE × its weight in the fused scores."""
+    from okf_sphinx.engine import semantic, smart
+
+    sure = semantic.meaning_sure
+    assert not sure([])
+    assert sure([(3, [(0.5, 7)])]) and not sure([(3, [(0.05, 7)])])
+    assert sure([(3, [(0.9, 7), (0.1, 8)]), (1, [(0.84, 2)])])
+    assert not sure([(3, [(0.9, 7)]), (1, [(0.85, 2)])])
+    index = open_index(sites["vectors"])
+    seen: list[bool] = []
+    checked = 0
+    tried: list[bool] = []
+    monkeypatch.setattr(semantic, "meaning_sure", lambda pages: seen.append(sure(pages)) or seen[-1])
+    for query in ("mail cache", "how do i add a column", "outbound messages", "fast memory pages", "templates speed"):
+        seen.clear()
+        state: dict[str, Any] = {}
+        words = smart.search(index, query, 5, state_out=state)
+        weight = semantic.meaning_weight(state)
+        r = index.search(query, mode="smart", limit=5)
+        if weight == 0 and len(words["pages"]) == 5:
+            continue
+        q, _known = semantic.query_vector(index, state["terms"])
+        pages = semantic.by_page(index, semantic.ranked(index, q, None))
+        assert seen == [sure(pages)]
+        tried.append(seen[0])
+        w = weight if seen[0] else weight * semantic.MEANING_UNSURE
+        found = {p["concept_id"]: k for k, p in enumerate(words["pages"], 1)}
+        for k, (_page, secs) in enumerate(pages[:5], 1):
+            cid = index.section(secs[0][1])["concept_id"]
+            expect = w / (semantic.FUSION_K + k)
+            if cid in found:
+                expect = semantic.WORDS / (semantic.FUSION_K + found[cid]) + expect
+            got = [p["score"] for p in r["pages"] if p["concept_id"] == cid]
+            assert got in ([], [expect]), (query, cid, got, expect)
+            checked += bool(got)
+    assert checked >= 5 and {True, False} <= set(tried)
+    monkeypatch.undo()
+    # both branches are taken by the requests every surface answers alike
+    branches: set[bool] = set()
+    monkeypatch.setattr(semantic, "meaning_sure", lambda pages: branches.add(sure(pages)) or sure(pages))
+    for req in surface_requests(7, 120):
+        if req["mode"] == "smart":
+            try:
+                index.search(**{"limit": 20, **req})
+            except OkfError:
+                pass
+    assert branches == {True, False}
+
+
 def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str, Path]) -> None:
     with pytest.raises(OkfError) as err:
         open_index(sites["plain"]).search("mail", mode="semantic")

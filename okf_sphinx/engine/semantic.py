@@ -38,14 +38,18 @@ SEMANTIC_OPTIONS = ("under", "meta", "kind", "expand")
 #: question's "how", "do", "the": engine/words.py), MEANING_LONG for a query of LONG_QUERY
 #: counted words or more (an error message), else MEANING: a short query some page fully
 #: matches names what the reader wants, and meaning only fills the places the words leave
-#: empty (chosen on the tune half: bench/NOTEBOOK.md, "Meaning").
+#: empty.  Meaning that is unsure (its first page's cosine less than MEANING_MARGIN above its
+#: second page's) counts MEANING_UNSURE × w (:func:`meaning_sure`).  All chosen on the tune
+#: half: bench/NOTEBOOK.md, "Meaning".
 FUSION_K = 5.0
 WORDS = 1.0
 MEANING = 0.0
-MEANING_QUESTION = 0.25
+MEANING_QUESTION = 0.5
 MEANING_LONG = 0.5
-MEANING_PARTIAL = 0.5
+MEANING_PARTIAL = 1.0
 LONG_QUERY = 5
+MEANING_MARGIN = 0.06
+MEANING_UNSURE = 0.5
 #: The config value that gives a site semantic vectors (named by ``semantic_unavailable``).
 SEMANTIC_SETTING = "okf_search_semantic_model"
 
@@ -184,11 +188,20 @@ def meaning_weight(state: dict[str, Any]) -> float:
     return MEANING_LONG if len(state["counted"]) >= LONG_QUERY else MEANING
 
 
+def meaning_sure(pages: list[tuple[int, list[tuple[float, int]]]]) -> bool:
+    """Whether meaning's ranking (:func:`by_page`) is sure of its first page: that page's
+    cosine at least :data:`MEANING_MARGIN` above the second page's (0 without a second)."""
+    if not pages:
+        return False
+    second = pages[1][1][0][0] if len(pages) > 1 else 0.0
+    return pages[0][1][0][0] - second >= MEANING_MARGIN
+
+
 def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
           kind: Any = None, expand: Any = False, correct: Any = True) -> dict[str, Any]:
     """Smart mode on an index with vectors: the words' pages (smart mode's ranking) and the
-    meaning's pages fused by weighted reciprocal ranks (weighted by :func:`meaning_weight`),
-    each ranking cut at ``limit``.  When the meaning weighs nothing and the words fill the
+    meaning's pages fused by weighted reciprocal ranks (weighted by :func:`meaning_weight`,
+    times :data:`MEANING_UNSURE` unless :func:`meaning_sure`), each ranking cut at ``limit``.  When the meaning weighs nothing and the words fill the
     answer, meaning is not looked up at all (the words' answer, every hit ``words``).  A page
     both rankings hold keeps its words' hits, each marked ``both`` when it is also one of the
     page's hits by meaning, else ``words``; its best section by meaning joins them when it is
@@ -206,6 +219,8 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     if weight > 0 or len(words_answer["pages"]) < limit:
         q, _known = query_vector(index, words)
         meaning_all = by_page(index, ranked(index, q, keep))
+        if not meaning_sure(meaning_all):
+            weight = weight * MEANING_UNSURE
     firsts = index.load("smart", check_page_table(index.section_count))["firsts"]
     fused: dict[int, list[Any]] = {}  # page -> [score, words rank, page record or None, meaning sections, sids]
     at = 0

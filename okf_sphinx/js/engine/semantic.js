@@ -122,8 +122,15 @@ define('engine/semantic', function (use) {
     if (state.counted.length < state.terms.length) return C.MEANING_QUESTION;
     return state.counted.length >= C.LONG_QUERY ? C.MEANING_LONG : C.MEANING;
   }
+  // Whether meaning's ranking (byPage) is sure of its first page: that page's cosine at least
+  // MEANING_MARGIN above the second page's (0 without a second).
+  function meaningSure(pages) {
+    if (pages.length === 0) return false;
+    var second = pages.length > 1 ? pages[1][1][0][0] : 0.0;
+    return pages[0][1][0][0] - second >= C.MEANING_MARGIN;
+  }
   // Smart mode on an index with vectors: the words' pages and the meaning's pages fused by
-  // weighted reciprocal ranks, each ranking cut at limit; meaning not looked up when it weighs
+  // weighted reciprocal ranks (meaning's weight halved unless meaningSure), each ranking cut at limit; meaning not looked up when it weighs
   // nothing and the words fill the answer (engine/semantic.py's blend).
   async function blend(index, text, limit, options, present) {
     var wordsSids = [], state = {};
@@ -134,6 +141,7 @@ define('engine/semantic', function (use) {
     if (weight > 0 || wordsAnswer.pages.length < limit) {
       var qv = (await queryVector(index, words))[0];
       meaningAll = await byPage(index, await ranked(index, qv, keep));
+      if (!meaningSure(meaningAll)) weight = weight * C.MEANING_UNSURE;
     }
     var firsts = (await index.load('smart', V.checkPageTable(index.sectionCount))).firsts;
     var fused = new Map(), at = 0;  // page -> [score, words rank, page record or null, meaning sections, sids]
@@ -207,6 +215,6 @@ define('engine/semantic', function (use) {
 
   return {
     semanticMeta: semanticMeta, queryVector: queryVector, ranked: ranked, byPage: byPage, meaningHits: meaningHits,
-    search: search, pageRecordFor: pageRecordFor, meaningWeight: meaningWeight, blend: blend
+    search: search, pageRecordFor: pageRecordFor, meaningWeight: meaningWeight, meaningSure: meaningSure, blend: blend
   };
 });
