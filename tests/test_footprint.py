@@ -42,7 +42,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_sections_are_packed_into_files_each_reader_unpacks_alike(built: Path) -> None:
     index = okf_sphinx.open_index(built)
     m = index.manifest
-    assert m["format_version"] == 6 and m["sections_all"] > 60
+    assert m["format_version"] == 7 and m["sections_all"] > 60
     starts = fmt.section_starts(m["section_files"])
     assert sum(fmt.decode_ints(m["section_files"])) == m["sections_all"]
     assert starts[0] == 0 and len(starts) == len(list((built / "_okf" / "s").glob("*.js"))) < m["sections_all"]

@@ -60,14 +60,14 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 2, 3, 4, 5, 7):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
-        # 5 (captured files written out beside their sections' texts), a future one
+    for old in (1, 2, 3, 4, 5, 6, 8):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
+        # 5 (captured files written out beside their sections' texts), 6 (idf floats), a future one
         value["format_version"] = old
         m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [6]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [7]
     value["format"] = "something-else"
     m.write_bytes(same_build("manifest", value, m))
     assert code_of(lambda: search(site)) == "index_corrupt"

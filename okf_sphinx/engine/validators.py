@@ -87,13 +87,17 @@ def check_manifest(name: str, m: Any) -> dict[str, Any]:
         raise corrupt(name, "section_files is missing or invalid")
     if not (is_int(m.get("pages_per_file")) and m["pages_per_file"] >= 1):
         raise corrupt(name, "pages_per_file is missing or invalid")
+    if fmt.read_idf_steps(m.get("idf_steps")) is None:
+        raise corrupt(name, "idf_steps is missing or invalid")
     return m
 
 
 def check_unicode(name: str, t: Any) -> Normaliser:
     """``unicode.js``: the build's Unicode tables (sorted code-point ranges and the
-    case-folding map), as the :class:`~okf_sphinx.core.terms.Normaliser` they make."""
-    ok = isinstance(t, dict) and isinstance(t.get("unicode_version"), str) and isinstance(t.get("casefold"), dict)
+    case-folding map, each an integer list: ``index_format.read_unicode_file``), as the
+    :class:`~okf_sphinx.core.terms.Normaliser` they make."""
+    t = fmt.read_unicode_file(t)
+    ok = t is not None
     for k in ("word", "letter_number", "assigned"):
         flat = t.get(k) if ok else None
         ok = ok and isinstance(flat, list) and len(flat) % 2 == 0 and all(
@@ -124,7 +128,7 @@ def check_smart(m: Any) -> dict[str, Any]:
             and all(m.get(k) is None or (is_int(m[k]) and m[k] >= 1) for k in ("name_shards", "edit_shards", "heading_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
-            and is_finite(m.get("pavglen")) and m["pavglen"] > 0):
+            and is_finite(m.get("pavglen")) and m["pavglen"] > 0 and isinstance(m.get("idf_steps"), str)):
         raise corrupt("manifest", "the smart block is missing or invalid")
     return m
 
@@ -143,12 +147,13 @@ def check_link_firsts(firsts: Any) -> list[int]:
 # -- posting lists ----------------------------------------------------------------------------
 
 def check_shard(name: str, shard: Any) -> dict[str, Any]:
-    """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms], {term: label counts}?]},
-    "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read)."""
+    """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms], {term: label counts}?]},
+    "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read; a df
+    against the index's counts when its idf is, ``Index.idf``)."""
     if not (isinstance(shard, dict) and set(shard) == {"groups", "terms"} and isinstance(shard["groups"], dict)):
         raise corrupt(name, "a posting shard must be an object of groups and terms")
     for g in shard["groups"].values():
-        if not (isinstance(g, list) and len(g) in (3, 4) and is_finite(g[0]) and is_finite(g[1])
+        if not (isinstance(g, list) and len(g) in (3, 4) and is_int(g[0]) and is_int(g[1])
                 and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])
                 and (len(g) == 3 or (isinstance(g[3], dict) and all(t in g[2] and isinstance(c, str) for t, c in g[3].items())))):
             raise corrupt(name, "a stem-group shard is malformed")
@@ -157,14 +162,14 @@ def check_shard(name: str, shard: Any) -> dict[str, Any]:
 
 
 def check_entries(name: str, shard: Any) -> dict[str, Any]:
-    """``{term: [idf, df, postings]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``
+    """``{term: [df, postings]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``
     (``postings``: the integer list as text, or ``[file]`` naming the file that holds it)."""
     if not isinstance(shard, dict):
         raise corrupt(name, "a shard must be an object")
     for term, entry in shard.items():  # every entry: both engines refuse the same files
-        if not (isinstance(entry, list) and len(entry) == 3 and is_finite(entry[0]) and is_int(entry[1])
-                and (isinstance(entry[2], str) or (
-                    isinstance(entry[2], list) and len(entry[2]) == 1 and isinstance(entry[2][0], str)))):
+        if not (isinstance(entry, list) and len(entry) == 2 and is_int(entry[0])
+                and (isinstance(entry[1], str) or (
+                    isinstance(entry[1], list) and len(entry[1]) == 1 and isinstance(entry[1][0], str)))):
             raise corrupt(name, f"the entry of term {json_text(term)} is malformed")
     return shard
 

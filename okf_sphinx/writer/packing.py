@@ -226,15 +226,14 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
     keyed = folder == "t"
     for term in sorted(postings):
         df = len(postings[term]) // 3
-        idf = fmt.idf(n, df)
         name = fmt.shard_name(group_of.get(term, term), shards, folder)
         if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = encoded[term]
-            entry = [idf, df, [ref]]
+            entry = [df, [ref]]
         else:
-            entry = [idf, df, encoded[term]]
+            entry = [df, encoded[term]]
         (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
     for g in sorted(groups or {}):
         content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = groups[g]  # type: ignore[index]

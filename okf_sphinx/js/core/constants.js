@@ -18,7 +18,7 @@ define('core/constants', function () {
     CJK_RANGES: [[4352,4607],[11904,12255],[12293,12295],[12321,12329],[12337,12341],[12344,12348],[12353,12543],[12549,12687],[12704,12735],[12784,12799],[13312,19903],[19968,40959],[43360,43391],[44032,55295],[63744,64255],[65382,65500],[110576,110959],[131072,205743]],
     // okf_sphinx/core/index_format.py
     FORMAT: "okf-sphinx-index",
-    FORMAT_VERSION: 6,
+    FORMAT_VERSION: 7,
     BUILD_DIGITS: 16,
     INT_DIGITS: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
     MAX_INT_DIGITS: 7,
@@ -27,6 +27,9 @@ define('core/constants', function () {
     LINK_VIAS: ["ref","doc","toctree","object"],
     MIN_EDIT_TERM: 3,
     MAX_EDIT_TERM: 40,
+    IDF_SERIES_TERMS: 12,
+    MAX_IDF_STEP: 64,
+    MAX_FOLD_CODE_POINTS: 8,
     // okf_sphinx/engine/source.py
     FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenhlvw]/[0-9a-f]{1,8}|[spf]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py
