@@ -372,7 +372,7 @@ class Index:
         return fmt.shard_name(fmt.posting_key(term, self.stem), self.shards)
 
     def shard(self, name: str) -> dict[str, Any]:
-        """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms]]}, "terms": {term: [df, postings]}}``."""
+        """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms]]}, "terms": {term: postings or [df, [file]]}}``."""
         return self.load(name, validators.check_shard)
 
     def posting(self, term: str, folder: str = "t", shards: int | None = None) -> Posting | None:
@@ -386,12 +386,11 @@ class Index:
             entry = self.load(shard_name, validators.check_entries).get(term)
         if entry is None:
             return None
-        df, postings = entry
-
         def decode() -> Posting:
-            digits = postings if isinstance(postings, str) else self.load(check_name(postings[0]), validators.check_flat)
-            sids, freqs, lengths = validators.check_postings(shard_name, digits, df, self.section_count)
-            return Posting(self.idf(df), df, tuple(sids), tuple(freqs), tuple(lengths))
+            digits = entry if isinstance(entry, str) else self.load(check_name(entry[1][0]), validators.check_flat)
+            sids, freqs, lengths = validators.check_postings(shard_name, digits, None if isinstance(entry, str) else entry[0],
+                                                             self.section_count)
+            return Posting(self.idf(len(sids)), len(sids), tuple(sids), tuple(freqs), tuple(lengths))
 
         key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
         return self.memo(key, decode, Posting.footprint)

@@ -149,10 +149,13 @@ def check_link_firsts(firsts: Any) -> list[int]:
 def check_shard(name: str, shard: Any) -> dict[str, Any]:
     """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms], {term: label counts}?]},
     "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read; a df
-    against the index's counts when its idf is, ``Index.idf``)."""
+    against the index's counts when its idf is, ``Index.idf``).  A group's ``[]`` is ``[stem]``:
+    the shard is returned with it written out."""
     if not (isinstance(shard, dict) and set(shard) == {"groups", "terms"} and isinstance(shard["groups"], dict)):
         raise corrupt(name, "a posting shard must be an object of groups and terms")
-    for g in shard["groups"].values():
+    for stem, g in shard["groups"].items():
+        if isinstance(g, list) and len(g) in (3, 4) and g[2] == []:
+            g[2] = [stem]
         if not (isinstance(g, list) and len(g) in (3, 4) and is_int(g[0]) and is_int(g[1])
                 and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])
                 and (len(g) == 3 or (isinstance(g[3], dict) and all(t in g[2] and isinstance(c, str) for t, c in g[3].items())))):
@@ -162,14 +165,14 @@ def check_shard(name: str, shard: Any) -> dict[str, Any]:
 
 
 def check_entries(name: str, shard: Any) -> dict[str, Any]:
-    """``{term: [df, postings]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``
-    (``postings``: the integer list as text, or ``[file]`` naming the file that holds it)."""
+    """``{term: postings or [df, [file]]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``
+    (``postings``: the integer list as text, whose length / 3 is the df; ``[file]`` names the
+    file that holds a large one)."""
     if not isinstance(shard, dict):
         raise corrupt(name, "a shard must be an object")
     for term, entry in shard.items():  # every entry: both engines refuse the same files
-        if not (isinstance(entry, list) and len(entry) == 2 and is_int(entry[0])
-                and (isinstance(entry[1], str) or (
-                    isinstance(entry[1], list) and len(entry[1]) == 1 and isinstance(entry[1][0], str)))):
+        if not (isinstance(entry, str) or (isinstance(entry, list) and len(entry) == 2 and is_int(entry[0])
+                                           and isinstance(entry[1], list) and len(entry[1]) == 1 and isinstance(entry[1][0], str))):
             raise corrupt(name, f"the entry of term {json_text(term)} is malformed")
     return shard
 
@@ -181,12 +184,12 @@ def check_flat(name: str, flat: Any) -> str:
     return flat
 
 
-def check_postings(name: str, text: str, df: int, sections: int) -> tuple[list[int], list[int], list[int]]:
-    """A posting list's integers (``encode_ints``): ``df`` triples of sid gap, weighted
-    frequency and section length, sids increasing below ``sections``, frequencies above 0;
-    ``(sids, freqs, lengths)``."""
+def check_postings(name: str, text: str, df: int | None, sections: int) -> tuple[list[int], list[int], list[int]]:
+    """A posting list's integers (``encode_ints``): triples of sid gap, weighted frequency and
+    section length (``df`` of them when the entry names it), sids increasing below ``sections``,
+    frequencies above 0; ``(sids, freqs, lengths)``."""
     flat = decode_ints(text)
-    if flat is None or len(flat) % 3 or len(flat) // 3 != df:
+    if flat is None or len(flat) % 3 or (df is not None and len(flat) // 3 != df):
         raise corrupt(name, "a posting list is malformed")
     sids = []
     sid = -1

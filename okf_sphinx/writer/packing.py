@@ -233,10 +233,11 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
             out[ref] = encoded[term]
             entry = [df, [ref]]
         else:
-            entry = [df, encoded[term]]
+            entry = encoded[term]  # its df is the list's length / 3
         (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
     for g in sorted(groups or {}):
-        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = groups[g]  # type: ignore[index]
+        e = groups[g]  # a group whose one term is its stem lists no terms
+        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = [e[0], e[1], [] if e[2] == [g] else e[2], *e[3:]]
     for k in range(shards):
         shard = content.get(f"{folder}/{k:x}", {})
         out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard

@@ -220,10 +220,10 @@ define('engine/index', function (use, root) {
       if (!own.call(entries, term)) return null;
       var e = entries[term];
       return self.memo(folder === 't' ? 'posting:' + term : 'posting:' + folder + ':' + term, function () {
-        var digits = typeof e[1] === 'string' ? e[1] : self.load(source.checkName(e[1][0]), V.checkFlat);
+        var digits = typeof e === 'string' ? e : self.load(source.checkName(e[1][0]), V.checkFlat);
         return Promise.resolve(digits).then(function (digits) {
-          var p = V.checkPostings(shardName, digits, e[0], self.sectionCount);
-          return new Posting(self.idf(e[0]), e[0], p[0], p[1], p[2]);
+          var p = V.checkPostings(shardName, digits, typeof e === 'string' ? null : e[0], self.sectionCount);
+          return new Posting(self.idf(p[0].length), p[0].length, p[0], p[1], p[2]);
         });
       });
     });

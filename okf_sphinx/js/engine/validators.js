@@ -88,6 +88,7 @@ define('engine/validators', function (use) {
     }
     Object.keys(shard.groups).forEach(function (stem) {
       var g = shard.groups[stem];
+      if (Array.isArray(g) && (g.length === 3 || g.length === 4) && Array.isArray(g[2]) && g[2].length === 0) g[2] = [stem];  // [] is [stem]
       if (!(Array.isArray(g) && (g.length === 3 || g.length === 4) && isInt(g[0]) && isInt(g[1]) && Array.isArray(g[2]) && g[2].every(isStr)
         && (g.length === 3 || (isObject(g[3]) && Object.keys(g[3]).every(function (t) { return g[2].indexOf(t) >= 0 && isStr(g[3][t]); }))))) {
         throw corrupt(name, 'a stem-group shard is malformed');
@@ -100,8 +101,7 @@ define('engine/validators', function (use) {
     if (!isObject(shard)) throw corrupt(name, 'a shard must be an object');
     Object.keys(shard).forEach(function (term) {  // every entry: both engines refuse the same files
       var e = shard[term];
-      if (!(Array.isArray(e) && e.length === 2 && isInt(e[0])
-        && (isStr(e[1]) || (Array.isArray(e[1]) && e[1].length === 1 && isStr(e[1][0]))))) {
+      if (!(isStr(e) || (Array.isArray(e) && e.length === 2 && isInt(e[0]) && Array.isArray(e[1]) && e[1].length === 1 && isStr(e[1][0])))) {
         throw corrupt(name, 'the entry of term ' + errors.jsonText(term) + ' is malformed');
       }
     });
@@ -114,7 +114,7 @@ define('engine/validators', function (use) {
   // A posting list's integers: df triples of sid gap, weighted frequency and length; [sids, freqs, lengths].
   function checkPostings(name, text, df, sections) {
     var flat = decodeInts(text), sids = [], freqs = [], lengths = [], sid = -1;
-    if (!flat || flat.length % 3 || flat.length / 3 !== df) throw corrupt(name, 'a posting list is malformed');
+    if (!flat || flat.length % 3 || (df !== null && flat.length / 3 !== df)) throw corrupt(name, 'a posting list is malformed');
     for (var i = 0; i < flat.length; i += 3) {
       sid = i === 0 ? flat[0] : sid + flat[i];
       if ((i && flat[i] === 0) || sid >= sections || flat[i + 1] === 0) throw corrupt(name, 'a posting list is out of order or out of range');
