@@ -437,8 +437,8 @@ def read_unicode_file(value: Any) -> dict[str, Any] | None:
 # with + − × ÷ only (each correctly rounded, so the same bits in every runtime), then steps it
 # the few units in the last place the build recorded where it differs from the build's log.
 _SQRT2 = 1.4142135623730951
-_LN2_HI = 6.93147180369123816490e-01
-_LN2_LO = 1.90821492927058770002e-10
+_LN2_HI = 0.6931471803691238
+_LN2_LO = 1.9082149292705877e-10
 #: Terms of the series of ``log((1 + s) / (1 − s))`` :func:`idf_base` sums.
 IDF_SERIES_TERMS = 12
 #: The largest step (units in the last place) an index may record.

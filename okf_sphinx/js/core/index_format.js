@@ -153,7 +153,7 @@ define('core/index_format', function (use) {
 
   // idf from df (format 7): BM25's idf within a unit or two in the last place by + - * / alone
   // (each correctly rounded: the same bits in every runtime), in idf_base's operation order.
-  var SQRT2 = 1.4142135623730951, LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
+  var SQRT2 = 1.4142135623730951, LN2_HI = 0.6931471803691238, LN2_LO = 1.9082149292705877e-10;
   function idfBase(n, df) {
     var x = 1 + (n - df + 0.5) / (df + 0.5), k = 0;
     while (x > SQRT2) { x = x / 2; k += 1; }
