@@ -348,3 +348,17 @@ def test_unicode_file_is_read_alike() -> None:
     assert [fmt.read_unicode_file(v) for v in bad] == [None] * len(bad)
     js = _node_eval(f"[{json.dumps(good)}, ...{json.dumps(bad)}].map(v => okf.module('core/index_format').readUnicodeFile(v))")
     assert js == [tables] + [None] * len(bad)
+
+
+def test_word_lists_are_read_alike() -> None:
+    """d/ and e/ entries (format 7): the terms joined by one space and their dfs as an integer
+    list; both engines read them back and refuse the same damaged ones."""
+    from okf_sphinx.core import index_format as fmt
+
+    entries = [["configuration", 31], ["config", 7], ["conf", 1], ["été", 40000]]
+    good = fmt.encode_word_list(entries)
+    assert fmt.decode_word_list(good) == entries
+    bad = [["a b", "B"], ["a  b", "BBB"], ["", ""], ["a", "B", "x"], ["a", "="], [1, "B"], "a", None]
+    assert [fmt.decode_word_list(v) for v in bad] == [None] * len(bad)
+    js = _node_eval(f"[{json.dumps(good)}, ...{json.dumps(bad)}].map(v => okf.module('core/index_format').decodeWordList(v))")
+    assert js == [entries] + [None] * len(bad)

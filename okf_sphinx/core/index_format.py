@@ -370,6 +370,24 @@ def idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
+# -- word lists: the dictionary and the edit keys (format_version 7) --------------------------
+
+def encode_word_list(entries: list[list[Any]]) -> list[str]:
+    """A ``d/`` or ``e/`` entry ``[[term, df], …]`` as written: the terms joined by one space (no
+    term holds one) and their dfs as an integer list."""
+    return [" ".join(t for t, _df in entries), encode_ints([df for _t, df in entries])]
+
+
+def decode_word_list(value: Any) -> list[list[Any]] | None:
+    """``[[term, df], …]`` from :func:`encode_word_list`'s pair, or None when it is not one."""
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)):
+        return None
+    terms, dfs = value[0].split(" "), decode_ints(value[1])
+    if dfs is None or len(terms) != len(dfs) or "" in terms:
+        return None
+    return [[t, df] for t, df in zip(terms, dfs)]
+
+
 # -- unicode.js (format_version 7) --------------------------------------------------------------
 #: The most code points one case folding writes (Unicode's fold to three; room to spare).
 MAX_FOLD_CODE_POINTS = 8

@@ -391,13 +391,12 @@ def check_meta(name: str, v: Any) -> dict[str, Any]:
 
 
 def check_dict(name: str, v: Any) -> dict[str, Any]:
-    """A dictionary shard ``d/<k>``: per key (a term's first code points), ``[term, df]`` pairs."""
-    if not isinstance(v, dict) or not all(
-        isinstance(e, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and is_int(x[1]) for x in e)
-        for e in v.values()
-    ):
+    """A dictionary shard ``d/<k>`` (or an edit-key shard ``e/<k>``): per key, its word list
+    (``index_format.decode_word_list``), read into ``[term, df]`` pairs."""
+    out = {k: fmt.decode_word_list(e) for k, e in v.items()} if isinstance(v, dict) else None
+    if out is None or None in out.values():
         raise corrupt(name, "a dictionary shard is malformed")
-    return v
+    return out
 
 
 def check_names(name: str, v: Any) -> dict[str, Any]:

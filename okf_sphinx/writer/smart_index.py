@@ -201,7 +201,7 @@ def build_smart(
     b = budgets.get("d")
     b = b or large_site("d")
     d_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
-    out.update(_shards("d", d_shards, fmt.dict_shard_name, keyed))
+    out.update(_shards("d", d_shards, fmt.dict_shard_name, {k: fmt.encode_word_list(e) for k, e in keyed.items()}))
 
     # the words corrections lead to, under each of their edit keys (engine/spelling.py)
     edits: dict[str, list[list[Any]]] = defaultdict(list)
@@ -213,7 +213,7 @@ def build_smart(
                 size += len(term) + 12
     b = budgets.get("e") or large_site("e")
     e_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
-    out.update(_shards("e", e_shards, fmt.edit_shard_name, edits))
+    out.update(_shards("e", e_shards, fmt.edit_shard_name, {k: fmt.encode_word_list(e) for k, e in edits.items()}))
 
     block = {
         "language": language or "en",

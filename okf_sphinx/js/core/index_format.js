@@ -122,6 +122,14 @@ define('core/index_format', function (use) {
   // One term's score in one section: BM25 with the index's k1 and b, in the fixed operation order.
   function bm25Part(idf, f, length, avglen, k1, b) { return idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen)); }
 
+  // [[term, df]…] from encode_word_list's pair (a d/ or e/ entry), or null when it is not one.
+  function decodeWordList(value) {
+    if (!(Array.isArray(value) && value.length === 2 && typeof value[0] === 'string')) return null;
+    var terms = value[0].split(' '), dfs = decodeInts(value[1]);
+    if (dfs === null || terms.length !== dfs.length || terms.indexOf('') >= 0) return null;
+    return terms.map(function (t, i) { return [t, dfs[i]]; });
+  }
+
   // The tables unicode_file wrote (each an integer list), in unicode_tables' shape, or null when
   // value is not such a file (the ranges' order and bounds are the validator's).
   var RANGE_TABLES = ['word', 'letter_number', 'assigned'];
@@ -231,7 +239,7 @@ define('core/index_format', function (use) {
   return {
     isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, unwrapFile: unwrapFile, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
-    sectionRecords: sectionRecords, bm25Part: bm25Part, readUnicodeFile: readUnicodeFile, idfBase: idfBase, stepUlps: stepUlps, readIdfSteps: readIdfSteps, storedIdf: storedIdf, dictKey: dictKey, dictShardName: dictShardName,
+    sectionRecords: sectionRecords, bm25Part: bm25Part, decodeWordList: decodeWordList, readUnicodeFile: readUnicodeFile, idfBase: idfBase, stepUlps: stepUlps, readIdfSteps: readIdfSteps, storedIdf: storedIdf, dictKey: dictKey, dictShardName: dictShardName,
     editKeys: editKeys, editShardName: editShardName, correctable: correctable,
     nameShardName: nameShardName, headingShardName: headingShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
     identifiers: identifiers

@@ -197,9 +197,9 @@ define('engine/validators', function (use) {
     return v;
   }
   function checkDict(name, v) {
-    if (!isObject(v) || !Object.keys(v).every(function (k) {
-      return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && isStr(x[0]) && isInt(x[1]); });
-    })) throw corrupt(name, 'a dictionary shard is malformed');
+    if (!isObject(v) || !Object.keys(v).every(function (k) { return (v[k] = fmt.decodeWordList(v[k])) !== null; })) {
+      throw corrupt(name, 'a dictionary shard is malformed');
+    }
     return v;
   }
   function checkNames(name, v) {
