@@ -104,7 +104,7 @@ def page_tags(page: str) -> tuple[str, str]:
 def search_page_of(html: Path) -> Path:
     """okf's search page of the built site: the page its boot script names (``okf-search.html``
     when the site keeps Sphinx's own ``search.html``)."""
-    named = re.search(r'data-okf-search-page="([^"]+)"', (html / "index.html").read_text(encoding="utf-8"))
+    named = re.search(r'data-okf-search-page=["\']?([^"\' >]+)', (html / "index.html").read_text(encoding="utf-8"))
     return html / (named.group(1) if named else "search.html")
 
 
@@ -174,11 +174,13 @@ def measure(name: str, html: Path, rev: str, browser: Any, base: str) -> dict[st
         }
     # the search page: its runtime files (gzip) + the index a cold smart query loads (median)
     cold = bench_footprint.cold(html, bench_footprint.RUNTIME, (20, 10))["smart+prefix"]
-    after_search = re.findall(r'src="_static/(okf-[^"?]+\.js)', search_page_of(html).read_text(encoding="utf-8"))
-    after_search += [n for n in ("okf-search.css", "okf-dialog.css") if (html / "_static" / n).is_file()]
+    # okf's scripts and styles as the search page names them (Sphinx: _static/; MkDocs: assets/okf/, maybe unquoted)
+    page = search_page_of(html)
+    after_search = [(page.parent / ref).resolve().relative_to(html.resolve()).as_posix() for ref in re.findall(
+        r'(?:src|href)=["\']?([^"\' >?]*okf-[^"\' >?]+\.(?:js|css))', page.read_text(encoding="utf-8"))]
     row["before"]["search_page"] = {"runtime_gzip": sum(gz(files[n]) for n in search_eager), "index_median_gzip": cold["median"],
                                     "index_max_gzip": cold["max"]}
-    row["after"]["search_page"] = {"runtime_gzip": sum(gz((html / "_static" / n).read_bytes()) for n in after_search),
+    row["after"]["search_page"] = {"runtime_gzip": sum(gz((html / n).read_bytes()) for n in after_search),
                                    "index_median_gzip": cold["median"], "index_max_gzip": cold["max"], "files": after_search}
     shipped_after = [p for p in (html / "_static").glob("okf-*") if p.is_file()]
     row["before"]["shipped"] = {"files": len(files), "raw": sum(len(d) for d in files.values()),

@@ -138,7 +138,7 @@ def test_part_keys_live_beside_their_unit(zh_sites: tuple[Path, Path]) -> None:
     # the dictionary (completions, suggestions) holds words only
     for f in (okf / "d").glob("*.js"):
         shard = fmt.unwrap(f"d/{f.stem}", f.read_bytes())
-        assert not any(t.startswith(" ") for entries in shard.values() for t, _df in entries)
+        assert not any(t.startswith(" ") for entries in shard.values() for t, _df in fmt.decode_word_list(entries))
 
 
 # -- a Japanese site -------------------------------------------------------------------------

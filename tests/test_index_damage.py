@@ -12,6 +12,7 @@ import pytest
 import okf_sphinx
 from support.build import sphinx_build, write_project, same_build
 from okf_sphinx import OkfError
+from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core.index_format import unwrap
 
 from support.cli import code_of, envelope_of, okf
@@ -34,30 +35,43 @@ def test_locator_with_thousands_of_digits_is_invalid_line_range(example_html: Pa
     assert proc.returncode == 12 and envelope_of(proc)["code"] == "invalid_line_range"
 
 
-def _tamper_shard(site: Path, term: str, text_of) -> None:  # type: ignore[no-untyped-def]
+def _tamper_group(site: Path, word: str, at: int, value: object) -> None:
     index = okf_sphinx.open_index(site)
-    name = index.shard_of(term)
+    name = index.shard_of(word)
     path = site / "_okf" / f"{name}.js"
-    value = unwrap(name, path.read_bytes())
-    value["terms"][term][0] = 12345.5
-    raw = path.read_bytes().decode("utf-8")
-    marker = "12345.5"
-    path.write_bytes(same_build(name, value, path).decode("utf-8").replace(marker, text_of).encode("utf-8"))
-    assert raw != path.read_text(encoding="utf-8")
+    shard = unwrap(name, path.read_bytes())
+    shard["groups"][fmt.posting_key(word, index.stem)][at] = value
+    path.write_bytes(same_build(name, shard, path))
 
 
-@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "-1e999", "1" + "0" * 400])
-def test_non_finite_idf_is_index_corrupt_in_python_cli_and_node(site: Path, number: str) -> None:
+def _refused_alike(site: Path, request: dict) -> None:  # type: ignore[type-arg]
+    """Python, the CLI and Node all answer ``request`` with the same ``index_corrupt``."""
     from support.node import run_node
 
-    _tamper_shard(site, "retry", number)
     with pytest.raises(OkfError) as err:
-        okf_sphinx.open_index(site).search("retry")
+        okf_sphinx.open_index(site).search(**request)
     assert err.value.code == "index_corrupt"
-    proc = okf("search", str(site), "--query", "retry", "--json")
+    proc = okf("search", str(site), "--query", request["query"], "--mode", request.get("mode", "keyword"), "--json")
     assert proc.returncode == 5 and envelope_of(proc) == err.value.envelope["error"]
-    js = run_node(site / "_okf", [{"query": "retry"}])[0]
+    js = run_node(site / "_okf", [request])[0]
     assert js == err.value.envelope, (js, err.value.envelope)
+
+
+@pytest.mark.parametrize(("at", "value"), [(0, 0), (0, 10**6), (0, 1.5), (1, 0), (1, 10**6), (0, "1")])
+def test_stem_group_df_out_of_range_is_index_corrupt_in_python_cli_and_node(site: Path, at: int, value: object) -> None:
+    """A stem group's section (0) or page (1) df must be an integer within 1 … N: its idf is computed from it."""
+    _tamper_group(site, "retry", at, value)
+    _refused_alike(site, {"query": "retry", "mode": "smart"})
+
+
+@pytest.mark.parametrize("steps", ["B", "AB", "BA", "BhE", 7, None])
+def test_invalid_idf_steps_are_index_corrupt_in_python_cli_and_node(site: Path, steps: object) -> None:
+    """The manifest's idf steps: pairs (Δdf ≥ 1, zigzagged step 1 … 128) as an integer list."""
+    path = site / "_okf" / "manifest.js"
+    value = unwrap("manifest", path.read_bytes())
+    value["idf_steps"] = steps
+    path.write_bytes(same_build("manifest", value, path))
+    _refused_alike(site, {"query": "retry"})
 
 
 @pytest.mark.parametrize("number", ["1e999", "NaN"])

@@ -61,7 +61,7 @@ def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
     for old in (1, 2, 3, 4, 5, 6, 8):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
-        # 5 (captured files written out beside their sections' texts), 6 (postings by the whole key, no bundles), a future one
+        # 5 (captured files written out beside their sections' texts), 6 (idf floats, postings by the whole key, no bundles), a future one
         value["format_version"] = old
         m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_version_unsupported"

@@ -51,7 +51,7 @@ PY_ONLY: dict[str, dict[str, str]] = {
                    for n in ("unicode_tables", "compute_unicode_tables", "native", "terms")},
     "core.index_format": {
         **{n: _BUILD for n in ("STAGING_PREFIX", "K1", "B", "WEIGHTS", "wrap", "wrap_json", "build_id", "MANIFEST_HEAD",
-                               "encode_ints", "idf", "file_row", "SECTION_ROW")},
+                               "encode_ints", "encode_word_list", "idf", "idf_steps", "unicode_file", "file_row", "SECTION_ROW")},
         **{n: _TOOLS for n in ("snapshot_revision", "COPY_PATH", "quote_path", "locator")},
     },
     "core.segment": {n: _BUILD for n in ("LANGUAGES", "segmenter_for", "part_freqs")},

@@ -236,7 +236,7 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
                key=lambda f: len(fmt.unwrap(f"t/{f.stem}", f.read_bytes())["terms"]))
     name = f"t/{path.stem}"
     shard = fmt.unwrap(name, path.read_bytes())
-    terms = sorted(t for t, e in shard["terms"].items() if isinstance(e[2], str) and t.isascii() and t.isalpha())[:45]
+    terms = sorted(t for t, e in shard["terms"].items() if isinstance(e, str) and t.isascii() and t.isalpha())[:45]
     assert len(terms) >= 30, "the example's largest shard must hold enough plain words"
     rng = random.Random(4)
 
@@ -249,7 +249,6 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
 
     kinds = []
     for i, term in enumerate(terms):
-        idf, _df, _digits = shard["terms"][term]
         flat = postings()
         digits = fmt.encode_ints(flat)
         if i % 3 == 1:  # not canonical text: a foreign character, a zero last digit, a cut integer, 8 digits
@@ -259,7 +258,7 @@ def test_integer_lists_are_read_alike(example_html: Path, tmp_path: Path) -> Non
             bad = rng.choice([flat[:-1], flat[:3] + [0, 1, 1], flat[:1] + [0] + flat[2:], [n] + flat[1:]])
             digits = fmt.encode_ints(bad)
         kinds.append(i % 3)
-        shard["terms"][term] = [idf, len(flat) // 3, digits]
+        shard["terms"][term] = digits
     path.write_bytes(same_build(name, shard, path))
     requests = [{"query": t} for t in terms]
     index = okf_sphinx.open_index(site)
@@ -312,3 +311,54 @@ def test_rank_pages_stops_at_the_same_page_in_both_engines() -> None:
         assert _node_eval(code) == want, limit
         if limit < 10:
             assert len(scored) < len(found.pages)  # it stopped early
+
+
+def test_idf_from_df_is_the_builds_log_in_both_engines() -> None:
+    """Format 7 stores dfs: idf_base (+ − × ÷ alone) moved by the build's recorded steps is
+    math.log's double for every df of collections of many sizes, in Python and in Node (JSON
+    carries each double exactly: the shortest digits that round-trip)."""
+    import math
+
+    from okf_sphinx.core import index_format as fmt
+
+    cases = []
+    for n in (1, 2, 3, 28, 279, 1000, 4999):
+        dfs = range(1, n + 1)
+        text = fmt.idf_steps(n, dfs)
+        steps = fmt.read_idf_steps(text)
+        assert steps is not None and all(abs(s) <= 2 for s in steps.values())
+        assert [fmt.stored_idf(n, df, steps) for df in dfs] == [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in dfs]
+        cases.append([n, text])
+    js = _node_eval(f"{json.dumps(cases)}.map(([n, text]) => {{ const f = okf.module('core/index_format'), s = f.readIdfSteps(text);"
+                    " return Array.from({length: n}, (_, i) => f.storedIdf(n, i + 1, s)); })")
+    assert js == [[fmt.idf(n, df) for df in range(1, n + 1)] for n, _t in cases]
+
+
+def test_unicode_file_is_read_alike() -> None:
+    """unicode.js's integer lists (format 7) give the build's tables back in both engines, and
+    both refuse the same damaged files."""
+    from okf_sphinx.core import index_format as fmt
+    from okf_sphinx.core.terms import unicode_tables
+
+    tables = unicode_tables()
+    good = fmt.unicode_file(tables)
+    assert fmt.read_unicode_file(good) == tables
+    bad = [{**good, "word": good["word"] + "="}, {**good, "casefold": "BA"}, {**good, "casefold": "BBCABC"},
+           {**good, "casefold": "BJ"}, {**good, "casefold": "_____BBC"}, {**good, "extra": ""}, {**good, "assigned": None}, []]
+    assert [fmt.read_unicode_file(v) for v in bad] == [None] * len(bad)
+    js = _node_eval(f"[{json.dumps(good)}, ...{json.dumps(bad)}].map(v => okf.module('core/index_format').readUnicodeFile(v))")
+    assert js == [tables] + [None] * len(bad)
+
+
+def test_word_lists_are_read_alike() -> None:
+    """d/ and e/ entries (format 7): the terms joined by one space and their dfs as an integer
+    list; both engines read them back and refuse the same damaged ones."""
+    from okf_sphinx.core import index_format as fmt
+
+    entries = [["configuration", 31], ["config", 7], ["conf", 1], ["été", 40000]]
+    good = fmt.encode_word_list(entries)
+    assert fmt.decode_word_list(good) == entries
+    bad = [["a b", "B"], ["a  b", "BBB"], ["", ""], ["a", "B", "x"], ["a", "="], [1, "B"], "a", None]
+    assert [fmt.decode_word_list(v) for v in bad] == [None] * len(bad)
+    js = _node_eval(f"[{json.dumps(good)}, ...{json.dumps(bad)}].map(v => okf.module('core/index_format').decodeWordList(v))")
+    assert js == [entries] + [None] * len(bad)

@@ -73,10 +73,12 @@ def newer_site(unicode_site: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     shutil.copytree(unicode_site, site)
     okf = site / "_okf"
 
-    def tables(t: dict) -> None:
+    def tables(value: dict) -> None:
+        t = fmt.read_unicode_file(value)
         t["unicode_version"] = "99.0.0"
         for key in ("assigned", "word", "letter_number"):
             t[key] = _insert_range(t[key], NEW_LETTER)
+        value.update(fmt.unicode_file(t))
 
     _rewrite(okf, "unicode", tables)
     _rewrite(okf, "manifest", lambda m: m.update(unicode_version="99.0.0"))

@@ -369,10 +369,172 @@ def name_key(name: str) -> str:
 
 
 def idf(n: int, df: int) -> float:
-    """BM25's idf, computed by the build only (engines read the stored float)."""
+    """BM25's idf, ``ln(1 + (n − df + 0.5) / (df + 0.5))`` as the build computes it (``math.log``);
+    engines get the same bits from :func:`stored_idf`."""
     import math
 
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+# -- word lists: the dictionary and the edit keys (format_version 7) --------------------------
+
+def encode_word_list(entries: list[list[Any]]) -> list[str]:
+    """A ``d/`` or ``e/`` entry ``[[term, df], …]`` as written: the terms joined by one space (no
+    term holds one) and their dfs as an integer list."""
+    return [" ".join(t for t, _df in entries), encode_ints([df for _t, df in entries])]
+
+
+def decode_word_list(value: Any) -> list[list[Any]] | None:
+    """``[[term, df], …]`` from :func:`encode_word_list`'s pair, or None when it is not one."""
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)):
+        return None
+    terms, dfs = value[0].split(" "), decode_ints(value[1])
+    if dfs is None or len(terms) != len(dfs) or "" in terms:
+        return None
+    return [[t, df] for t, df in zip(terms, dfs)]
+
+
+# -- unicode.js (format_version 7) --------------------------------------------------------------
+#: The most code points one case folding writes (Unicode's fold to three; room to spare).
+MAX_FOLD_CODE_POINTS = 8
+_RANGE_TABLES = ("word", "letter_number", "assigned")
+
+
+def _zigzag(v: int) -> int:
+    return 2 * v if v >= 0 else -2 * v - 1
+
+
+def unicode_file(tables: dict[str, Any]) -> dict[str, Any]:
+    """``unicode.js`` of the build's tables (``core/terms.unicode_tables``), each an integer list:
+    a range table's flat ``[lo, hi, lo, hi, …]`` as its first value then the gaps between
+    neighbours; the case folding as ``Δcp, count, zigzag(target − cp) …`` per code point that
+    folds, in code-point order (docs/index-format.md, *unicode.js*)."""
+    out: dict[str, Any] = {"unicode_version": tables["unicode_version"]}
+    for k in _RANGE_TABLES:
+        flat = tables[k]
+        out[k] = encode_ints([flat[0], *(b - a for a, b in zip(flat, flat[1:]))] if flat else [])
+    fold: list[int] = []
+    last = 0
+    for cp, text in sorted((int(k, 16), v) for k, v in tables["casefold"].items()):
+        fold += [cp - last, len(text), *(_zigzag(ord(c) - cp) for c in text)]
+        last = cp
+    out["casefold"] = encode_ints(fold)
+    return out
+
+
+def read_unicode_file(value: Any) -> dict[str, Any] | None:
+    """The tables :func:`unicode_file` wrote, in ``unicode_tables``' shape, or None when
+    ``value`` is not such a file (the ranges' order and bounds are the validator's)."""
+    if not (isinstance(value, dict) and set(value) == {"unicode_version", "casefold", *_RANGE_TABLES}
+            and isinstance(value["unicode_version"], str)):
+        return None
+    out: dict[str, Any] = {"unicode_version": value["unicode_version"]}
+    for k in _RANGE_TABLES:
+        gaps = decode_ints(value[k])
+        if gaps is None:
+            return None
+        flat, at = [], 0
+        for g in gaps:
+            at += g
+            flat.append(at)
+        out[k] = flat
+    flat = decode_ints(value["casefold"])
+    if flat is None:
+        return None
+    fold: dict[str, str] = {}
+    i = cp = 0
+    while i < len(flat):
+        if i + 2 > len(flat) or (i and not flat[i]) or not 1 <= flat[i + 1] <= MAX_FOLD_CODE_POINTS or i + 2 + flat[i + 1] > len(flat):
+            return None
+        cp += flat[i]
+        targets = [cp + (z // 2 if z % 2 == 0 else -(z + 1) // 2) for z in flat[i + 2:i + 2 + flat[i + 1]]]
+        if cp > 0x10FFFF or not all(0 <= c <= 0x10FFFF for c in targets):
+            return None
+        fold[f"{cp:x}"] = "".join(map(chr, targets))
+        i += 2 + flat[i + 1]
+    out["casefold"] = fold
+    return out
+
+
+# -- idf from df (format_version 7) ------------------------------------------------------------
+# An index stores document frequencies, not idf floats: every engine computes :func:`idf_base`
+# with + − × ÷ only (each correctly rounded, so the same bits in every runtime), then steps it
+# the few units in the last place the build recorded where it differs from the build's log.
+_SQRT2 = 1.4142135623730951
+_LN2_HI = 0.6931471803691238
+_LN2_LO = 1.9082149292705877e-10
+#: Terms of the series of ``log((1 + s) / (1 − s))`` :func:`idf_base` sums.
+IDF_SERIES_TERMS = 12
+#: The largest step (units in the last place) an index may record.
+MAX_IDF_STEP = 64
+
+
+def idf_base(n: int, df: int) -> float:
+    """:func:`idf` to within a unit or two in the last place, by IEEE-754 arithmetic alone: the
+    argument halved ``k`` times into (√2/2, √2], then ``log(1 + f) = f − f²/2 + s·(f²/2 + R)``
+    with ``s = f / (2 + f)`` and ``R`` the series in ``s²``, plus ``k·ln 2`` in two parts."""
+    x = 1 + (n - df + 0.5) / (df + 0.5)
+    k = 0
+    while x > _SQRT2:
+        x = x / 2
+        k += 1
+    f = x - 1
+    s = f / (2 + f)
+    z = s * s
+    r = 0.0
+    for j in range(IDF_SERIES_TERMS, 0, -1):
+        r = z * (2 / (2 * j + 1) + r)
+    hf = 0.5 * f * f
+    return k * _LN2_HI - ((hf - (s * (hf + r) + k * _LN2_LO)) - f)
+
+
+def step_ulps(x: float, steps: int) -> float:
+    """The double ``steps`` units in the last place above (below, when negative) positive ``x``."""
+    import struct
+
+    return struct.unpack(">d", struct.pack(">Q", struct.unpack(">Q", struct.pack(">d", x))[0] + steps))[0]
+
+
+def idf_steps(n: int, dfs: Any) -> str:
+    """The build's record of where :func:`idf` differs from :func:`idf_base` among ``dfs``: an
+    integer list of pairs ``Δdf, step`` in ascending df (``Δdf`` from the previous pair's df),
+    ``step`` zigzagged (``2s − 1`` above, ``−2s`` below); a df it does not name has step 0."""
+    import struct
+
+    def bits(v: float) -> int:
+        return struct.unpack(">Q", struct.pack(">d", v))[0]
+
+    out: list[int] = []
+    last = 0
+    for df in sorted(set(dfs)):
+        step = bits(idf(n, df)) - bits(idf_base(n, df))
+        if step:
+            out += [df - last, 2 * step - 1 if step > 0 else -2 * step]
+            last = df
+    return encode_ints(out)
+
+
+def read_idf_steps(text: Any) -> dict[int, int] | None:
+    """``{df: step}`` from :func:`idf_steps`'s list, or None when it is not one."""
+    flat = decode_ints(text)
+    if flat is None or len(flat) % 2:
+        return None
+    steps: dict[int, int] = {}
+    df = 0
+    for i in range(0, len(flat), 2):
+        if flat[i] == 0 or flat[i + 1] == 0 or flat[i + 1] > 2 * MAX_IDF_STEP:
+            return None
+        df += flat[i]
+        z = flat[i + 1]
+        steps[df] = (z + 1) // 2 if z % 2 else -(z // 2)
+    return steps
+
+
+def stored_idf(n: int, df: int, steps: dict[int, int]) -> float:
+    """The build's :func:`idf` of ``df`` among ``n``, from :func:`idf_base` and the recorded steps."""
+    step = steps.get(df, 0)
+    base = idf_base(n, df)
+    return step_ulps(base, step) if step else base
 
 
 # a maximal run of identifier characters that holds a connector (a run without one is never an

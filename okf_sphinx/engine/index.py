@@ -181,6 +181,19 @@ class Index:
     def shards(self) -> int:
         return self._view().manifest["shards"]
 
+    def idf(self, df: int, pages: bool = False) -> float:
+        """BM25's idf of a section df (``pages``: of a page df, smart mode's page idf) exactly as
+        the build computed it: ``core/index_format.stored_idf`` with the manifest's idf steps."""
+        if pages:
+            block = validators.check_smart(self.manifest.get("smart"))
+            n, key, text = block["pages"], "idf_steps:pages", block["idf_steps"]
+        else:
+            n, key, text = self.section_count, "idf_steps", self.manifest["idf_steps"]
+        steps = self.memo(key, lambda: fmt.read_idf_steps(text))
+        if steps is None or not (is_int(df) and 1 <= df <= n):
+            raise validators.corrupt("manifest", "a document frequency or the idf steps are out of range")
+        return fmt.stored_idf(n, df, steps)
+
     @property
     def bm25(self) -> tuple[float, float]:
         """``(k1, b)``: the BM25 parameters the build chose (the checked manifest's), which
@@ -373,7 +386,7 @@ class Index:
         return fmt.shard_name(fmt.posting_key(term, self.stem), self.shards)
 
     def shard(self, name: str) -> dict[str, Any]:
-        """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms]]}, "terms": {term: entry}}``."""
+        """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms]]}, "terms": {term: postings or [df, [file]]}}``."""
         return self.load(name, validators.check_shard)
 
     def posting(self, term: str, folder: str = "t", shards: int | None = None) -> Posting | None:
@@ -387,12 +400,11 @@ class Index:
             entry = self.load(shard_name, validators.check_entries).get(term)
         if entry is None:
             return None
-        idf, df, postings = entry
-
         def decode() -> Posting:
-            digits = postings if isinstance(postings, str) else self.load(check_name(postings[0]), validators.check_flat)
-            sids, freqs, lengths = validators.check_postings(shard_name, digits, df, self.section_count)
-            return Posting(float(idf), df, tuple(sids), tuple(freqs), tuple(lengths))
+            digits = entry if isinstance(entry, str) else self.load(check_name(entry[1][0]), validators.check_flat)
+            sids, freqs, lengths = validators.check_postings(shard_name, digits, None if isinstance(entry, str) else entry[0],
+                                                             self.section_count)
+            return Posting(self.idf(len(sids)), len(sids), tuple(sids), tuple(freqs), tuple(lengths))
 
         key = f"posting:{term}" if folder == "t" else f"posting:{folder}:{term}"
         return self.memo(key, decode, Posting.footprint)

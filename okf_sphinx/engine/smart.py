@@ -95,7 +95,7 @@ def segmenter(index: Index) -> str | None:
 
 
 def group(index: Index, stem: str) -> list[Any] | None:
-    """The stem group ``[section idf, page idf, [terms]]`` of ``stem``, from the posting shard
+    """The stem group ``[section df, page df, [terms]]`` of ``stem``, from the posting shard
     that also holds those terms' posting lists."""
     return index.shard(fmt.shard_name(stem, index.shards))["groups"].get(stem)
 
@@ -128,7 +128,7 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
     out: list[tuple[str, float]] = []
     sidf = pidf = 0.0
     if g is not None:
-        sidf, pidf = float(g[0]), float(g[1])
+        sidf, pidf = index.idf(g[0]), index.idf(g[1], pages=True)
         part = segment.PART + word  # the word as a unit of longer CJK terms (a part key)
         if word in g[2]:
             out.append((word, EXACT))
@@ -143,7 +143,7 @@ def variants(index: Index, word: str, stem: Callable[[str], str] | None, complet
             first = group(index, fmt.posting_key(extra[0], stem))
             if first is None:
                 raise OkfError("index_corrupt", f"dictionary term {json_text(extra[0])} has no stem group; rebuild the site")
-            sidf, pidf = float(first[0]), float(first[1])
+            sidf, pidf = index.idf(first[0]), index.idf(first[1], pages=True)
         out += [(t, PREFIX) for t in extra]
     return out, sidf, pidf
 

@@ -87,6 +87,8 @@ def check_manifest(name: str, m: Any) -> dict[str, Any]:
         raise corrupt(name, "section_files is missing or invalid")
     if not (is_int(m.get("pages_per_file")) and m["pages_per_file"] >= 1):
         raise corrupt(name, "pages_per_file is missing or invalid")
+    if fmt.read_idf_steps(m.get("idf_steps")) is None:
+        raise corrupt(name, "idf_steps is missing or invalid")
     if "bundles" in m and bundle_map(m["bundles"]) is None:
         raise corrupt(name, "bundles is invalid")
     return m
@@ -111,8 +113,10 @@ def bundle_map(bundles: Any) -> dict[str, str] | None:
 
 def check_unicode(name: str, t: Any) -> Normaliser:
     """``unicode.js``: the build's Unicode tables (sorted code-point ranges and the
-    case-folding map), as the :class:`~okf_sphinx.core.terms.Normaliser` they make."""
-    ok = isinstance(t, dict) and isinstance(t.get("unicode_version"), str) and isinstance(t.get("casefold"), dict)
+    case-folding map, each an integer list: ``index_format.read_unicode_file``), as the
+    :class:`~okf_sphinx.core.terms.Normaliser` they make."""
+    t = fmt.read_unicode_file(t)
+    ok = t is not None
     for k in ("word", "letter_number", "assigned"):
         flat = t.get(k) if ok else None
         ok = ok and isinstance(flat, list) and len(flat) % 2 == 0 and all(
@@ -143,7 +147,7 @@ def check_smart(m: Any) -> dict[str, Any]:
             and all(m.get(k) is None or (is_int(m[k]) and m[k] >= 1) for k in ("name_shards", "edit_shards", "heading_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
-            and is_finite(m.get("pavglen")) and m["pavglen"] > 0):
+            and is_finite(m.get("pavglen")) and m["pavglen"] > 0 and isinstance(m.get("idf_steps"), str)):
         raise corrupt("manifest", "the smart block is missing or invalid")
     return m
 
@@ -162,12 +166,16 @@ def check_link_firsts(firsts: Any) -> list[int]:
 # -- posting lists ----------------------------------------------------------------------------
 
 def check_shard(name: str, shard: Any) -> dict[str, Any]:
-    """A ``t/`` shard: ``{"groups": {stem: [section idf, page idf, [terms], {term: label counts}?]},
-    "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read)."""
+    """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms], {term: label counts}?]},
+    "terms": {term: entry}}`` (the label counts, engine/link_labels.py, are checked when read; a df
+    against the index's counts when its idf is, ``Index.idf``).  A group's ``[]`` is ``[stem]``:
+    the shard is returned with it written out."""
     if not (isinstance(shard, dict) and set(shard) == {"groups", "terms"} and isinstance(shard["groups"], dict)):
         raise corrupt(name, "a posting shard must be an object of groups and terms")
-    for g in shard["groups"].values():
-        if not (isinstance(g, list) and len(g) in (3, 4) and is_finite(g[0]) and is_finite(g[1])
+    for stem, g in shard["groups"].items():
+        if isinstance(g, list) and len(g) in (3, 4) and g[2] == []:
+            g[2] = [stem]
+        if not (isinstance(g, list) and len(g) in (3, 4) and is_int(g[0]) and is_int(g[1])
                 and isinstance(g[2], list) and all(isinstance(t, str) for t in g[2])
                 and (len(g) == 3 or (isinstance(g[3], dict) and all(t in g[2] and isinstance(c, str) for t, c in g[3].items())))):
             raise corrupt(name, "a stem-group shard is malformed")
@@ -176,14 +184,14 @@ def check_shard(name: str, shard: Any) -> dict[str, Any]:
 
 
 def check_entries(name: str, shard: Any) -> dict[str, Any]:
-    """``{term: [idf, df, postings]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``
-    (``postings``: the integer list as text, or ``[file]`` naming the file that holds it)."""
+    """``{term: postings or [df, [file]]}``: an ``x/`` shard, or a ``t/`` shard's ``terms``
+    (``postings``: the integer list as text, whose length / 3 is the df; ``[file]`` names the
+    file that holds a large one)."""
     if not isinstance(shard, dict):
         raise corrupt(name, "a shard must be an object")
     for term, entry in shard.items():  # every entry: both engines refuse the same files
-        if not (isinstance(entry, list) and len(entry) == 3 and is_finite(entry[0]) and is_int(entry[1])
-                and (isinstance(entry[2], str) or (
-                    isinstance(entry[2], list) and len(entry[2]) == 1 and isinstance(entry[2][0], str)))):
+        if not (isinstance(entry, str) or (isinstance(entry, list) and len(entry) == 2 and is_int(entry[0])
+                                           and isinstance(entry[1], list) and len(entry[1]) == 1 and isinstance(entry[1][0], str))):
             raise corrupt(name, f"the entry of term {json_text(term)} is malformed")
     return shard
 
@@ -195,12 +203,12 @@ def check_flat(name: str, flat: Any) -> str:
     return flat
 
 
-def check_postings(name: str, text: str, df: int, sections: int) -> tuple[list[int], list[int], list[int]]:
-    """A posting list's integers (``encode_ints``): ``df`` triples of sid gap, weighted
-    frequency and section length, sids increasing below ``sections``, frequencies above 0;
-    ``(sids, freqs, lengths)``."""
+def check_postings(name: str, text: str, df: int | None, sections: int) -> tuple[list[int], list[int], list[int]]:
+    """A posting list's integers (``encode_ints``): triples of sid gap, weighted frequency and
+    section length (``df`` of them when the entry names it), sids increasing below ``sections``,
+    frequencies above 0; ``(sids, freqs, lengths)``."""
     flat = decode_ints(text)
-    if flat is None or len(flat) % 3 or len(flat) // 3 != df:
+    if flat is None or len(flat) % 3 or (df is not None and len(flat) // 3 != df):
         raise corrupt(name, "a posting list is malformed")
     sids = []
     sid = -1
@@ -402,13 +410,12 @@ def check_meta(name: str, v: Any) -> dict[str, Any]:
 
 
 def check_dict(name: str, v: Any) -> dict[str, Any]:
-    """A dictionary shard ``d/<k>``: per key (a term's first code points), ``[term, df]`` pairs."""
-    if not isinstance(v, dict) or not all(
-        isinstance(e, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and is_int(x[1]) for x in e)
-        for e in v.values()
-    ):
+    """A dictionary shard ``d/<k>`` (or an edit-key shard ``e/<k>``): per key, its word list
+    (``index_format.decode_word_list``), read into ``[term, df]`` pairs."""
+    out = {k: fmt.decode_word_list(e) for k, e in v.items()} if isinstance(v, dict) else None
+    if out is None or None in out.values():
         raise corrupt(name, "a dictionary shard is malformed")
-    return v
+    return out
 
 
 def check_names(name: str, v: Any) -> dict[str, Any]:

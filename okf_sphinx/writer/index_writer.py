@@ -398,6 +398,9 @@ def build_index(
     out.update(smart_files)
     term_shards, shards = posting_shards(table.terms, n_search, "t", budgets["t"], groups=groups)
     out.update(term_shards)
+    # the section dfs the index stores (terms, identifiers, stem groups), whose idfs the manifest steps
+    section_dfs = {len(flat) // 3 for built in (table.terms, table.identifiers) for flat in built.lists.values()}
+    section_dfs.update(g[0] for g in groups.values())
     del table.terms  # written: the shards' JSON values hold the lists from here on
     id_shards, smart["id_shards"] = posting_shards(table.identifiers, n_search, "x", budgets["x"])
     out.update(id_shards)
@@ -414,12 +417,13 @@ def build_index(
     if headings:
         smart["heading_shards"] = headings
     tables = unicode_tables()
-    out["unicode"] = tables
+    out["unicode"] = fmt.unicode_file(tables)
     out["manifest"] = {
         "format": fmt.FORMAT, "format_version": fmt.FORMAT_VERSION,
         "snapshot_revision": fmt.snapshot_revision(entries), "unicode_version": tables["unicode_version"],
         "sections": n_search, "sections_all": len(order), "concepts": len(records), "files": len(entries),
         "avglen": avglen, "k1": fmt.K1, "b": fmt.B, "weights": fmt.WEIGHTS, "shards": shards,
+        "idf_steps": fmt.idf_steps(n_search, section_dfs),
         "section_files": fmt.encode_ints(b - a for a, b in zip(starts, [*starts[1:], len(order)])),
         "pages_per_file": pages_per_file,
         "builder": site.builder, "search_page": site.search_page, "generator": f"okf_sphinx {__version__}",

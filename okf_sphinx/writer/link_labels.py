@@ -42,7 +42,7 @@ def label_counts(labels: Mapping[str, Iterable[tuple[int, list[str]]]], sid_of: 
 
 
 def attach_labels(groups: dict[str, list[Any]], counts: Mapping[str, list[tuple[int, int]]]) -> None:
-    """Each stem group ``[section idf, page idf, [terms]]`` whose terms have label counts gets a
+    """Each stem group ``[section df, page df, [terms]]`` whose terms have label counts gets a
     fourth element ``{term: counts}``, ``counts`` an integer list of pairs (sid difference —
     the first the sid itself —, count)."""
     group_of = {term: g for g, entry in groups.items() for term in entry[2]}

@@ -211,14 +211,16 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
     group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
     encoded = {t: fmt.encode_ints(p) for t, p in postings.items()}
     sizes = {t: len(e) + 2 for t, e in encoded.items()}
-    group_sizes = {g: len(g) + 48 + sum(len(t) + 3 for t in e[2]) + sum(len(t) + len(c) + 6 for labels in e[3:] for t, c in labels.items())
+    # the bytes each entry takes as written: `"term":"<list>",`, `"stem":[df,df,["term",…]],` (`[]` for a lone stem)
+    group_sizes = {g: len(g) + 12 + (0 if e[2] == [g] else sum(len(t) + 3 for t in e[2]))
+                   + sum(len(t) + len(c) + 6 for labels in e[3:] for t, c in labels.items())
                    for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
     b = budget or large_site(folder)
-    whole = sum(len(t) + 32 + p for t, p in sizes.items()) + sum(group_sizes.values())
+    whole = sum(len(t) + 4 + p for t, p in sizes.items()) + sum(group_sizes.values())
     target = file_aim(whole, b.files, b.smallest, b.largest, b.cap)
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
-    size = sum(len(t) + 32 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
+    size = sum(len(t) + 4 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
     shards = min(max(1, -(-size // target)), MAX_POSTING_SHARDS)
     out: dict[str, Any] = {}
     content: dict[str, dict[str, Any]] = defaultdict(dict)
@@ -226,18 +228,18 @@ def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budge
     keyed = folder == "t"
     for term in sorted(postings):
         df = len(postings[term]) // 3
-        idf = fmt.idf(n, df)
         name = fmt.shard_name(group_of.get(term, term), shards, folder)
         if sizes[term] > big_bytes:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = encoded[term]
-            entry = [idf, df, [ref]]
+            entry = [df, [ref]]
         else:
-            entry = [idf, df, encoded[term]]
+            entry = encoded[term]  # its df is the list's length / 3
         (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
     for g in sorted(groups or {}):
-        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = groups[g]  # type: ignore[index]
+        e = groups[g]  # a group whose one term is its stem lists no terms
+        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = [e[0], e[1], [] if e[2] == [g] else e[2], *e[3:]]
     for k in range(shards):
         shard = content.get(f"{folder}/{k:x}", {})
         out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard

@@ -46,7 +46,7 @@ MAX_HASHED_SHARDS = 128
 #: Every sharded folder of the index (docs/index-format.md), in the page budget's order.
 FOLDERS: dict[str, Folder] = {
     "s": Folder(cap=1216, largest=4608, smallest=4096, share=1 / 2),  # sections
-    "t": Folder(cap=512, largest=12288, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
+    "t": Folder(cap=512, largest=7168, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
     "d": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # dictionary: a prefix reads it
     "e": Folder(cap=64, largest=73728, smallest=4096, share=1 / 32),  # edit keys: a word no page holds reads three
     "n": Folder(cap=64, largest=8192, smallest=4096, share=1 / 32),  # object names: an exact-name query reads one

@@ -7,7 +7,7 @@ adds what the build computes once:
   section count and weighted length (integer lists) and prior, column by
   column (a page's first sid is the sum of the counts before it); ``paths.js``
   their source paths, which only the ``under`` filter reads;
-- stem groups ``stem → [section idf, page idf, [terms]]``, the terms of the
+- stem groups ``stem → [section df, page df, [terms]]``, the terms of the
   index that the site language's stemmer maps to ``stem``, which the index
   writer stores in the posting shard ``t/<shard of stem>`` beside those
   terms' posting lists (one file per query word finds all of its forms);
@@ -21,7 +21,8 @@ adds what the build computes once:
   dictionary by the first two code points of its first term (the heading
   tiers of docs/smart.md read one file).
 
-Every idf is computed here, so no engine takes a logarithm at query time.
+The groups store dfs; the engines compute the idfs with ``core/index_format.stored_idf`` and
+the smart block's ``idf_steps`` (page idfs), so no engine takes a logarithm at query time.
 Imports nothing from Sphinx.
 """
 
@@ -146,7 +147,7 @@ def build_smart(
     budgets: dict[str, Budget] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], dict[str, list[Any]]]:
     """The smart files (``smart.js``, ``paths.js``, ``meta.js``, ``d/``), the manifest's
-    ``smart`` block and the stem groups ``stem → [section idf, page idf, [terms]]`` (the index
+    ``smart`` block and the stem groups ``stem → [section df, page df, [terms]]`` (the index
     writer puts each in the posting shard of its stem, beside its terms' posting lists).
 
     ``postings`` are the keyword posting lists (``term → [Δsid, f, len, …]``) and
@@ -189,8 +190,7 @@ def build_smart(
                 last_page = page_of[sid]
                 pages_seen += 1
         group_sdf[g], group_pdf[g] = count, pages_seen
-    n = len(lengths)
-    groups = {g: [fmt.idf(n, group_sdf[g]), fmt.idf(n_pages, group_pdf[g]), ts] for g, ts in members.items()}
+    groups = {g: [group_sdf[g], group_pdf[g], ts] for g, ts in members.items()}
     budgets = budgets or {}
 
     keyed: dict[str, list[list[Any]]] = defaultdict(list)
@@ -201,7 +201,7 @@ def build_smart(
     b = budgets.get("d")
     b = b or large_site("d")
     d_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
-    out.update(_shards("d", d_shards, fmt.dict_shard_name, keyed))
+    out.update(_shards("d", d_shards, fmt.dict_shard_name, {k: fmt.encode_word_list(e) for k, e in keyed.items()}))
 
     # the words corrections lead to, under each of their edit keys (engine/spelling.py)
     edits: dict[str, list[list[Any]]] = defaultdict(list)
@@ -213,7 +213,7 @@ def build_smart(
                 size += len(term) + 12
     b = budgets.get("e") or large_site("e")
     e_shards = _shard_count(size, b.smallest, b.files, b.largest, b.cap)
-    out.update(_shards("e", e_shards, fmt.edit_shard_name, edits))
+    out.update(_shards("e", e_shards, fmt.edit_shard_name, {k: fmt.encode_word_list(e) for k, e in edits.items()}))
 
     block = {
         "language": language or "en",
@@ -221,6 +221,7 @@ def build_smart(
         "stemmer_version": version,
         "pages": n_pages,
         "pavglen": pavglen,
+        "idf_steps": fmt.idf_steps(n_pages, group_pdf.values()),
         "dict_shards": d_shards,
         "edit_shards": e_shards,
     }

@@ -28,6 +28,9 @@ define('core/constants', function () {
     LINK_VIAS: ["ref","doc","toctree","object"],
     MIN_EDIT_TERM: 3,
     MAX_EDIT_TERM: 40,
+    IDF_SERIES_TERMS: 12,
+    MAX_IDF_STEP: 64,
+    MAX_FOLD_CODE_POINTS: 8,
     // okf_sphinx/engine/source.py
     FILE_NAME: new RegExp("^(manifest|unicode|concepts|objects|files|smart|meta|paths|semantic|[tx]/[0-9a-f]{1,8}(-[0-9]{1,9})?|[gdenhlvw]/[0-9a-f]{1,8}|[spfb]/[0-9]{1,9})$"),
     // okf_sphinx/engine/validators.py

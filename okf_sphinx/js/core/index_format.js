@@ -127,6 +127,82 @@ define('core/index_format', function (use) {
   // One term's score in one section: BM25 with the index's k1 and b, in the fixed operation order.
   function bm25Part(idf, f, length, avglen, k1, b) { return idf * (f * (k1 + 1)) / (f + k1 * ((1 - b) + b * length / avglen)); }
 
+  // [[term, df]…] from encode_word_list's pair (a d/ or e/ entry), or null when it is not one.
+  function decodeWordList(value) {
+    if (!(Array.isArray(value) && value.length === 2 && typeof value[0] === 'string')) return null;
+    var terms = value[0].split(' '), dfs = decodeInts(value[1]);
+    if (dfs === null || terms.length !== dfs.length || terms.indexOf('') >= 0) return null;
+    return terms.map(function (t, i) { return [t, dfs[i]]; });
+  }
+
+  // The tables unicode_file wrote (each an integer list), in unicode_tables' shape, or null when
+  // value is not such a file (the ranges' order and bounds are the validator's).
+  var RANGE_TABLES = ['word', 'letter_number', 'assigned'];
+  function readUnicodeFile(value) {
+    var keys = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).sort() : [];
+    if (keys.join() !== 'assigned,casefold,letter_number,unicode_version,word' || typeof value.unicode_version !== 'string') return null;
+    var out = { unicode_version: value.unicode_version };
+    for (var r = 0; r < RANGE_TABLES.length; r++) {
+      var gaps = decodeInts(value[RANGE_TABLES[r]]);
+      if (gaps === null) return null;
+      var at = 0;
+      out[RANGE_TABLES[r]] = gaps.map(function (g) { at += g; return at; });
+    }
+    var flat = decodeInts(value.casefold);
+    if (flat === null) return null;
+    var fold = {}, i = 0, cp = 0;
+    while (i < flat.length) {
+      var n = flat[i + 1];
+      if (i + 2 > flat.length || (i && !flat[i]) || !(n >= 1 && n <= C.MAX_FOLD_CODE_POINTS) || i + 2 + n > flat.length) return null;
+      cp += flat[i];
+      var targets = flat.slice(i + 2, i + 2 + n).map(function (z) { return cp + (z % 2 === 0 ? z / 2 : -(z + 1) / 2); });
+      if (cp > 0x10ffff || !targets.every(function (c) { return c >= 0 && c <= 0x10ffff; })) return null;
+      fold[cp.toString(16)] = String.fromCodePoint.apply(null, targets);
+      i += 2 + n;
+    }
+    out.casefold = fold;
+    return out;
+  }
+
+  // idf from df (format 7): BM25's idf within a unit or two in the last place by + - * / alone
+  // (each correctly rounded: the same bits in every runtime), in idf_base's operation order.
+  var SQRT2 = 1.4142135623730951, LN2_HI = 0.6931471803691238, LN2_LO = 1.9082149292705877e-10;
+  function idfBase(n, df) {
+    var x = 1 + (n - df + 0.5) / (df + 0.5), k = 0;
+    while (x > SQRT2) { x = x / 2; k += 1; }
+    var f = x - 1, s = f / (2 + f), z = s * s, r = 0.0;
+    for (var j = C.IDF_SERIES_TERMS; j > 0; j--) r = z * (2 / (2 * j + 1) + r);
+    var hf = 0.5 * f * f;
+    return k * LN2_HI - ((hf - (s * (hf + r) + k * LN2_LO)) - f);
+  }
+  // The double steps units in the last place above (below, when negative) positive x.
+  var ULP = new DataView(new ArrayBuffer(8));
+  function stepUlps(x, steps) {
+    ULP.setFloat64(0, x);
+    var hi = ULP.getUint32(0), lo = ULP.getUint32(4) + steps;
+    if (lo > 0xffffffff) { lo -= 0x100000000; hi += 1; } else if (lo < 0) { lo += 0x100000000; hi -= 1; }
+    ULP.setUint32(0, hi); ULP.setUint32(4, lo);
+    return ULP.getFloat64(0);
+  }
+  // {df: step} (a Map) from the manifest's idf steps, or null when they are not such a list.
+  function readIdfSteps(text) {
+    var flat = decodeInts(text);
+    if (flat === null || flat.length % 2) return null;
+    var steps = new Map(), df = 0;
+    for (var i = 0; i < flat.length; i += 2) {
+      var z = flat[i + 1];
+      if (flat[i] === 0 || z === 0 || z > 2 * C.MAX_IDF_STEP) return null;
+      df += flat[i];
+      steps.set(df, z % 2 ? (z + 1) / 2 : -(z / 2));
+    }
+    return steps;
+  }
+  // The build's idf of df among n, from idfBase and the recorded steps.
+  function storedIdf(n, df, steps) {
+    var step = steps.get(df) || 0, base = idfBase(n, df);
+    return step ? stepUlps(base, step) : base;
+  }
+
   // smart mode's keys
   function dictKey(term) { return Array.from(term).slice(0, C.DICT_KEY_CODE_POINTS).join(''); }
   function dictShardName(key, shards) { return 'd/' + (fnv1a32(key) % shards).toString(16); }
@@ -168,7 +244,7 @@ define('core/index_format', function (use) {
   return {
     isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, unwrapFile: unwrapFile, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
-    sectionRecords: sectionRecords, bm25Part: bm25Part, dictKey: dictKey, dictShardName: dictShardName,
+    sectionRecords: sectionRecords, bm25Part: bm25Part, decodeWordList: decodeWordList, readUnicodeFile: readUnicodeFile, idfBase: idfBase, stepUlps: stepUlps, readIdfSteps: readIdfSteps, storedIdf: storedIdf, dictKey: dictKey, dictShardName: dictShardName,
     editKeys: editKeys, editShardName: editShardName, correctable: correctable,
     nameShardName: nameShardName, headingShardName: headingShardName, asciiLower: asciiLower, objectNameQuery: objectNameQuery, nameKey: nameKey,
     identifiers: identifiers

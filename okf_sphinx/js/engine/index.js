@@ -205,6 +205,15 @@ define('engine/index', function (use, root) {
     }
     return stem;
   }
+  // BM25's idf of a section df (pages: of a page df, smart mode's page idf) exactly as the build
+  // computed it: core/index_format.js storedIdf with the manifest's idf steps.
+  Index.prototype.idf = function (df, pages) {
+    var m = this.state.manifest, block = pages ? V.checkSmart(m.smart) : m;
+    var n = pages ? block.pages : m.sections, text = block.idf_steps;
+    var steps = this.memo(pages ? 'idf_steps:pages' : 'idf_steps', function () { return fmt.readIdfSteps(text); });
+    if (steps === null || !(fmt.isInt(df) && df >= 1 && df <= n)) throw V.corrupt('manifest', 'a document frequency or the idf steps are out of range');
+    return fmt.storedIdf(n, df, steps);
+  };
   // the posting shard t/<hex> that holds term (and its stem group)
   Index.prototype.shardOf = function (term) { return fmt.shardName(fmt.postingKey(term, this.stem()), this.shards); };
   Index.prototype.shard = function (name) { return this.load(name, V.checkShard); };
@@ -224,10 +233,10 @@ define('engine/index', function (use, root) {
       if (!own.call(entries, term)) return null;
       var e = entries[term];
       return self.memo(folder === 't' ? 'posting:' + term : 'posting:' + folder + ':' + term, function () {
-        var digits = typeof e[2] === 'string' ? e[2] : self.load(source.checkName(e[2][0]), V.checkFlat);
+        var digits = typeof e === 'string' ? e : self.load(source.checkName(e[1][0]), V.checkFlat);
         return Promise.resolve(digits).then(function (digits) {
-          var p = V.checkPostings(shardName, digits, e[1], self.sectionCount);
-          return new Posting(e[0], e[1], p[0], p[1], p[2]);
+          var p = V.checkPostings(shardName, digits, typeof e === 'string' ? null : e[0], self.sectionCount);
+          return new Posting(self.idf(p[0].length), p[0].length, p[0], p[1], p[2]);
         });
       });
     });

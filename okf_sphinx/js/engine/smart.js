@@ -41,7 +41,7 @@ define('engine/smart', function (use) {
     }
     return found === undefined ? null : found;
   }
-  // The stem group [section idf, page idf, [terms]] of stem, from the posting shard that also
+  // The stem group [section df, page df, [terms]] of stem, from the posting shard that also
   // holds those terms' posting lists.
   async function group(index, stem) {
     var shard = await index.shard(fmt.shardName(stem, index.shards));
@@ -68,7 +68,7 @@ define('engine/smart', function (use) {
   async function variants(index, word, stem, complete) {
     var g = await group(index, fmt.postingKey(word, stem)), out = [], sidf = 0.0, pidf = 0.0;
     if (g !== null) {
-      sidf = g[0]; pidf = g[1];
+      sidf = index.idf(g[0]); pidf = index.idf(g[1], true);
       var part = C.PART + word;  // the word as a unit of longer CJK terms (a part key)
       if (g[2].indexOf(word) >= 0) out.push([word, C.EXACT]);
       if (g[2].indexOf(part) >= 0) out.push([part, C.EXACT]);
@@ -82,7 +82,7 @@ define('engine/smart', function (use) {
         // the word is no whole word of the site: weigh it as its most frequent completion's group
         var first = await group(index, fmt.postingKey(extra[0], stem));
         if (first === null) throw new OkfError('index_corrupt', 'dictionary term ' + errors.jsonText(extra[0]) + ' has no stem group; rebuild the site');
-        sidf = first[0]; pidf = first[1];
+        sidf = index.idf(first[0]); pidf = index.idf(first[1], true);
       }
       extra.forEach(function (t) { out.push([t, C.PREFIX]); });
     }

@@ -41,6 +41,7 @@ define('engine/validators', function (use) {
     }
     if (!(isInt(m.pages_per_file) && m.pages_per_file >= 1)) throw corrupt(name, 'pages_per_file is missing or invalid');
     if (m.bundles !== undefined && bundleMap(m.bundles) === null) throw corrupt(name, 'bundles is invalid');
+    if (fmt.readIdfSteps(m.idf_steps) === null) throw corrupt(name, 'idf_steps is missing or invalid');
     return m;
   }
   // The manifest's bundles (format_version 7: [[name, ...], ...], bundle k is the file b/<k>) as
@@ -60,8 +61,8 @@ define('engine/validators', function (use) {
     }
     return out;
   }
-  function checkUnicode(name, t) {
-    var ok = isObject(t) && isStr(t.unicode_version) && isObject(t.casefold);
+  function checkUnicode(name, value) {
+    var t = fmt.readUnicodeFile(value), ok = t !== null;
     ok = ok && ['word', 'letter_number', 'assigned'].every(function (k) {
       var f = t[k];
       return Array.isArray(f) && f.length % 2 === 0 && f.every(function (x, i) { return isInt(x) && x >= 0 && x <= 0x10ffff && (i === 0 || f[i - 1] <= x); });
@@ -83,7 +84,7 @@ define('engine/validators', function (use) {
     var ok = isObject(m) && ['dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
       && ['name_shards', 'edit_shards', 'heading_shards'].every(function (k) { return m[k] === undefined || m[k] === null || (isInt(m[k]) && m[k] >= 1); })
       && isInt(m.pages) && m.pages >= 0 && isStr(m.language) && typeof m.stemmer === 'boolean'
-      && isStr(m.stemmer_version) && isFinite(m.pavglen) && m.pavglen > 0;
+      && isStr(m.stemmer_version) && isFinite(m.pavglen) && m.pavglen > 0 && isStr(m.idf_steps);
     if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
     return m;
   }
@@ -105,7 +106,8 @@ define('engine/validators', function (use) {
     }
     Object.keys(shard.groups).forEach(function (stem) {
       var g = shard.groups[stem];
-      if (!(Array.isArray(g) && (g.length === 3 || g.length === 4) && isFinite(g[0]) && isFinite(g[1]) && Array.isArray(g[2]) && g[2].every(isStr)
+      if (Array.isArray(g) && (g.length === 3 || g.length === 4) && Array.isArray(g[2]) && g[2].length === 0) g[2] = [stem];  // [] is [stem]
+      if (!(Array.isArray(g) && (g.length === 3 || g.length === 4) && isInt(g[0]) && isInt(g[1]) && Array.isArray(g[2]) && g[2].every(isStr)
         && (g.length === 3 || (isObject(g[3]) && Object.keys(g[3]).every(function (t) { return g[2].indexOf(t) >= 0 && isStr(g[3][t]); }))))) {
         throw corrupt(name, 'a stem-group shard is malformed');
       }
@@ -117,8 +119,7 @@ define('engine/validators', function (use) {
     if (!isObject(shard)) throw corrupt(name, 'a shard must be an object');
     Object.keys(shard).forEach(function (term) {  // every entry: both engines refuse the same files
       var e = shard[term];
-      if (!(Array.isArray(e) && e.length === 3 && isFinite(e[0]) && isInt(e[1])
-        && (isStr(e[2]) || (Array.isArray(e[2]) && e[2].length === 1 && isStr(e[2][0]))))) {
+      if (!(isStr(e) || (Array.isArray(e) && e.length === 2 && isInt(e[0]) && Array.isArray(e[1]) && e[1].length === 1 && isStr(e[1][0])))) {
         throw corrupt(name, 'the entry of term ' + errors.jsonText(term) + ' is malformed');
       }
     });
@@ -131,7 +132,7 @@ define('engine/validators', function (use) {
   // A posting list's integers: df triples of sid gap, weighted frequency and length; [sids, freqs, lengths].
   function checkPostings(name, text, df, sections) {
     var flat = decodeInts(text), sids = [], freqs = [], lengths = [], sid = -1;
-    if (!flat || flat.length % 3 || flat.length / 3 !== df) throw corrupt(name, 'a posting list is malformed');
+    if (!flat || flat.length % 3 || (df !== null && flat.length / 3 !== df)) throw corrupt(name, 'a posting list is malformed');
     for (var i = 0; i < flat.length; i += 3) {
       sid = i === 0 ? flat[0] : sid + flat[i];
       if ((i && flat[i] === 0) || sid >= sections || flat[i + 1] === 0) throw corrupt(name, 'a posting list is out of order or out of range');
@@ -214,9 +215,9 @@ define('engine/validators', function (use) {
     return v;
   }
   function checkDict(name, v) {
-    if (!isObject(v) || !Object.keys(v).every(function (k) {
-      return Array.isArray(v[k]) && v[k].every(function (x) { return Array.isArray(x) && x.length === 2 && isStr(x[0]) && isInt(x[1]); });
-    })) throw corrupt(name, 'a dictionary shard is malformed');
+    if (!isObject(v) || !Object.keys(v).every(function (k) { return (v[k] = fmt.decodeWordList(v[k])) !== null; })) {
+      throw corrupt(name, 'a dictionary shard is malformed');
+    }
     return v;
   }
   function checkNames(name, v) {
