@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from okf_sphinx.capture.sphinx.collector import page_title
+from okf_sphinx.capture.sphinx.links import capture, resolve
 from okf_sphinx.capture.sphinx.sections import split_document
 from okf_sphinx.core.hosts import SPHINX
 from okf_sphinx.core.records import CapturedFile, excluded
@@ -42,6 +43,8 @@ def main() -> None:
     env = pickle.loads((args.doctrees / "environment.pickle").read_bytes())
     records = []
     docs = {}
+    refs = {}
+    base = str(getattr(env.config, "html_baseurl", "") or "")
     for docname in sorted(env.all_docs):
         doctree = pickle.loads((args.doctrees / f"{docname}.doctree").read_bytes())
         doctree.settings.env = env
@@ -50,6 +53,7 @@ def main() -> None:
         docs[str(main)] = docname + main.suffix + ("" if main.suffix == ".txt" else ".txt")
         records.append(split_document(docname, page_title(env, doctree, docname), not excluded(docname, []), doctree,
                                       [CapturedFile.read(main)], args.srcdir))
+        refs[docname] = capture(doctree, records[-1], args.srcdir, base)  # as the collector does at doctree-read
     print("records", len(records), round(time.time() - t0, 1), "s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.sources:
@@ -60,12 +64,15 @@ def main() -> None:
         name = docs.get(str(Path(path).resolve()))
         return None if name is None or not args.sources else (f"../_sources/{name}", args.out / "_sources" / name)
 
-    weights = check_weights(DEFAULT_WEIGHTS)
+    weights = check_weights(DEFAULT_WEIGHTS, SPHINX)
+    resolved = resolve(env, refs, list(env.config.source_suffix))
     extra = {"source_copy": copy} if "source_copy" in getattr(Site, "__dataclass_fields__", {}) else {}
     site = Site(host=SPHINX, builder="html", page_url=lambda d: d + ".html", anchor_ok=lambda e: True, search_page="search.html",
                 language=env.config.language or "en",
                 page_prior=lambda d: page_prior(d, weights, env.metadata.get(d, {})),
-                page_meta=lambda d: page_meta(env.metadata.get(d, {})), file_scale=args.budget_scale, **extra)
+                page_meta=lambda d: page_meta(env.metadata.get(d, {})), file_scale=args.budget_scale,
+                project=str(env.config.project or ""), links=lambda: resolved.links, link_labels=lambda: resolved.labels,
+                root_doc=env.config.root_doc, **extra)
     if args.trace_memory:
         import gc
         import tracemalloc

@@ -276,6 +276,114 @@ def test_meaning_counts_when_the_words_are_weak(sites: dict[str, Path]) -> None:
     assert weight("mail cache") == semantic.MEANING_PARTIAL > 0
 
 
+def test_unsure_meaning_counts_half(sites: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Meaning is sure when its first page's cosine is at least MEANING_MARGIN above its second's
+    (0 without one); unsure meaning counts MEANING_UNSURE × its weight in the fused scores."""
+    from okf_sphinx.engine import semantic, smart
+
+    sure = semantic.meaning_sure
+    assert not sure([])
+    assert sure([(3, [(0.5, 7)])]) and not sure([(3, [(0.05, 7)])])
+    assert sure([(3, [(0.9, 7), (0.1, 8)]), (1, [(0.84, 2)])])
+    assert not sure([(3, [(0.9, 7)]), (1, [(0.85, 2)])])
+    index = open_index(sites["vectors"])
+    seen: list[bool] = []
+    checked = 0
+    tried: list[bool] = []
+    monkeypatch.setattr(semantic, "meaning_sure", lambda pages: seen.append(sure(pages)) or seen[-1])
+    for query in ("mail cache", "how do i add a column", "outbound messages", "fast memory pages", "templates speed"):
+        seen.clear()
+        state: dict[str, Any] = {}
+        words = smart.search(index, query, 5, state_out=state)
+        weight = semantic.meaning_weight(state)
+        r = index.search(query, mode="smart", limit=5)
+        if weight == 0 and len(words["pages"]) == 5:
+            continue
+        q, _known = semantic.query_vector(index, state["terms"])
+        pages = semantic.by_page(index, semantic.ranked(index, q, None))
+        assert seen == [sure(pages)]
+        tried.append(seen[0])
+        w = weight if seen[0] else weight * semantic.MEANING_UNSURE
+        found = {p["concept_id"]: k for k, p in enumerate(words["pages"], 1)}
+        for k, (_page, secs) in enumerate(pages[:5], 1):
+            cid = index.section(secs[0][1])["concept_id"]
+            expect = w / (semantic.FUSION_K + k)
+            if cid in found:
+                expect = semantic.WORDS / (semantic.FUSION_K + found[cid]) + expect
+            got = [p["score"] for p in r["pages"] if p["concept_id"] == cid]
+            assert got in ([], [expect]), (query, cid, got, expect)
+            checked += bool(got)
+    assert checked >= 5 and {True, False} <= set(tried)
+    monkeypatch.undo()
+    # both branches are taken by the requests every surface answers alike
+    branches: set[bool] = set()
+    monkeypatch.setattr(semantic, "meaning_sure", lambda pages: branches.add(sure(pages)) or sure(pages))
+    for req in surface_requests(7, 120):
+        if req["mode"] == "smart":
+            try:
+                index.search(**{"limit": 20, **req})
+            except OkfError:
+                pass
+    assert branches == {True, False}
+
+
+@pytest.mark.node
+def test_the_blend_reads_fewer_clusters_and_trusts_a_named_title(sites: dict[str, Path], tmp_path: Path,
+                                                                  tiny_model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The blend reads the BLEND_PROBE nearest clusters (semantic mode the index's probe); a
+    query whose counted words are all in the title of the words' first page weighs meaning 0."""
+    import shutil
+
+    import add_vectors
+    from support.node import python_answer, run_node, same
+
+    from okf_sphinx.core.hosts import SPHINX
+    from okf_sphinx.engine import semantic, smart
+    from okf_sphinx.writer import semantic_index as writer
+    from okf_sphinx.writer.disk import write_index
+
+    monkeypatch.setattr(writer, "CLUSTER_VECTORS", 1)
+    monkeypatch.setattr(writer, "PROBE", 3)
+    files = add_vectors.read_index(sites["plain"] / "_okf")
+    writer.add_semantic(files, writer.load_model(str(tiny_model), tmp_path, "m"))
+    shutil.copytree(sites["plain"], tmp_path / "site", ignore=shutil.ignore_patterns("_okf"))
+    write_index(tmp_path / "site" / "_okf", files, SPHINX)
+    assert semantic.BLEND_PROBE < 3 < files["manifest"]["semantic"]["clusters"]
+    # the runtime in Node reads and fuses as Python does, semantic mode with its 3 clusters
+    requests = [{"query": q, "mode": m, "limit": 5} for q in ("how do i send email", "the sending of email", "mail cache",
+                                                              "how do i send outbound messages", "fast memory pages")
+                for m in ("smart", "semantic")] + surface_requests(13, 120)
+    here = open_index(tmp_path / "site")
+    for req, js in zip(requests, run_node(tmp_path / "site" / "_okf", requests)):
+        assert same(js, python_answer(here, req)) is None, (req, same(js, python_answer(here, req)))
+    for mode, probe in (("smart", semantic.BLEND_PROBE), ("semantic", 3)):
+        index = open_index(tmp_path / "site")
+        read: list[str] = []
+        inner = index.source.read
+        index.source.read = lambda name, *a, **k: read.append(name) or inner(name, *a, **k)  # type: ignore[method-assign]
+        index.search("how do i send outbound messages", mode=mode, limit=5)
+        assert len({n for n in read if n.startswith("v/")}) == probe, (mode, read)
+    index = open_index(sites["vectors"])
+
+    def named(query: str) -> bool:
+        state: dict[str, Any] = {}
+        answer = smart.search(index, query, 5, state_out=state)
+        return semantic.words_name_page(index, answer, state["counted"])
+
+    assert named("the sending of email") and named("how do i send email")  # "Sending email", stemmed
+    assert not named("how do i send mail") and not named("email templates subject body and server")
+    # the title names the page: the words' answer first, unchanged (meaning adds nothing to
+    # its scores); meaning only fills the places left
+    words = open_index(sites["plain"]).search("how do i send email", mode="smart", limit=5)
+    r = index.search("how do i send email", mode="smart", limit=5)
+    n = len(words["pages"])
+    assert 0 < n < len(r["pages"])
+    assert [p["concept_id"] for p in r["pages"][:n]] == [p["concept_id"] for p in words["pages"]]
+    assert [p["score"] for p in r["pages"][:n]] == [semantic.WORDS / (semantic.FUSION_K + k) for k in range(1, n + 1)]
+    assert [h["locator"] for p in r["pages"][:n] for h in p["hits"]] == [h["locator"] for p in words["pages"] for h in p["hits"]]
+    assert {h["matched"] for p in r["pages"][n:] for h in p["hits"]} == {"meaning"}
+
+
 def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str, Path]) -> None:
     with pytest.raises(OkfError) as err:
         open_index(sites["plain"]).search("mail", mode="semantic")

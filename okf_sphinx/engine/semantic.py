@@ -38,14 +38,23 @@ SEMANTIC_OPTIONS = ("under", "meta", "kind", "expand")
 #: question's "how", "do", "the": engine/words.py), MEANING_LONG for a query of LONG_QUERY
 #: counted words or more (an error message), else MEANING: a short query some page fully
 #: matches names what the reader wants, and meaning only fills the places the words leave
-#: empty (chosen on the tune half: bench/NOTEBOOK.md, "Meaning").
+#: empty; so does a query whose counted words are all in the title of the words' first
+#: page (:func:`words_name_page`).  Meaning that is unsure (its first page's cosine less
+#: than MEANING_MARGIN above its second page's) counts MEANING_UNSURE × w
+#: (:func:`meaning_sure`).  All chosen on the tune half: bench/NOTEBOOK.md, "Meaning".
 FUSION_K = 5.0
 WORDS = 1.0
 MEANING = 0.0
-MEANING_QUESTION = 0.25
+MEANING_QUESTION = 0.5
 MEANING_LONG = 0.5
-MEANING_PARTIAL = 0.5
+MEANING_PARTIAL = 1.0
 LONG_QUERY = 5
+MEANING_MARGIN = 0.06
+MEANING_UNSURE = 0.5
+#: Clusters the blend reads (at most the index's own ``probe``): meaning only adds to the
+#: words' ranking there, and half the clusters cost it nothing measurable while halving the
+#: cluster bytes of a cold query (bench/NOTEBOOK.md, "Meaning").
+BLEND_PROBE = 2
 #: The config value that gives a site semantic vectors (named by ``semantic_unavailable``).
 SEMANTIC_SETTING = "okf_search_semantic_model"
 
@@ -76,9 +85,10 @@ def query_vector(index: Index, words: list[str]) -> tuple[list[int], list[str]]:
     return total, known
 
 
-def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None) -> list[tuple[float, int]]:
-    """``(score, sid)`` of the sections in the clusters nearest to ``q`` that pass ``keep``,
-    best first (score descending, then sid ascending)."""
+def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None,
+           probe: int | None = None) -> list[tuple[float, int]]:
+    """``(score, sid)`` of the sections in the ``probe`` clusters (by default the index's)
+    nearest to ``q`` that pass ``keep``, best first (score descending, then sid ascending)."""
     m = semantic_meta(index)
     qq = sem.dot(q, q)
     if qq == 0 or m["clusters"] == 0:
@@ -87,7 +97,7 @@ def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None) -> li
     near = sorted((-sem.cosine(sem.dot(q, c), qq, cc), k) for k, (c, cc) in enumerate(cents) if cc)
     check = check_cluster(m["dims"], index.section_count)
     out = []
-    for _neg, k in near[: m["probe"]]:
+    for _neg, k in near[: m["probe"] if probe is None else min(probe, m["probe"])]:
         for sid, v, vv in index.load(f"v/{k:x}", check):
             if keep is None or keep(sid):
                 out.append((-sem.cosine(sem.dot(q, v), qq, vv), sid))
@@ -184,11 +194,32 @@ def meaning_weight(state: dict[str, Any]) -> float:
     return MEANING_LONG if len(state["counted"]) >= LONG_QUERY else MEANING
 
 
+def meaning_sure(pages: list[tuple[int, list[tuple[float, int]]]]) -> bool:
+    """Whether meaning's ranking (:func:`by_page`) is sure of its first page: that page's
+    cosine at least :data:`MEANING_MARGIN` above the second page's (0 without a second)."""
+    if not pages:
+        return False
+    second = pages[1][1][0][0] if len(pages) > 1 else 0.0
+    return pages[0][1][0][0] - second >= MEANING_MARGIN
+
+
+def words_name_page(index: Index, answer: dict[str, Any], counted: list[str]) -> bool:
+    """Whether the words' first page in ``answer`` (smart mode's) is titled with every one of
+    the query's ``counted`` words, stemmed as smart mode stems: the reader named that page."""
+    if not answer["pages"] or not counted:
+        return False
+    stem = smart.stemmer(index) or (lambda t: t)
+    title = {stem(t) for t in index.normaliser.terms(answer["pages"][0]["title"])}
+    return all(stem(w) in title for w in counted)
+
+
 def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under: Any = None, meta: Any = None,
           kind: Any = None, expand: Any = False, correct: Any = True) -> dict[str, Any]:
     """Smart mode on an index with vectors: the words' pages (smart mode's ranking) and the
-    meaning's pages fused by weighted reciprocal ranks (weighted by :func:`meaning_weight`),
-    each ranking cut at ``limit``.  When the meaning weighs nothing and the words fill the
+    meaning's pages fused by weighted reciprocal ranks (weighted by :func:`meaning_weight`,
+    :data:`MEANING` when :func:`words_name_page`, times :data:`MEANING_UNSURE` unless
+    :func:`meaning_sure`), each ranking cut at ``limit``; meaning reads the
+    :data:`BLEND_PROBE` nearest clusters.  When the meaning weighs nothing and the words fill the
     answer, meaning is not looked up at all (the words' answer, every hit ``words``).  A page
     both rankings hold keeps its words' hits, each marked ``both`` when it is also one of the
     page's hits by meaning, else ``words``; its best section by meaning joins them when it is
@@ -202,10 +233,14 @@ def blend(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under:
     words = state["terms"]  # the query's terms, misspelt words corrected
     keep = _filters(index, under, meta, kind)
     weight = meaning_weight(state)
+    if weight > 0 and words_name_page(index, words_answer, state["counted"]):
+        weight = MEANING
     meaning_all: list[tuple[int, list[tuple[float, int]]]] = []
     if weight > 0 or len(words_answer["pages"]) < limit:
         q, _known = query_vector(index, words)
-        meaning_all = by_page(index, ranked(index, q, keep))
+        meaning_all = by_page(index, ranked(index, q, keep, BLEND_PROBE))
+        if not meaning_sure(meaning_all):
+            weight = weight * MEANING_UNSURE
     firsts = index.load("smart", check_page_table(index.section_count))["firsts"]
     fused: dict[int, list[Any]] = {}  # page -> [score, words rank, page record or None, meaning sections, sids]
     at = 0

@@ -64,7 +64,8 @@ SHARED: dict[str, tuple[str, ...]] = {
     "okf_sphinx.engine.link_labels": ("LABEL_WEIGHT",),
     "okf_sphinx.core.semantic": ("HEX", "KEY_CODE_POINTS"),
     "okf_sphinx.engine.semantic": ("SEMANTIC_OPTIONS", "FUSION_K", "WORDS", "MEANING", "MEANING_QUESTION", "MEANING_LONG",
-                                   "MEANING_PARTIAL", "LONG_QUERY", "SEMANTIC_SETTING"),
+                                   "MEANING_PARTIAL", "LONG_QUERY", "MEANING_MARGIN", "MEANING_UNSURE", "BLEND_PROBE",
+                                   "SEMANTIC_SETTING"),
 }
 
 #: Where the ASCII-query separators are taken from: Latin-1's supplement to CJK symbols and

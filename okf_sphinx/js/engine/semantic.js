@@ -27,15 +27,16 @@ define('engine/semantic', function (use) {
     }
     return [total, known];
   }
-  // [score, sid] of the sections in the clusters nearest to q that pass keep, best first.
-  async function ranked(index, q, keep) {
+  // [score, sid] of the sections in the probe clusters (by default the index's) nearest to q
+  // that pass keep, best first.
+  async function ranked(index, q, keep, probe) {
     var m = semanticMeta(index), qq = sem.dot(q, q);
     if (qq === 0 || m.clusters === 0) return [];
     var cents = await index.load('semantic', V.checkCentroids(m.clusters, m.dims)), near = [];
     cents.forEach(function (c, k) { if (c[1]) near.push([-sem.cosine(sem.dot(q, c[0]), qq, c[1]), k]); });
     near.sort(byScore);
     var check = V.checkCluster(m.dims, index.sectionCount);
-    var clusters = await Promise.all(near.slice(0, m.probe).map(function (n) { return index.load('v/' + n[1].toString(16), check); }));
+    var clusters = await Promise.all(near.slice(0, probe === undefined ? m.probe : Math.min(probe, m.probe)).map(function (n) { return index.load('v/' + n[1].toString(16), check); }));
     var out = [];
     for (var i = 0; i < clusters.length; i++) {
       for (var j = 0; j < clusters[i].length; j++) {
@@ -122,8 +123,22 @@ define('engine/semantic', function (use) {
     if (state.counted.length < state.terms.length) return C.MEANING_QUESTION;
     return state.counted.length >= C.LONG_QUERY ? C.MEANING_LONG : C.MEANING;
   }
+  // Whether meaning's ranking (byPage) is sure of its first page: that page's cosine at least
+  // MEANING_MARGIN above the second page's (0 without a second).
+  function meaningSure(pages) {
+    if (pages.length === 0) return false;
+    var second = pages.length > 1 ? pages[1][1][0][0] : 0.0;
+    return pages[0][1][0][0] - second >= C.MEANING_MARGIN;
+  }
+  // Whether the words' first page is titled with every counted word, stemmed as smart mode stems.
+  async function wordsNamePage(index, answer, counted) {
+    if (answer.pages.length === 0 || counted.length === 0) return false;
+    var stem = smart.stemmer(index) || function (t) { return t; }, text = answer.pages[0].title;
+    var title = new Set((await index.normaliserFor(text)).terms(text).map(stem));
+    return counted.every(function (w) { return title.has(stem(w)); });
+  }
   // Smart mode on an index with vectors: the words' pages and the meaning's pages fused by
-  // weighted reciprocal ranks, each ranking cut at limit; meaning not looked up when it weighs
+  // weighted reciprocal ranks (meaning's weight halved unless meaningSure), each ranking cut at limit; meaning not looked up when it weighs
   // nothing and the words fill the answer (engine/semantic.py's blend).
   async function blend(index, text, limit, options, present) {
     var wordsSids = [], state = {};
@@ -131,9 +146,11 @@ define('engine/semantic', function (use) {
     limit = terms.validateLimit(limit);  // smart.search checked it
     var words = state.terms, keep = await sectionFilter(index, options.under, options.meta, options.kind);
     var weight = meaningWeight(state), meaningAll = [];
+    if (weight > 0 && await wordsNamePage(index, wordsAnswer, state.counted)) weight = C.MEANING;
     if (weight > 0 || wordsAnswer.pages.length < limit) {
       var qv = (await queryVector(index, words))[0];
-      meaningAll = await byPage(index, await ranked(index, qv, keep));
+      meaningAll = await byPage(index, await ranked(index, qv, keep, C.BLEND_PROBE));
+      if (!meaningSure(meaningAll)) weight = weight * C.MEANING_UNSURE;
     }
     var firsts = (await index.load('smart', V.checkPageTable(index.sectionCount))).firsts;
     var fused = new Map(), at = 0;  // page -> [score, words rank, page record or null, meaning sections, sids]
@@ -207,6 +224,6 @@ define('engine/semantic', function (use) {
 
   return {
     semanticMeta: semanticMeta, queryVector: queryVector, ranked: ranked, byPage: byPage, meaningHits: meaningHits,
-    search: search, pageRecordFor: pageRecordFor, meaningWeight: meaningWeight, blend: blend
+    search: search, pageRecordFor: pageRecordFor, meaningWeight: meaningWeight, meaningSure: meaningSure, wordsNamePage: wordsNamePage, blend: blend
   };
 });
