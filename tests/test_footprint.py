@@ -140,17 +140,17 @@ def test_file_budgets_bound_the_number_of_files() -> None:
         return lists
 
     stats = built(2000)
-    out, shards = packing.posting_shards(stats, 2000, "t", budget=postings(2, 8))  # a large-site cap of 8
+    out, shards = packing.posting_shards(stats, "t", budget=postings(2, 8))  # a large-site cap of 8
     names = [k for k in out if k.startswith("t/")]
     assert shards <= 8 and len(names) <= 10, (shards, len(names))
     assert any("-" in k for k in names)  # the biggest lists have files of their own
     # a page budget of 2 files, but no shard over SHARD_MAX_BYTES: more files than the budget
-    out, shards = packing.posting_shards(stats, 2000, "t", budget=postings(2, sizing.FOLDERS["t"].cap))
+    out, shards = packing.posting_shards(stats, "t", budget=postings(2, sizing.FOLDERS["t"].cap))
     total = sum(len(fmt.canonical_json(v)) for k, v in out.items() if "-" not in k)
     assert shards > 2 and total / shards <= sizing.FOLDERS["t"].largest * 1.25, (shards, total)
     # a page budget that does bind: fewer, larger shards than the smallest size would make
-    assert packing.posting_shards(built(300), 300, "t", budget=postings(2, sizing.FOLDERS["t"].cap))[1] < (
-        packing.posting_shards(built(300), 300, "t")[1])
+    assert packing.posting_shards(built(300), "t", budget=postings(2, sizing.FOLDERS["t"].cap))[1] < (
+        packing.posting_shards(built(300), "t")[1])
     sections = [packing.SectionRow(0, 0, ["h", 1, i + 1, i + 1, "", "x" * 120]) for i in range(400)]
 
     page = ["a", "A", True, "a.html", "a.rst"]

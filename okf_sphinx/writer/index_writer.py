@@ -396,13 +396,13 @@ def build_index(
     smart_files, smart, groups = build_smart(table.terms.lists, table.lengths, spans, site.language, budgets)
     attach_labels(groups, label_counts(site.link_labels(), sid_of, n_search, lambda sid: table.rows[sid].row[5]))
     out.update(smart_files)
-    term_shards, shards = posting_shards(table.terms, n_search, "t", budgets["t"], groups=groups)
+    term_shards, shards = posting_shards(table.terms, "t", budgets["t"], groups=groups)
     out.update(term_shards)
     # the section dfs the index stores (terms, identifiers, stem groups), whose idfs the manifest steps
     section_dfs = {len(flat) // 3 for built in (table.terms, table.identifiers) for flat in built.lists.values()}
     section_dfs.update(g[0] for g in groups.values())
     del table.terms  # written: the shards' JSON values hold the lists from here on
-    id_shards, smart["id_shards"] = posting_shards(table.identifiers, n_search, "x", budgets["x"])
+    id_shards, smart["id_shards"] = posting_shards(table.identifiers, "x", budgets["x"])
     out.update(id_shards)
     link_files, smart["link_firsts"] = build_links(_section_links(resolved, sid_of, n_search), budgets["l"])
     out.update(link_files)

@@ -200,9 +200,9 @@ def file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
     return record
 
 
-def posting_shards(built: PostingLists, n: int, folder: str = "t", budget: Budget | None = None,
+def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None = None,
                    groups: dict[str, list[Any]] | None = None) -> tuple[dict[str, Any], int]:
-    """Posting shards (``t/`` terms, ``x/`` identifiers) of ``n`` searchable sections, and the shard count.
+    """Posting shards (``t/`` terms, ``x/`` identifiers) and the shard count.
 
     ``t/`` shards hold ``{"groups": {stem: group}, "terms": {term: entry}}``: a term sits in
     the shard of the stem group that lists it (:func:`fmt.posting_key`), beside that group,
