@@ -166,7 +166,10 @@ def measure(name: str, html: Path, rev: str, browser: Any, base: str) -> dict[st
     from okf_sphinx.surfaces.browser import write_site_files
 
     language = open_index(html).manifest["smart"]["language"] or "en"
-    write_site_files(html / "_static", language, skip=NOT_SHIPPED)  # this checkout's files, whatever build wrote the site
+    # this checkout's files, whatever build wrote the site, where its pages load them from (Sphinx:
+    # _static/; MkDocs: assets/okf/), so a re-indexed site runs the runtime that reads its index
+    boot = re.search(r'src=["\']?([^"\' >?]*)okf-boot\.js', (html / "index.html").read_text(encoding="utf-8"))
+    write_site_files((html / boot.group(1)) if boot else html / "_static", language, skip=NOT_SHIPPED)
     files, eager, search_eager = baseline_files(rev, language)
     old = html / "_static" / "okf-baseline"
     old.mkdir(exist_ok=True)
