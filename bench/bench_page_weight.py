@@ -111,6 +111,13 @@ def search_page_of(html: Path) -> Path:
     return html / (named.group(1) if named else "search.html")
 
 
+def okf_loaded(site: Path, urls: list[str]) -> tuple[list[Path], list[Path]]:
+    """The okf files of ``site`` among the requested ``urls`` (pages left out): its runtime
+    (scripts and styles named ``okf-*``) and its index files (under ``_okf/``)."""
+    files = [f for u in urls if (f := file_for(site, u)) and f.suffix != ".html" and (f.name.startswith("okf-") or "_okf" in f.parts)]
+    return [f for f in files if "_okf" not in f.parts], [f for f in files if "_okf" in f.parts]
+
+
 def browse(browser: Any, url: str, site: Path, query: str | None) -> dict[str, Any]:
     context = browser.new_context()
     page, urls = recorded_page(context)
@@ -128,9 +135,7 @@ def browse(browser: Any, url: str, site: Path, query: str | None) -> dict[str, A
         ready = page.evaluate("() => { const e = performance.getEntriesByName('okf-ready'); return e.length ? e[0].startTime : -1; }")
         out["code_ready_ms"] = max(0.0, ready - t0)
     context.close()
-    files = [f for u in urls if (f := file_for(site, u)) and f.suffix != ".html" and (f.name.startswith("okf-") or "_okf" in f.parts)]
-    runtime = [f for f in files if "_okf" not in f.parts]
-    index = [f for f in files if "_okf" in f.parts]
+    runtime, index = okf_loaded(site, urls)
     out.update({
         "runtime_files": len(runtime), "runtime_raw": sum(f.stat().st_size for f in runtime),
         "runtime_gzip": sum(gz(f.read_bytes()) for f in runtime),
@@ -151,9 +156,9 @@ def browse_search_page(browser: Any, url: str, site: Path) -> dict[str, float]:
         page.wait_for_selector("#okf-search[data-okf-state=done]", timeout=120_000)
         page.wait_for_load_state("networkidle")
         context.close()
-        files = {f for u in urls if (f := file_for(site, u)) and f.suffix != ".html" and (f.name.startswith("okf-") or "_okf" in f.parts)}
-        runtime.append(sum(gz(f.read_bytes()) for f in files if "_okf" not in f.parts))
-        index.append(sum(gz(f.read_bytes()) for f in files if "_okf" in f.parts))
+        scripts, shards = okf_loaded(site, urls)
+        runtime.append(sum(gz(f.read_bytes()) for f in set(scripts)))
+        index.append(sum(gz(f.read_bytes()) for f in set(shards)))
         total.append(runtime[-1] + index[-1])
     return {"runtime_gzip": statistics.median(runtime), "index_median_gzip": statistics.median(index),
             "median_gzip": statistics.median(total), "max_gzip": max(total), "queries": len(queries)}
