@@ -488,26 +488,28 @@ def idf_base(n: int, df: int) -> float:
     return k * _LN2_HI - ((hf - (s * (hf + r) + k * _LN2_LO)) - f)
 
 
+def _bits(x: float) -> int:
+    """The IEEE-754 bits of the double ``x``, as an unsigned integer (positive doubles order as their bits)."""
+    import struct
+
+    return struct.unpack(">Q", struct.pack(">d", x))[0]
+
+
 def step_ulps(x: float, steps: int) -> float:
     """The double ``steps`` units in the last place above (below, when negative) positive ``x``."""
     import struct
 
-    return struct.unpack(">d", struct.pack(">Q", struct.unpack(">Q", struct.pack(">d", x))[0] + steps))[0]
+    return struct.unpack(">d", struct.pack(">Q", _bits(x) + steps))[0]
 
 
 def idf_steps(n: int, dfs: Any) -> str:
     """The build's record of where :func:`idf` differs from :func:`idf_base` among ``dfs``: an
     integer list of pairs ``Δdf, step`` in ascending df (``Δdf`` from the previous pair's df),
     ``step`` zigzagged (``2s − 1`` above, ``−2s`` below); a df it does not name has step 0."""
-    import struct
-
-    def bits(v: float) -> int:
-        return struct.unpack(">Q", struct.pack(">d", v))[0]
-
     out: list[int] = []
     last = 0
     for df in sorted(set(dfs)):
-        step = bits(idf(n, df)) - bits(idf_base(n, df))
+        step = _bits(idf(n, df)) - _bits(idf_base(n, df))
         if step:
             out += [df - last, 2 * step - 1 if step > 0 else -2 * step]
             last = df
