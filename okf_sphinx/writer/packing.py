@@ -280,7 +280,8 @@ def bundle_rare(files: dict[str, Any]) -> dict[str, Any]:
     runs = [run for run in runs if len(run) > 1]
     if not runs:
         return files
-    out = {n: v for n, v in files.items() if not any(n in run for run in runs)}
+    bundled = {n for run in runs for n in run}
+    out = {n: v for n, v in files.items() if n not in bundled}
     for k, run in enumerate(runs):
         out[f"b/{k}"] = {n: files[n] for n in run}
     out["manifest"] = {**files["manifest"], "bundles": runs}
