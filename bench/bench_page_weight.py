@@ -51,8 +51,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
-import bench_footprint  # noqa: E402
-from bench_browser import CHROMIUM, CHROMIUM_ARGS, _Quiet, file_for, recorded_page  # noqa: E402
+import bench_footprint  # noqa: E402  (bench/ is on sys.path only from the line above)
+from bench_browser import CHROMIUM, CHROMIUM_ARGS, _Quiet, file_for, recorded_page  # noqa: E402  (likewise)
 
 #: 15 characters each, as bench_browser --dialog types them
 QUERIES = ["type annotation", "garbage collect", "async generator", "exception group", "dataclass field",
