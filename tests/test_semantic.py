@@ -643,3 +643,69 @@ def test_the_search_page_in_semantic_mode(sites: dict[str, Path]) -> None:
         browser.close()
     assert "by meaning" in status and links[0].startswith("./email.html")
     assert marks and set(marks) == {"by meaning"} and blended and set(blended) == {"by meaning"}
+
+
+def _loaded_names(page: Any) -> list[str]:
+    """The file names the page has loaded, from its own Resource Timing entries (complete once
+    its answer shows, where Playwright's network events may still be on their way)."""
+    import urllib.parse
+
+    urls = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    return [urllib.parse.urlsplit(u).path.split("/_okf/", 1)[-1] if "/_okf/" in u else urllib.parse.urlsplit(u).path.rsplit("/", 1)[-1]
+            for u in urls]
+
+
+@pytest.mark.browser
+def test_semantic_code_only_for_an_index_with_vectors(sites: dict[str, Path]) -> None:
+    """okf-semantic.js (the model's tokenizer, the vectors, the blend) is loaded only when the
+    manifest says the index has vectors: the search page and the dialog of the site without
+    them answer without it; the site with vectors loads it and answers by meaning (blended in
+    smart mode, and mode=semantic), over http://."""
+    from playwright.sync_api import sync_playwright
+
+    from support.http import serve
+    from support.node import CHROMIUM_ARGS, require_chromium
+
+    done = "() => document.getElementById('okf-search').getAttribute('data-okf-state') === 'done'"
+    dialog_done = ("() => { const d = document.querySelector('dialog.okf-dialog');"
+                   " return d && d.getAttribute('data-okf-state') === 'done' && d.getAttribute('data-okf-query') === 'outbound messages'; }")
+    loaded: dict[str, list[str]] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=require_chromium(), args=CHROMIUM_ARGS)
+        for name in ("plain", "vectors"):
+            url, server = serve(sites[name])
+            try:
+                page = browser.new_context().new_page()
+                page.goto(url + "search.html?q=outbound+messages")
+                page.wait_for_function(done)
+                loaded[name] = _loaded_names(page)
+                loaded[name + " marks"] = page.eval_on_selector_all(".okf-matched", "els => els.map(e => e.textContent)")
+                loaded[name + " hits"] = page.eval_on_selector_all("li.okf-page-result", "els => els.map(e => e.id)")
+                page.context.close()
+                page = browser.new_context().new_page()  # the dialog on another page, cold
+                page.goto(url + "index.html")
+                page.keyboard.press("Control+k")
+                page.keyboard.insert_text("outbound messages")
+                page.wait_for_function(dialog_done)
+                loaded[name + " dialog"] = _loaded_names(page)
+                page.context.close()
+                if name == "vectors":
+                    page = browser.new_context().new_page()
+                    page.goto(url + "search.html?q=outbound+messages&mode=semantic")
+                    page.wait_for_function(done)
+                    loaded["semantic status"] = [page.inner_text(".okf-status")]
+                    page.context.close()
+            finally:
+                server.shutdown()
+                server.server_close()
+        browser.close()
+    for where in ("plain", "plain dialog"):
+        assert "okf-search.js" in loaded[where], loaded[where]  # the page did answer from the runtime
+        assert "okf-semantic.js" not in loaded[where], (where, loaded[where])
+        assert not [n for n in loaded[where] if n.startswith(("v/", "w/"))], (where, loaded[where])
+    assert not loaded["plain marks"]  # nothing "by meaning" without vectors
+    for where in ("vectors", "vectors dialog"):
+        assert {"okf-search.js", "okf-semantic.js"} <= set(loaded[where]), (where, loaded[where])
+        assert [n for n in loaded[where] if n.startswith(("v/", "w/"))], (where, loaded[where])  # the vectors read
+    assert loaded["vectors marks"] and set(loaded["vectors marks"]) == {"by meaning"}
+    assert "by meaning" in loaded["semantic status"][0]
