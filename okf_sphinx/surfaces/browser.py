@@ -149,8 +149,11 @@ def constants_js() -> str:
 
 #: The runtime's parts that a page loads only when a request needs them (engine/source.js
 #: ``loadPart``): their file name → the modules they hold.  Semantic mode's code is read only
-#: for an index that has vectors (or a request for ``mode="semantic"``).
-PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js")}
+#: for an index that has vectors (or a request for ``mode="semantic"``); the filters and link
+#: expansion only for a request with ``under``, ``meta``, ``kind`` or ``expand`` (and with
+#: semantic mode's code, which uses them) — a page's cold query needs neither.
+PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js"),
+                                     "okf-options.js": ("engine/expansion.js", "engine/filters.js")}
 #: The files of ``static/`` a site ships as they are: CSS.
 STYLES = ("okf-dialog.css", "okf-search.css")
 #: The page-side snippet (``static/okf-boot.js``): on every page, and all a page loads of okf

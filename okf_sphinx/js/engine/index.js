@@ -61,6 +61,9 @@ define('engine/index', function (use, root) {
     this.opening = null;
   }
   // JavaScript only: the manifest is read when first needed (Python reads it on open).
+  // semantic mode's code (okf-semantic.js) and the filters and expansion it uses (okf-options.js):
+  // read when a request first needs them (engine/source.js loadPart)
+  function semanticPart() { return Promise.all([source.loadPart('okf-semantic.js'), source.loadPart('okf-options.js')]); }
   Index.prototype.open = function () {
     var self = this;
     if (this.state) return Promise.resolve(this.state.manifest);
@@ -283,7 +286,7 @@ define('engine/index', function (use, root) {
       return this.consistent(function () {
         return self.open().then(function (m) {
           if (m.semantic !== undefined) {  // words and meaning: semantic mode's code is read now
-            return source.loadPart('okf-semantic.js').then(function () { return use('engine/semantic').blend(self, query, limit, options, present); });
+            return semanticPart().then(function () { return use('engine/semantic').blend(self, query, limit, options, present); });
           }
           return use('engine/smart').search(self, query, limit, options, present);
         });
@@ -296,7 +299,7 @@ define('engine/index', function (use, root) {
           '; semantic mode takes ' + C.SEMANTIC_OPTIONS.join(', '), { field: other[0] }));
       }
       return this.consistent(function () {
-        return source.loadPart('okf-semantic.js').then(function () { return use('engine/semantic').search(self, query, limit, options, present); });
+        return semanticPart().then(function () { return use('engine/semantic').search(self, query, limit, options, present); });
       });
     }
     return Promise.reject(new OkfError('schema_validation', "mode must be 'keyword', 'smart' or 'semantic', got " + errors.jsonText(mode), { field: 'mode' }));

@@ -6,8 +6,8 @@ define('engine/smart', function (use) {
   'use strict';
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
   var segment = use('core/segment');
-  var V = use('engine/validators'), query = use('engine/query'), filters = use('engine/filters'), phrasesOf = use('engine/phrases');
-  var objectNames = use('engine/object_names'), headings = use('engine/headings'), linkLabels = use('engine/link_labels'), spelling = use('engine/spelling'), expansion = use('engine/expansion');
+  var V = use('engine/validators'), query = use('engine/query'), phrasesOf = use('engine/phrases'), source = use('engine/source');
+  var objectNames = use('engine/object_names'), headings = use('engine/headings'), linkLabels = use('engine/link_labels'), spelling = use('engine/spelling');
   var W = use('engine/words');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
@@ -313,6 +313,10 @@ define('engine/smart', function (use) {
   // hitSidsOut (the blend's, engine/semantic.js) gets the sids of the answer's hits in order,
   // stateOut whether some page holds every word (full), the query's terms as corrected (terms)
   // and those of them that count (counted, engine/words.js).
+  // engine/filters and engine/expansion, once their part of the runtime is read (engine/source.js loadPart)
+  function optionsPart() {
+    return source.loadPart('okf-options.js').then(function () { return [use('engine/filters'), use('engine/expansion')]; });
+  }
   async function search(index, text, limit, options, present, hitSidsOut, stateOut) {
     var prefix = own.call(options, 'prefix') ? options.prefix : false, expand = own.call(options, 'expand') ? options.expand : false;
     var correct = own.call(options, 'correct') ? options.correct : true;
@@ -321,12 +325,17 @@ define('engine/smart', function (use) {
     [['prefix', prefix], ['expand', expand], ['correct', correct]].forEach(function (x) {
       if (typeof x[1] !== 'boolean') throw new OkfError('schema_validation', x[0] + ' must be true or false, got ' + errors.jsonText(x[1]), { field: x[0] });
     });
-    var f = filters.checkFilters(options.under, options.meta, options.kind), units = f[0], wanted = f[1], kinds = f[2];
+    // the filters and link expansion are a part of the runtime (okf-options.js) read only for a
+    // request that uses them: without a filter, none applies
+    var filtering = [options.under, options.meta, options.kind].some(function (v) { return v !== undefined && v !== null; });
+    var extra = filtering || expand ? await optionsPart() : null, filters = extra && extra[0];
+    var f = filtering ? filters.checkFilters(options.under, options.meta, options.kind) : [null, null, null];
+    var units = f[0], wanted = f[1], kinds = f[2];
     var m = smartMeta(index);
     var got = await Promise.all([index.load('smart', V.checkPageTable(index.sectionCount)), wanted !== null ? index.load('meta', V.checkMeta) : {}]);
     var table = got[0], firsts = table.firsts, priors = table.priors, metas = got[1];
     var paths = units !== null ? await index.load('paths', V.checkPaths(firsts.length)) : [];
-    var pageOk = filters.pageFilter(paths, units, wanted, metas);
+    var pageOk = filtering ? filters.pageFilter(paths, units, wanted, metas) : null;
     var stem = stemmer(index), k = index.bm25;
     var scoring = new Scoring(table.lengths, firsts, index.avglen, m.pavglen, k[0], k[1]);
     // the words smart mode matches: the query's terms, or on a CJK site their units
@@ -453,7 +462,7 @@ define('engine/smart', function (use) {
       stateOut.counted = Array.from(ws).sort(byNumber).map(function (w) { return saidWords[w]; });
     }
     if (expand) {
-      result.expanded = await expansion.expanded(index, hitSids, function (sid) {
+      result.expanded = await extra[1].expanded(index, hitSids, function (sid) {
         if (pageOk !== null && !pageOk(pageOf(firsts, sid))) return false;
         return kinds === null || index.section(sid).then(function (s) { return kinds.indexOf(kindOf(s)) >= 0; });
       });
