@@ -179,7 +179,7 @@ def measure(name: str, html: Path, rev: str, browser: Any, base: str) -> dict[st
     write_site_files((html / boot.group(1)) if boot else html / "_static", language, skip=NOT_SHIPPED)
     files, eager, search_eager = baseline_files(rev, language)
     old = html / "_static" / "okf-baseline"
-    old.mkdir(exist_ok=True)
+    old.mkdir(parents=True, exist_ok=True)  # (an MkDocs site has no _static/ of its own)
     for n, data in files.items():
         (old / n).write_bytes(data)
     css = [n for n in eager if n.endswith(".css")]
