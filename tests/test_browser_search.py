@@ -87,6 +87,34 @@ def _search_from_theme_box(page: Any, box: Any, query: str) -> None:
     page.keyboard.press("Enter")
 
 
+def test_search_page_has_no_dialog_its_keys_come_to_its_field(browser: Any, site: tuple[str, Path]) -> None:
+    """The search page loads no dialog (its boot and CSS are the dialog's): Ctrl+K and "/" focus
+    its own field, and the theme's search box searches in place, as its own form does."""
+    base, site_dir = site
+    page = browser.new_page()
+    page.goto(base + "search.html?q=retry")
+    _wait_done(page)
+    assert page.evaluate("!window.OkfDialog && !document.querySelector('dialog.okf-dialog')")
+    for key in ("Control+k", "/"):
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press(key)
+        assert page.evaluate("document.activeElement.id") == "okf-q", key
+        assert page.input_value("#okf-q") == "retry"  # "/" was not typed: the field took the focus only
+    # a theme's header box (alabaster shows none on the search page; furo, pydata and rtd do)
+    page.evaluate("""() => { const f = document.createElement('form'); f.action = 'search.html'; f.id = 'theme-box';
+        const i = document.createElement('input'); i.name = 'q'; f.appendChild(i); document.body.prepend(f); }""")
+    box = page.locator("#theme-box input")
+    box.fill("retry policy")
+    box.press("Enter")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('q') === 'retry policy'")
+    _wait_done(page)
+    assert page.input_value("#okf-q") == "retry policy"
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # in place: no page load
+    _result, hrefs = _expected(site_dir, "retry policy")
+    assert [r["href"] for r in _results(page)] == hrefs
+    page.close()
+
+
 def test_theme_search_box_leads_to_results(browser: Any, site: tuple[str, Path]) -> None:
     base, site_dir = site
     page = browser.new_page()
@@ -305,9 +333,11 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     shown = {fmt.section_file_of(starts, sids[loc]) for loc in locators(result["hits"])}
     assert {n for n in okf if n.startswith("s/")} == {f"s/{k}" for k in shown}
     assert "unicode" not in okf and "/searchindex.js" not in loaded
-    # not the runtime's parts a cold query needs none of (filters and expansion; semantic mode:
-    # this index has no vectors)
-    assert not [k for k in loaded if k.endswith(("/okf-options.js", "/okf-semantic.js"))]
+    # okf's own files: the stemmer, the runtime, the page's script and CSS — not the dialog (this
+    # page has none), not the runtime's parts a cold query needs none of (filters and expansion,
+    # semantic mode: this index has no vectors)
+    assert sorted(k.rsplit("/", 1)[1] for k in loaded if "/_okf/" not in k and "/okf-" in k) == [
+        "okf-search-page.js", "okf-search.css", "okf-search.js", "okf-stemmer-english.js", "okf-stemmer.js"]
     index_bytes = sum(v for k, v in loaded.items() if "/_okf/" in k)
     assert 0 < index_bytes < 50_000
     # a non-ASCII query adds the Unicode tables, once

@@ -40,7 +40,7 @@ def test_okf_index_writes_the_index_agent_files_and_dialog(zen: Path) -> None:
     assert (zen / "search.html").is_file() and 'id="okf-search"' in (zen / "search.html").read_text(encoding="utf-8")
     for rel in ("index.html", "guide/install/index.html", "guide/usage/index.html", "notes/index.html", "search.html"):
         text = (zen / rel).read_text(encoding="utf-8")
-        assert text.count("okf-boot.js") == 1, rel
+        assert text.count("okf-boot.js") == (rel != "search.html"), rel  # the search page has no dialog: it is the search
         assert 'data-md-component="search"' not in text  # Zensical's own search is not started
     assert "okf-boot.js" not in (zen / "404.html").read_text(encoding="utf-8")
     for name in ("okf-boot.js", "okf-search.js", "okf-dialog.js", "okf-mkdocs.js", "okf-stemmer-english.js"):

@@ -1,6 +1,8 @@
 /* okf_sphinx search page: the results page of the theme's search box (#okf-search, from
  * templates/okf-search-body.html), on window.OkfSearch (okf-search.js, loaded before it).
- * The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=, as_typed=); index text is
+ * The page has no search dialog (okf-boot.js is not loaded on it): Ctrl/Cmd+K and "/" focus its
+ * field, and a theme's search box (a form leading to this page; MkDocs: the boxes data-okf-box
+ * selects) searches in place.  The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=, as_typed=); index text is
  * inserted as text only, never as HTML.  Its words are PAGE_STRINGS (English), replaced by
  * the site language's from #okf-search's data-okf-strings (capture/ui_strings.py
  * PAGE_STRINGS, the same catalogue as the dialog's).  In Node, the file exports {PAGE_STRINGS}. */
@@ -42,7 +44,7 @@
     as_typed: 'Search for \u201c{query}\u201d instead'
   };
   if (typeof module === 'object' && module.exports) { module.exports = { PAGE_STRINGS: PAGE_STRINGS }; return; }
-  var doc = root.document, okf = root.OkfSearch;
+  var doc = root.document, okf = root.OkfSearch, boxes = doc && doc.currentScript && doc.currentScript.getAttribute('data-okf-box');
   if (!doc || !okf) return;
   // results per step: 10 sections in keyword mode; 5 pages (each with up to 3 sections) in
   // smart mode, as Pagefind's UI shows 5 — the first answer reads the sections it shows
@@ -284,6 +286,37 @@
         if (link) link.focus();
       });
     });
+    // this page has no search dialog (okf-boot.js is not loaded here: its code is the dialog's):
+    // the dialog's shortcuts (Ctrl/Cmd+K, "/" outside text fields) come to this page's field, and
+    // the theme's own search box searches in place
+    var mac = /Mac|iPhone|iPad/.test(root.navigator.platform || root.navigator.userAgent || '');
+    root.addEventListener('keydown', function (ev) {
+      var k = ev.key, t = ev.target, tag = t && t.tagName;
+      var field = t && (t.isContentEditable || tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT');
+      if ((/^k$/i.test(k) && !ev.shiftKey && !ev.altKey && (mac ? ev.metaKey : ev.ctrlKey))
+          || (k === '/' && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !field)) {
+        ev.preventDefault();
+        ev.stopImmediatePropagation();
+        input.focus();
+        input.select();
+      }
+    }, true);
+    // a theme's own search box (MkDocs: data-okf-box, the selectors of its themes' boxes)
+    if (boxes) root.addEventListener('focusin', function (ev) {
+      var t = ev.target;
+      if (!t || !t.closest || t.closest('#okf-search') || !t.closest(boxes)) return;
+      if (t.tagName === 'INPUT' && t.value) input.value = t.value;
+      input.focus();
+      input.select();
+    }, true);
+    doc.addEventListener('submit', function (ev) {
+      var other = ev.target, q = other !== form && other.elements && other.elements.namedItem('q');
+      if (!q || typeof q.value !== 'string' || new URL(other.action, doc.baseURI).pathname !== root.location.pathname) return;
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      input.value = q.value;
+      form.requestSubmit ? form.requestSubmit() : form.dispatchEvent(new Event('submit', { cancelable: true }));
+    }, true);
     root.addEventListener('popstate', function () {
       input.value = fromUrl();
       box.setAttribute('data-okf-state', 'busy');

@@ -72,7 +72,7 @@ def dialog_strings_attribute(language: str | None) -> str:
 def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str, language: str, strings: str,
                  on_search_page: bool) -> str:
     """okf's scripts on a rendered page: on the search page the runtime (with the stemmer of
-    the site's ``language``) and the page's script; with the dialog, on every page, the boot
+    the site's ``language``) and the page's script; with the dialog, on every other page, the boot
     (``okf-boot.js``: it loads the stemmer, the runtime and the dialog when the reader reaches
     for search; its words: ``strings``, :func:`dialog_strings_attribute`); and the theme's
     search box and shortcuts taken over (replace_builtin: true)."""
@@ -88,13 +88,15 @@ def page_scripts(output: str, base_url: str, options: OkfConfig, theme_name: str
         for script in lazy_scripts(language)[:-1]:  # the stemmer (when the language has one), the runtime
             extra = f' data-okf-index="{index}"' if script == "okf-search.js" else ""
             tags.append(f'<script src="{assets}{script}"{extra} defer></script>')
-        tags.append(f'<script src="{assets}okf-search-page.js" defer></script>')
+        # no dialog here: the theme's search boxes lead to the page's own field
+        tags.append(f'<script src="{assets}okf-search-page.js" data-okf-box="{html.escape(THEME_BOXES)}" defer></script>')
     if replace:
         theme = html.escape(theme_name)
         tags.append(f'<script src="{assets}okf-mkdocs.js" data-okf-search="{root}{page}" data-okf-theme="{theme}" defer></script>')
+    dialog = dialog and not on_search_page  # the search page has none: its shortcuts come to its own field
     if dialog:
         # the theme's box is ours where the theme's search does not run (see below)
-        taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace or on_search_page else ' data-okf-slash="theme"'
+        taken = f' data-okf-box="{html.escape(THEME_BOXES)}"' if replace else ' data-okf-slash="theme"'
         tags.append(
             f'<script src="{assets}{BOOT}" data-okf-root="{root}" data-okf-index="{index}" data-okf-search-page="{page}"{taken}'
             f'{strings} defer></script>'

@@ -124,15 +124,16 @@ def _collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
 
 
 def _add_assets(app: Sphinx, search_page: bool) -> None:
-    """This page's assets (added during html-page-context: this page only): on every page the
-    boot (okf-boot.js, which loads the stemmer, the runtime and the dialog when the reader
-    reaches for search), on the search page the runtime and the page's script at once."""
+    """This page's assets (added during html-page-context: this page only): on every page but
+    the search page the boot (okf-boot.js, which loads the stemmer, the runtime and the dialog
+    when the reader reaches for search), on the search page the runtime and the page's script
+    at once — and no dialog: its shortcuts come to the page's own field (okf-search-page.js)."""
     if search_page:
         app.add_css_file(STYLES)
         for script in lazy_scripts(app.config.language)[:-1]:  # the stemmer (when the language has one), the runtime
             app.add_js_file(script, loading_method="defer")
         app.add_js_file(PAGE_SCRIPT, loading_method="defer")
-    if app.config.okf_search_dialog:
+    elif app.config.okf_search_dialog:
         app.add_css_file(DIALOG_STYLES)
         strings = app.okf_dialog_strings  # type: ignore[attr-defined]
         app.add_js_file(BOOT, loading_method="defer", **{"data-okf-search-page": app.okf_search_page}, **strings)  # type: ignore[attr-defined]
