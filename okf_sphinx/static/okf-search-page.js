@@ -2,8 +2,8 @@
  * templates/okf-search-body.html), on window.OkfSearch (okf-search.js, loaded before it).
  * The page has no search dialog (okf-boot.js is not loaded on it): Ctrl/Cmd+K and "/" focus its
  * field, and a theme's search box (a form leading to this page; MkDocs: the boxes data-okf-box
- * selects) searches in place.  The whole state is in the URL (?q=, mode=, n=, under=, kind=, expand=, as_typed=); index text is
- * inserted as text only, never as HTML.  Its words are PAGE_STRINGS (English), replaced by
+ * selects) searches in place.  The whole state is in the URL (?q=, mode=, n=, under=, kind=,
+ * expand=, as_typed=); index text is inserted as text only, never as HTML.  Its words are PAGE_STRINGS (English), replaced by
  * the site language's from #okf-search's data-okf-strings (capture/ui_strings.py
  * PAGE_STRINGS, the same catalogue as the dialog's).  In Node, the file exports {PAGE_STRINGS}. */
 (function (root) {

@@ -156,8 +156,9 @@ PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "en
                                      "okf-options.js": ("engine/expansion.js", "engine/filters.js")}
 #: The files of ``static/`` a site ships as they are: CSS.
 STYLES = ("okf-dialog.css", "okf-search.css")
-#: The page-side snippet (``static/okf-boot.js``): on every page, and all a page loads of okf
-#: until the reader reaches for search; the build writes into it the files it then loads.
+#: The page-side snippet (``static/okf-boot.js``): on every page but the search page (which has
+#: no dialog), and all a page loads of okf until the reader reaches for search; the build writes
+#: into it the files it then loads.
 BOOT = "okf-boot.js"
 _BOOT_FILES = re.compile(r"/\*okf:files\*/\[\]")
 

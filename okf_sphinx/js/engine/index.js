@@ -60,10 +60,10 @@ define('engine/index', function (use, root) {
     this.reads = 0;  // files requested so far (a request that read none needs no re-check)
     this.opening = null;
   }
-  // JavaScript only: the manifest is read when first needed (Python reads it on open).
-  // semantic mode's code (okf-semantic.js) and the filters and expansion it uses (okf-options.js):
-  // read when a request first needs them (engine/source.js loadPart)
+  // JavaScript only: semantic mode's code (okf-semantic.js) and the filters and expansion it uses
+  // (okf-options.js), read when a request first needs them (engine/source.js loadPart)
   function semanticPart() { return Promise.all([source.loadPart('okf-semantic.js'), source.loadPart('okf-options.js')]); }
+  // JavaScript only: the manifest is read when first needed (Python reads it on open).
   Index.prototype.open = function () {
     var self = this;
     if (this.state) return Promise.resolve(this.state.manifest);

@@ -308,15 +308,15 @@ define('engine/smart', function (use) {
     return p !== null && p.positions.has(sid);
   }
   function kindOf(section) { return own.call(section, 'kind') ? section.kind : 'section'; }
+  // engine/filters and engine/expansion, once their part of the runtime is read (engine/source.js loadPart)
+  function optionsPart() {
+    return source.loadPart('okf-options.js').then(function () { return [use('engine/filters'), use('engine/expansion')]; });
+  }
 
   // search_sections in smart mode: the page-grouped answer of docs/smart.md.
   // hitSidsOut (the blend's, engine/semantic.js) gets the sids of the answer's hits in order,
   // stateOut whether some page holds every word (full), the query's terms as corrected (terms)
   // and those of them that count (counted, engine/words.js).
-  // engine/filters and engine/expansion, once their part of the runtime is read (engine/source.js loadPart)
-  function optionsPart() {
-    return source.loadPart('okf-options.js').then(function () { return [use('engine/filters'), use('engine/expansion')]; });
-  }
   async function search(index, text, limit, options, present, hitSidsOut, stateOut) {
     var prefix = own.call(options, 'prefix') ? options.prefix : false, expand = own.call(options, 'expand') ? options.expand : false;
     var correct = own.call(options, 'correct') ? options.correct : true;
