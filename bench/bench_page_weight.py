@@ -18,8 +18,8 @@ context (empty cache) per measure:
 - **first answer**: Ctrl+K, then the whole query entered at once (one input event, as a
   paste: one query reaches the engine, whenever its code arrives — typed key by key, how many
   of the partial queries the engine saw depended on timing, and so did the bytes), until the
-  dialog shows the answer: every okf file loaded since the page opened (runtime and the index
-  a cold engine reads for that one query, gzip), and the time from the Ctrl+K to the answer in
+  dialog shows the answer and the network is idle: every okf file the page loaded (its own
+  Resource Timing: runtime and the index a cold engine reads for that one query, gzip), and the time from the Ctrl+K to the answer in
   the DOM (one cold first search; the median over the queries, the two sides in turn);
 - **search page, cold query**: this checkout's search page opened in a fresh browser
   context at ``?q=<query>`` for each of bench_footprint's 30 queries, until it shows its
@@ -54,7 +54,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 import bench_footprint  # noqa: E402  (bench/ is on sys.path only from the line above)
-from bench_browser import CHROMIUM, CHROMIUM_ARGS, _Quiet, file_for, recorded_page  # noqa: E402  (likewise)
+from bench_browser import CHROMIUM, CHROMIUM_ARGS, _Quiet, file_for  # noqa: E402  (likewise)
 
 #: 15 characters each (bench_browser --dialog's queries)
 QUERIES = ["type annotation", "garbage collect", "async generator", "exception group", "dataclass field",
@@ -120,9 +120,15 @@ def okf_loaded(site: Path, urls: list[str]) -> tuple[list[Path], list[Path]]:
     return [f for f in files if "_okf" not in f.parts], [f for f in files if "_okf" in f.parts]
 
 
+def loaded_urls(page: Any) -> list[str]:
+    """Every URL the page has loaded, from its own Resource Timing entries: complete once the
+    network is idle, where Playwright's request events may still be on their way."""
+    return page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+
+
 def browse(browser: Any, url: str, site: Path, query: str | None) -> dict[str, Any]:
     context = browser.new_context()
-    page, urls = recorded_page(context)
+    page = context.new_page()
     page.goto(url)
     page.wait_for_load_state("networkidle")
     out: dict[str, Any] = {}
@@ -136,6 +142,8 @@ def browse(browser: Any, url: str, site: Path, query: str | None) -> dict[str, A
         # from the Ctrl+K to when the dialog's code ran (0: it ran with the page, before the Ctrl+K)
         ready = page.evaluate("() => { const e = performance.getEntriesByName('okf-ready'); return e.length ? e[0].startTime : -1; }")
         out["code_ready_ms"] = max(0.0, ready - t0)
+        page.wait_for_load_state("networkidle")  # what the answer still reads once shown (the same each run)
+    urls = loaded_urls(page)
     context.close()
     runtime, index = okf_loaded(site, urls)
     out.update({
@@ -153,10 +161,11 @@ def browse_search_page(browser: Any, url: str, site: Path) -> dict[str, float]:
     runtime, index, total = [], [], []
     for q in queries:
         context = browser.new_context()
-        page, urls = recorded_page(context)
+        page = context.new_page()
         page.goto(url + "?q=" + urllib.parse.quote(q))
         page.wait_for_selector("#okf-search[data-okf-state=done]", timeout=120_000)
         page.wait_for_load_state("networkidle")
+        urls = loaded_urls(page)
         context.close()
         scripts, shards = okf_loaded(site, urls)
         runtime.append(sum(gz(f.read_bytes()) for f in set(scripts)))
