@@ -71,6 +71,26 @@ def wrap_in_title(doctree: Any, title: str) -> None:
     doctree.note_implicit_target(section, section)
 
 
+def load_env(doctrees: Path, srcdir: Path) -> Any:
+    """The build's pickled environment, set up with an application over ``srcdir`` (as Sphinx
+    sets up an environment it loads: its domains need one)."""
+    import tempfile
+
+    from sphinx.application import Sphinx
+    from sphinx.errors import BuildEnvironmentError
+
+    env = pickle.loads((doctrees / "environment.pickle").read_bytes())
+    scratch = Path(tempfile.mkdtemp(prefix="okf-reindex-"))
+    app = Sphinx(str(srcdir), str(srcdir), str(scratch / "out"), str(scratch / "doctrees"), "html",
+                 status=None, warning=None)
+    try:
+        env.setup(app)
+    except BuildEnvironmentError:  # pickled by another Sphinx version: read as this one's
+        env.version = app.registry.get_envversion(app)
+        env.setup(app)
+    return env
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("doctrees", type=Path)
@@ -86,7 +106,7 @@ def main() -> None:
     from sphinx.util.docutils import LoggingReporter
 
     t0 = time.time()
-    env = pickle.loads((args.doctrees / "environment.pickle").read_bytes())
+    env = load_env(args.doctrees, args.srcdir)
     records = []
     docs = {}
     refs = {}
