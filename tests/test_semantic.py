@@ -436,6 +436,19 @@ def test_piece_starts_read_fewer_token_shards_for_the_same_answers(sites: dict[s
     assert fewer >= 2
 
 
+@pytest.mark.node
+def test_node_reads_the_piece_starts_as_python_does(sites: dict[str, Path]) -> None:
+    """Words whose positions start no longer piece (letters of another script, unknown
+    letters): the runtime in Node splits and answers them as Python does."""
+    from support.node import python_answer, run_node, same
+
+    index = open_index(sites["vectors"])
+    requests = [{"query": q, "mode": m, "limit": 5} for q in ("xylophone mail", "zqx", "пошта cache", "дево send")
+                for m in ("smart", "semantic")]
+    for req, js in zip(requests, run_node(sites["vectors"] / "_okf", requests)):
+        assert same(js, python_answer(index, req)) is None, (req, same(js, python_answer(index, req)))
+
+
 def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str, Path]) -> None:
     with pytest.raises(OkfError) as err:
         open_index(sites["plain"]).search("mail", mode="semantic")
