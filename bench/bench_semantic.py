@@ -29,9 +29,14 @@ Usage::
 
     python bench/bench_semantic.py --corpus sphinx,myst [--reuse]
     python bench/bench_semantic.py --corpus peps --peps-html H --peps-doctrees D
+    python bench/reindex_doctrees.py D ../shared/corpora/peps OKF --pep-titles   # the PEP site's titles
+    python bench/bench_semantic.py --corpus peps --peps-html H --peps-doctrees D --peps-okf OKF
     python bench/bench_semantic.py --corpus sphinx,myst --reuse --tune   # the fusion grid, tune half only
 
-Sites are bench_quality's (``--work``, ``--reuse``, ``--peps-*``).  Outputs: markdown
+Sites are bench_quality's (``--work``, ``--reuse``, ``--peps-*``).  The PEPs corpus is built
+with plain Sphinx, so each PEP's page title is its first heading ("Abstract"); the PEP site's
+own build titles it "PEP 8 – Style Guide for Python Code" (reindex_doctrees.py's
+``--pep-titles`` gives the index those titles: measure the PEPs with it).  Outputs: markdown
 tables on stdout, per-query ranks in ``<work>/semantic-<corpus>.json``.
 """
 

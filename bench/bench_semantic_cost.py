@@ -14,7 +14,8 @@ SITE is a built site (or its ``_okf`` folder) without vectors.  In one run:
   records every file it reads; the gzip bytes of those files, median and max over the
   queries, for smart mode without vectors (the baseline), the blend (smart mode on the
   index with vectors) and semantic mode, at limit 5 (the search dialog's and page's
-  first step) and limit 10.  The files are those the browser runtime loads for the same
+  first step) and limit 10, and the query that reads the most with what it reads per
+  folder.  The files are those the browser runtime loads for the same
   answer (it mirrors the engine; ``unicode.js``, which Python reads for every query, counts
   only for a query with a non-ASCII character, as in the browser).
 
@@ -80,7 +81,9 @@ class Recording:
         return stamp() if stamp is not None else None
 
 
-def cold_bytes(site: Path, queries: list[str], mode: str, limit: int) -> list[int]:
+def cold_reads(site: Path, queries: list[str], mode: str, limit: int) -> list[tuple[str, dict[str, int]]]:
+    """Each answered query with the gzip bytes it read per folder (``w``, ``v``, ``s`` ...;
+    a top-level file by its own name)."""
     from okf_sphinx import OkfError
     from okf_sphinx.engine.index import Index
     from okf_sphinx.engine.source import open_source
@@ -93,8 +96,12 @@ def cold_bytes(site: Path, queries: list[str], mode: str, limit: int) -> list[in
             index.search(q, limit=limit, mode=mode)
         except OkfError:
             continue
-        # the browser reads unicode.js only for a query with a non-ASCII character (Python always does)
-        out.append(sum(v for k, v in source.read_names.items() if k != "unicode" or not q.isascii()))
+        folders: dict[str, int] = {}
+        for name, size in source.read_names.items():
+            # the browser reads unicode.js only for a query with a non-ASCII character (Python always does)
+            if name != "unicode" or not q.isascii():
+                folders[name.split("/")[0]] = folders.get(name.split("/")[0], 0) + size
+        out.append((q, folders))
     return out
 
 
@@ -135,15 +142,20 @@ def main(argv: list[str] | None = None) -> int:
         for name, where, mode, limit in (("smart 5 (no vectors)", src, "smart", 5), ("blend 5", out, "smart", 5),
                                          ("semantic 5", out, "semantic", 5), ("smart 10 (no vectors)", src, "smart", 10),
                                          ("blend 10", out, "smart", 10), ("semantic 10", out, "semantic", 10)):
-            sizes = cold_bytes(where, queries, mode, limit)
-            cold[f"{group}: {name}"] = {"median": statistics.median(sizes), "max": max(sizes), "n": len(sizes)}
+            reads = cold_reads(where, queries, mode, limit)
+            sizes = [sum(folders.values()) for _q, folders in reads]
+            top_q, top = max(reads, key=lambda r: sum(r[1].values()))
+            cold[f"{group}: {name}"] = {"median": statistics.median(sizes), "max": max(sizes), "n": len(sizes),
+                                        "max_query": top_q, "max_folders": dict(sorted(top.items(), key=lambda kv: -kv[1]))}
     report["cold"] = cold
     print(json.dumps(report, indent=1))
     print(f"\nvectors: {kib(report['index']['with']['gzip'] - report['index']['without']['gzip'])} gzip, "
           f"+{100 * report['index']['growth_gzip']:.1f} % of the index; model {report['model_cpu_s']} s + vectors "
           f"{report['vectors_cpu_s']} s CPU", file=sys.stderr)
     for name, c in cold.items():
-        print(f"cold {name}: median {kib(c['median'])}, max {kib(c['max'])} ({c['n']} queries)", file=sys.stderr)
+        print(f"cold {name}: median {kib(c['median'])}, max {kib(c['max'])} ({c['n']} queries); the max: "
+              f"{c['max_query']!r} " + ", ".join(f"{k} {kib(v)}" for k, v in list(c["max_folders"].items())[:6]),
+              file=sys.stderr)
     return 0
 
 

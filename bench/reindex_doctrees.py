@@ -6,6 +6,16 @@ Builds the records as the extension would (one captured file per page) and write
 OUT/_okf; with ``--sources`` the site's ``_sources/`` folder is copied to OUT first
 so captured files are served from it (as a real build with ``html_copy_source``
 does).  For the PEPs this takes about a minute instead of a 68-minute build.
+
+``--pep-titles`` gives each PEP the title the PEP site's own build gives it.  The corpus is
+built with plain Sphinx, without the site's ``pep_sphinx_extensions``, so a PEP's page
+title is its first heading ("Abstract") and its RFC 2822 header ("PEP: 8", "Title: ...")
+is a paragraph of the page's first section.  The site's own build (its PEPTitle transform)
+wraps the whole document in one section titled "PEP <number> -- <Title>" (smart quotes
+make the "--" an en dash), taken from that header; that section has no source line, so
+the capture sees the page title change and every heading one level deeper, and captures
+the same lines.  This option makes that section, from each PEP source's header, before the
+capture reads the doctree.
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ import pickle
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from okf_sphinx.capture.sphinx.collector import page_title
 from okf_sphinx.capture.sphinx.links import capture, resolve
@@ -27,12 +38,67 @@ from okf_sphinx.writer.limits import resolve_limits
 from okf_sphinx.writer.smart_index import DEFAULT_WEIGHTS, check_weights, page_meta, page_prior
 
 
+def pep_title(source: str) -> str | None:
+    """The title the PEP site's build gives the PEP whose source text is ``source``:
+    "PEP <number> – <Title>" from its RFC 2822 header (None without a PEP and a Title field)."""
+    fields: dict[str, str] = {}
+    name = None
+    for line in source.lstrip("\ufeff").splitlines():
+        if not line.strip():
+            break
+        if line[0] in " \t" and name is not None:
+            fields[name] += " " + line.strip()
+            continue
+        name, sep, value = line.partition(":")
+        if not sep:
+            return None
+        fields[name] = value.strip()
+    if "PEP" not in fields or "Title" not in fields or not fields["PEP"].isdigit():
+        return None
+    return f"PEP {int(fields['PEP'])} \u2013 {fields['Title']}"
+
+
+def wrap_in_title(doctree: Any, title: str) -> None:
+    """Put the whole document in one section titled ``title``, with no source line (as the
+    PEP site's build does)."""
+    from docutils import nodes
+
+    section = nodes.section("", nodes.title("", title, classes=["page-title"]), names=["pep-content"])
+    children = list(doctree.children)
+    doctree.children = []
+    doctree.append(section)
+    section.extend(children)
+    doctree.note_implicit_target(section, section)
+
+
+def load_env(doctrees: Path, srcdir: Path) -> Any:
+    """The build's pickled environment, set up with an application over ``srcdir`` (as Sphinx
+    sets up an environment it loads: its domains need one)."""
+    import tempfile
+
+    from sphinx.application import Sphinx
+    from sphinx.errors import BuildEnvironmentError
+
+    env = pickle.loads((doctrees / "environment.pickle").read_bytes())
+    scratch = Path(tempfile.mkdtemp(prefix="okf-reindex-"))
+    app = Sphinx(str(srcdir), str(srcdir), str(scratch / "out"), str(scratch / "doctrees"), "html",
+                 status=None, warning=None)
+    try:
+        env.setup(app)
+    except BuildEnvironmentError:  # pickled by another Sphinx version: read as this one's
+        env.version = app.registry.get_envversion(app)
+        env.setup(app)
+    return env
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("doctrees", type=Path)
     ap.add_argument("srcdir", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("--sources", type=Path, help="the built site's _sources/ folder, copied into OUT")
+    ap.add_argument("--pep-titles", action="store_true",
+                    help="title each PEP as the PEP site's own build does (see the module's docstring)")
     ap.add_argument("--trace-memory", action="store_true", help="report tracemalloc's peak over the index build")
     ap.add_argument("--budget-scale", type=float, default=1.0,
                     help="okf_search_index_files: multiply the writer's file budgets (files against cold-query bytes)")
@@ -40,7 +106,7 @@ def main() -> None:
     from sphinx.util.docutils import LoggingReporter
 
     t0 = time.time()
-    env = pickle.loads((args.doctrees / "environment.pickle").read_bytes())
+    env = load_env(args.doctrees, args.srcdir)
     records = []
     docs = {}
     refs = {}
@@ -51,8 +117,13 @@ def main() -> None:
         doctree.reporter = LoggingReporter(str(env.doc2path(docname)))
         main = Path(env.doc2path(docname)).resolve()
         docs[str(main)] = docname + main.suffix + ("" if main.suffix == ".txt" else ".txt")
-        records.append(split_document(docname, page_title(env, doctree, docname), not excluded(docname, []), doctree,
-                                      [CapturedFile.read(main)], args.srcdir))
+        captured = CapturedFile.read(main)
+        title = page_title(env, doctree, docname)
+        pep = pep_title(captured[1].decode("utf-8")) if args.pep_titles and main.match("pep-*") else None
+        if pep is not None:
+            wrap_in_title(doctree, pep)
+            title = pep
+        records.append(split_document(docname, title, not excluded(docname, []), doctree, [captured], args.srcdir))
         refs[docname] = capture(doctree, records[-1], args.srcdir, base)  # as the collector does at doctree-read
     print("records", len(records), round(time.time() - t0, 1), "s", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -181,7 +181,7 @@ LARGE_SITE = {k: f.cap for k, f in sizing.FOLDERS.items() if k != "l"}
 
 def test_file_budgets_follow_the_number_of_pages() -> None:
     """A small or mid-size site gets about FILES_PER_PAGE files per page in all; from about
-    1,622 pages on, every folder has its large-site budget."""
+    2,731 pages on, every folder has its large-site budget."""
     previous = 0
     for pages in (0, 1, 3, 10, 27, 30, 100, 109, 300, 500):
         budgets = {k: b.files for k, b in sizing.file_budgets(pages).items()}
@@ -193,9 +193,9 @@ def test_file_budgets_follow_the_number_of_pages() -> None:
         assert all(budgets[k] <= cap for k, cap in LARGE_SITE.items())
         previous = total
     assert sizing.file_budgets(30)["s"].files == 22 and sizing.file_budgets(100)["t"].files == 46
-    for pages in (1622, 5000):
+    for pages in (2731, 5000):
         assert {k: sizing.file_budgets(pages)[k].files for k in LARGE_SITE} == LARGE_SITE, pages
-    assert sizing.file_budgets(1621)["s"].files < sizing.FOLDERS["s"].cap
+    assert sizing.file_budgets(2730)["s"].files < sizing.FOLDERS["s"].cap
     # okf_search_index_files scales every count (page budget and large-site cap) and divides the sizes
     for scale in (0.25, 2.0, 4.0):
         for pages in (30, 5000):

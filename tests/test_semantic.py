@@ -109,6 +109,26 @@ def test_word_pieces_are_bert_greedy_longest_match() -> None:
     assert sem.piece_key("##", "##") == "##" and sem.piece_key("a", "##") == "a"
 
 
+def test_a_position_no_longer_piece_starts_at_looks_up_one_code_point() -> None:
+    """With the index's piece starts, the split is the same and a position whose code point
+    starts no piece of two or more code points tries only its one-code-point piece."""
+    from okf_sphinx.writer.semantic_index import multi_starts
+
+    vocab = {"send": 1, "##ing": 2, "##in": 3, "##g": 4, "s": 5, "##end": 6, "д": 7, "##е": 8, "##о": 9, "##ов": 10}
+    multi = multi_starts(vocab, "##")
+    assert multi == ("s", "eiо")
+    for word in ("sending", "send", "дево", "дов", "дx", "x"):
+        tried: list[list[str]] = [[], []]
+        for k, m in enumerate((None, multi)):
+            got = sem.word_pieces(word, lambda p, k=k: tried[k].append(p) or vocab.get(p), "##", 100, m)
+            assert got == sem.word_pieces(word, vocab.get, "##", 100), word
+        assert set(tried[1]) <= set(tried[0])
+    tried = []
+    assert sem.word_pieces("дево", lambda p: tried.append(p) or vocab.get(p), "##", 100, multi) is None
+    assert tried == ["д", "##е", "##в"]  # no longer piece starts with "д", "##е" or "##в"
+    assert multi_starts(["ab", "##cd", "e"], "") == ("#a", "#a")  # no prefix: one class
+
+
 def test_vector_text_and_the_score_formula() -> None:
     text = sem.encode_vector([-7, 0, 7, 3])
     assert text == "18fb" and sem.decode_vector(text, 0, 4) == [-7, 0, 7, 3]
@@ -384,6 +404,51 @@ def test_the_blend_reads_fewer_clusters_and_trusts_a_named_title(sites: dict[str
     assert {h["matched"] for p in r["pages"][n:] for h in p["hits"]} == {"meaning"}
 
 
+def test_piece_starts_read_fewer_token_shards_for_the_same_answers(sites: dict[str, Path], tmp_path: Path) -> None:
+    """``semantic.js`` names the code points that start a longer piece; without them (an older
+    index) every answer is the same, read through more token shards."""
+    import shutil
+
+    site = tmp_path / "site"
+    shutil.copytree(sites["vectors"], site)
+    path = site / "_okf" / "semantic.js"
+    value = fmt.unwrap("semantic", path.read_bytes())
+    # the first letters of the tiny model's words of two letters or more; "##ing", "##ed", "##er"
+    assert value["multi"] == ["".join(sorted({w[0] for w in TOPICS if len(w) > 1})), "ei"]
+    path.write_bytes(same_build("semantic", {"centroids": value["centroids"]}, path))
+    queries = ("xylophone mail", "zqx", "sending email", "пошта cache", "how do i install")
+
+    def shards(where: Path, query: str, mode: str) -> tuple[dict[str, Any], set[str]]:
+        index = open_index(where)
+        read: list[str] = []
+        inner = index.source.read
+        index.source.read = lambda name, *a, **k: read.append(name) or inner(name, *a, **k)  # type: ignore[method-assign]
+        return index.search(query, mode=mode, limit=5), {n for n in read if n.startswith("w/")}
+
+    fewer = 0
+    for q in queries:
+        for mode in ("semantic", "smart"):
+            with_starts, read = shards(sites["vectors"], q, mode)
+            without, read_all = shards(site, q, mode)
+            assert with_starts == without, (q, mode)
+            assert read <= read_all
+            fewer += len(read) < len(read_all)
+    assert fewer >= 2
+
+
+@pytest.mark.node
+def test_node_reads_the_piece_starts_as_python_does(sites: dict[str, Path]) -> None:
+    """Words whose positions start no longer piece (letters of another script, unknown
+    letters): the runtime in Node splits and answers them as Python does."""
+    from support.node import python_answer, run_node, same
+
+    index = open_index(sites["vectors"])
+    requests = [{"query": q, "mode": m, "limit": 5} for q in ("xylophone mail", "zqx", "пошта cache", "дево send")
+                for m in ("smart", "semantic")]
+    for req, js in zip(requests, run_node(sites["vectors"] / "_okf", requests)):
+        assert same(js, python_answer(index, req)) is None, (req, same(js, python_answer(index, req)))
+
+
 def test_semantic_on_an_index_without_vectors_names_the_setting(sites: dict[str, Path]) -> None:
     with pytest.raises(OkfError) as err:
         open_index(sites["plain"]).search("mail", mode="semantic")
@@ -447,6 +512,7 @@ def test_cli_and_mcp_give_the_python_answer(sites: dict[str, Path]) -> None:
 
 @pytest.mark.parametrize("name,edit", [
     ("semantic", lambda v: {"centroids": v["centroids"][:-1]}),
+    ("semantic", lambda v: {**v, "multi": ["abc"]}),
     ("v/0", lambda v: {**v, "vectors": "0" + v["vectors"][1:]}),
     ("v/0", lambda v: {**v, "sids": "_"}),
     ("w/*", lambda v: {k: "zz" + t[2:] for k, t in v.items()} or {"mail": "x"}),

@@ -50,17 +50,22 @@ def token_shard(piece: str, prefix: str, shards: int) -> str:
     return f"w/{fmt.fnv1a32(piece_key(piece, prefix)) % shards:x}"
 
 
-def word_pieces(word: str, lookup: Callable[[str], Any], prefix: str, max_chars: int) -> list[Any] | None:
+def word_pieces(word: str, lookup: Callable[[str], Any], prefix: str, max_chars: int,
+                multi: tuple[str, str] | None = None) -> list[Any] | None:
     """WordPiece: the greedy longest-match-first split of ``word`` (a term) into vocabulary
     pieces, as BERT's tokenizer does it; ``lookup(piece)`` is the piece's entry or None.  A
     word longer than ``max_chars`` code points, or one some position of which no piece
-    matches, is unknown (None; BERT's ``[UNK]``, which model2vec drops)."""
+    matches, is unknown (None; BERT's ``[UNK]``, which model2vec drops).  ``multi`` (the
+    index's ``semantic.js``, written by the writer's ``multi_starts``), when given, names the code points a piece of two or more
+    code points starts with (without, then with the prefix): at a position whose code point
+    is not there only the one-code-point piece can match, so only it is looked up (the
+    split is the same, with fewer token shards read)."""
     if len(word) > max_chars:
         return None
     out = []
     start = 0
     while start < len(word):
-        end = len(word)
+        end = len(word) if multi is None or word[start] in multi[0 if start == 0 else 1] else start + 1
         entry = None
         while start < end:
             piece = word[start:end] if start == 0 else prefix + word[start:end]

@@ -21,8 +21,9 @@ MAX_PHRASE_SECTIONS = 200
 #: A query of at least this many terms, with no quoted phrase, is also read as a sentence
 #: (chosen on the tune half of the docstring-phrase sets of bench/bench_objects.py).
 SENTENCE_TERMS = 2
-#: Of a shown page's sections holding every counted word, the best-scoring ones checked for the
-#: sentence (each check reads the section's text; the smallest cap within 1 % of no cap on the tune half).
+#: Of a shown page's sections holding every counted word, the best-scoring ones that may be checked
+#: for the sentence (each check reads the section's text; the smallest cap within 1 % of no cap on
+#: the tune half; engine/smart.py ``sentence_hits`` checks only those that can change the hits shown).
 SENTENCE_SECTIONS = 20
 _QUOTE = re.compile("[\"\u201c\u201d]")
 
@@ -67,12 +68,11 @@ def holds_sentence(terms: list[str], sentence: list[str], prefix: bool) -> bool:
     return False
 
 
-def sentence_sections(index: Index, sentence: list[str], sids: list[int], prefix: bool) -> set[int]:
-    """Of ``sids`` (a page's sections holding every counted word, best first), those whose text
-    holds ``sentence`` (:func:`holds_sentence`); the first :data:`SENTENCE_SECTIONS` are checked."""
-    return sections_holding(index, sids[:SENTENCE_SECTIONS], sentence, prefix)
-
-
 def sections_holding(index: Index, sids: list[int], run: list[str], prefix: bool) -> set[int]:
     """Those of ``sids`` whose text, as terms, holds ``run`` (:func:`holds_sentence`)."""
-    return {sid for sid in sids if holds_sentence(index.normaliser.terms(index.section(sid)["text"]), run, prefix)}
+    return {sid for sid in sids if section_holds(index, sid, run, prefix)}
+
+
+def section_holds(index: Index, sid: int, run: list[str], prefix: bool) -> bool:
+    """Does section ``sid``'s text, as terms, hold ``run`` (:func:`holds_sentence`)?"""
+    return holds_sentence(index.normaliser.terms(index.section(sid)["text"]), run, prefix)

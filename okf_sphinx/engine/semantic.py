@@ -1,7 +1,8 @@
 """Semantic mode, and smart mode's blend of words and meaning (docs/smart.md, "Meaning").
 
 A query's words (the index's own terms) are split into the model's word pieces
-(``w/<shard>``); their integer vectors add up to the query's vector.  Its
+(``w/<shard>``; ``semantic.js`` says which code points start a longer piece, so a
+position no longer piece starts at reads only its one-code-point piece); their integer vectors add up to the query's vector.  Its
 nearest centroids (``semantic.js``) name the clusters (``v/<k>``) whose
 sections are scored, by :func:`okf_sphinx.core.semantic.cosine`.  Pages rank by
 their best section.  In smart mode, an index with vectors fuses the words'
@@ -69,6 +70,7 @@ def query_vector(index: Index, words: list[str]) -> tuple[list[int], list[str]]:
     m = semantic_meta(index)
     dims, prefix, shards = m["dims"], m["prefix"], m["token_shards"]
     check = check_tokens(dims)
+    multi = index.load("semantic", check_centroids(m["clusters"], dims))["multi"] if words else None
 
     def lookup(piece: str) -> list[int] | None:
         return index.load(sem.token_shard(piece, prefix, shards), check).get(piece)
@@ -76,7 +78,7 @@ def query_vector(index: Index, words: list[str]) -> tuple[list[int], list[str]]:
     total = [0] * dims
     known = []
     for word in words:
-        vectors = sem.word_pieces(word, lookup, prefix, m["max_chars"])
+        vectors = sem.word_pieces(word, lookup, prefix, m["max_chars"], multi)
         if vectors is None:
             continue
         known.append(word)
@@ -93,7 +95,7 @@ def ranked(index: Index, q: list[int], keep: Callable[[int], bool] | None,
     qq = sem.dot(q, q)
     if qq == 0 or m["clusters"] == 0:
         return []
-    cents = index.load("semantic", check_centroids(m["clusters"], m["dims"]))
+    cents = index.load("semantic", check_centroids(m["clusters"], m["dims"]))["centroids"]
     near = sorted((-sem.cosine(sem.dot(q, c), qq, cc), k) for k, (c, cc) in enumerate(cents) if cc)
     check = check_cluster(m["dims"], index.section_count)
     out = []

@@ -36,7 +36,7 @@ from .filters import check_filters, page_filter
 from .headings import NO_HEADING, heading_tiers
 from .link_labels import labelled_posting
 from .object_names import UNNAMED, named
-from .phrases import SENTENCE_TERMS, phrase_sections, phrases, sentence_sections
+from .phrases import SENTENCE_SECTIONS, SENTENCE_TERMS, phrase_sections, phrases, section_holds, sections_holding
 from .query import check_size, hit, prepare
 from .spelling import corrected_query, correction, dictionary, suggestions
 from .validators import check_meta, check_page_table, check_paths, check_smart
@@ -351,11 +351,37 @@ def page_hits(secs: list[tuple[float, int]], names: dict[int, int], heads: dict[
 
 
 def sentence_hits(index: Index, sentence: list[str], ev: list[dict[str, Any]], secs: list[tuple[float, int]],
-                  prefix: bool) -> set[int]:
-    """The sections of one page (``secs``) that hold the query as a sentence: of those holding
-    every counted word, best score first, the ones whose text holds its terms in order."""
-    full = sorted((-x, sid) for x, sid in secs if all(sid in e["acc"] for e in ev))
-    return sentence_sections(index, sentence, [sid for _x, sid in full], prefix) if full else set()
+                  prefix: bool, names: dict[int, int], heads: dict[int, int]) -> set[int]:
+    """The sections of one page (``secs``) that hold the query as a sentence, as far as
+    :func:`page_hits` can tell them apart: of the :data:`SENTENCE_SECTIONS` best-scoring ones
+    holding every counted word, those whose text holds its terms in order.  Only the checks that
+    can change the page's hits are made (each reads a section's text): the first hit is the
+    best-scoring section of the first tier (names, then headings) that holds the sentence, else
+    the tier's best; the others are drawn from the sections scoring at least
+    :data:`SUB_HIT_FLOOR` × the first's, so a section below that is never checked."""
+    full = sorted((-x, sid) for x, sid in secs if all(sid in e["acc"] for e in ev))[:SENTENCE_SECTIONS]
+    if not full:
+        return set()
+
+    def tier(sid: int) -> tuple[int, int]:
+        return names.get(sid, UNNAMED), heads.get(sid, NO_HEADING)
+
+    top = min(tier(sid) for _x, sid in secs)
+    said: set[int] = set()
+    checked: set[int] = set()
+    first = None
+    for neg, sid in full:
+        if tier(sid) == top:
+            checked.add(sid)
+            if section_holds(index, sid, sentence, prefix):
+                said.add(sid)
+                first = -neg
+                break
+    if first is None:
+        first = max(x for x, sid in secs if tier(sid) == top)
+    floor = SUB_HIT_FLOOR * first
+    said |= sections_holding(index, [sid for neg, sid in full if sid not in checked and -neg >= floor], sentence, prefix)
+    return said
 
 
 def page(index: Index, score: float, missing: list[str], partial: bool, found: list[Any], ev: list[dict[str, Any]],
@@ -489,7 +515,7 @@ def search(index: Index, query: Any, limit: Any = 20, prefix: Any = False, under
     hit_sids: list[int] = []
     for _t, _h, neg, p in ranked[:limit]:
         secs = scored[p] if p in scored else section_scores(ev, iv, pv, p, pages.named_by_page.get(p, ()))
-        best = page_hits(secs, names, heads, sentence_hits(index, sentence, ev, secs, prefix) if sentence else frozenset())
+        best = page_hits(secs, names, heads, sentence_hits(index, sentence, ev, secs, prefix, names, heads) if sentence else frozenset())
         hit_sids += [sid for _s, sid in best]
         missing = (said([i for i, e in enumerate(ev) if p not in e["page_part"]])
                    + ['"' + " ".join(ph) + '"' for ph, pages_k in zip(quoted, pages.phrase_pages) if p not in pages_k])

@@ -505,12 +505,18 @@ def _vectors(name: str, text: Any, count: int, dims: int) -> list[tuple[list[int
     return out
 
 
-def check_centroids(clusters: int, dims: int) -> Callable[[str, Any], list[tuple[list[int], int]]]:
-    """``semantic.js``: one centroid per cluster, with its squared norm."""
-    def check(name: str, v: Any) -> list[tuple[list[int], int]]:
+def check_centroids(clusters: int, dims: int) -> Callable[[str, Any], dict[str, Any]]:
+    """``semantic.js``: ``centroids``, one per cluster with its squared norm, and ``multi``,
+    the two strings of code points that start a piece of two or more code points (None when
+    the index does not say)."""
+    def check(name: str, v: Any) -> dict[str, Any]:
         if not isinstance(v, dict):
             raise corrupt(name, "the centroid table is malformed")
-        return _vectors(name, v.get("centroids"), clusters, dims)
+        multi = v.get("multi")
+        if multi is not None and not (isinstance(multi, list) and len(multi) == 2 and all(isinstance(s, str) for s in multi)):
+            raise corrupt(name, "the piece starts are malformed")
+        return {"centroids": _vectors(name, v.get("centroids"), clusters, dims),
+                "multi": None if multi is None else (multi[0], multi[1])}
 
     return check
 

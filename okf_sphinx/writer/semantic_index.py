@@ -6,7 +6,8 @@ here is imported and the index is what it always was.  The model is read with
 model2vec (the ``[semantic]`` extra: numpy-level, no torch); its WordPiece
 vocabulary and token vectors become the token table ``w/<shard>``, every
 searchable section's vector goes into one of the clusters ``v/<k>``, whose
-centroids are ``semantic.js``.  Vectors are 4-bit integers (core/semantic.py).
+centroids are ``semantic.js`` (with the code points that start a piece of two or more
+code points, so a query reads fewer token shards).  Vectors are 4-bit integers (core/semantic.py).
 
 Every step is deterministic: integer sums, elementwise IEEE operations, and
 matrix products whose every partial sum is an integer below 2**53 (so exact in
@@ -20,6 +21,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from okf_sphinx.core import index_format as fmt
 from okf_sphinx.core import semantic as sem
@@ -119,6 +121,24 @@ def quantize(rows: np.ndarray, top: np.ndarray | None = None) -> np.ndarray:
         top = np.abs(rows).max(axis=1)
     safe = np.where(top > 0, top, 1.0)
     return np.clip(np.floor(rows * sem.LEVELS / safe[:, None] + 0.5), -sem.LEVELS, sem.LEVELS).astype(np.int64)
+
+
+def multi_starts(pieces: Iterable[str], prefix: str) -> tuple[str, str]:
+    """The code points that start a vocabulary piece of two or more code points: of the
+    pieces without the continuation ``prefix``, then of those with it (each sorted, once);
+    a query's ``word_pieces`` (core/semantic.py) skips the longer tries elsewhere.  Without a prefix both
+    are the same."""
+    plain: set[str] = set()
+    cont: set[str] = set()
+    for piece in pieces:
+        if prefix and piece.startswith(prefix) and len(piece) > len(prefix):
+            body, into = piece[len(prefix):], cont
+        else:
+            body, into = piece, plain
+        if len(body) >= 2:
+            into.add(body[0])
+    first = "".join(sorted(plain))
+    return first, ("".join(sorted(cont)) if prefix else first)
 
 
 def section_text(title: str, heading: str, text: str) -> str:
@@ -243,7 +263,8 @@ def add_semantic(out: dict[str, Any], model: StaticModel) -> dict[str, Any]:
         ids = [sids[i] for i in members]
         out[f"v/{n:x}"] = {"sids": fmt.encode_ints([ids[0], *(b - a for a, b in zip(ids, ids[1:]))]),
                            "vectors": "".join(sem.encode_vector(x[i].tolist()) for i in members)}
-    out["semantic"] = {"centroids": "".join(sem.encode_vector(cent[c].tolist()) for c in kept)}
+    out["semantic"] = {"centroids": "".join(sem.encode_vector(cent[c].tolist()) for c in kept),
+                       "multi": list(multi_starts(model.pieces, model.prefix))}
     shards = 2 ** max(0, math.ceil(math.log2(max(1, len(model.entries) / TOKENS_PER_SHARD))))
     table: dict[str, dict[str, str]] = {}
     for piece, row in model.pieces.items():

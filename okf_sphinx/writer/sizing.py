@@ -5,8 +5,8 @@ files, so that the number of files stays about each folder's large-site count
 whatever its size.  A small or mid-size site gets a total file budget in
 proportion to its pages: about :data:`FILES_PER_PAGE` files per page over
 ``s/ t/ d/ n/ h/ x/ p/ l/``, shared out by each folder's ``share`` (each folder at
-least one file, at most its large-site count).  From about 1,622 pages on the
-shares reach those counts.  A file never grows past its folder's largest size
+least one file, at most its large-site count).  From about 2,731 pages on the
+shares reach those counts (``s/``'s last).  A file never grows past its folder's largest size
 for the page budget's sake (a cold browser query reads a few files of
 ``s/ t/ d/``, so their size bounds its bytes).  The author's
 ``okf_search_index_files`` (MkDocs: ``index_files``) scales it all.
@@ -44,8 +44,11 @@ class Folder:
 #: a large site gets larger shards rather than more files.
 MAX_HASHED_SHARDS = 128
 #: Every sharded folder of the index (docs/index-format.md), in the page budget's order.
+#: ``s/``'s large-site count decides a large site's section file size, which every hit shown
+#: reads: 2,048 files keep the PEPs' cold smart step under 50 KB (at 1,216 files of 11.5 KB it
+#: read 55.2 KiB; bench/NOTEBOOK.md, "What a shown hit reads from s/").
 FOLDERS: dict[str, Folder] = {
-    "s": Folder(cap=1216, largest=4608, smallest=4096, share=1 / 2),  # sections
+    "s": Folder(cap=2048, largest=4608, smallest=4096, share=1 / 2),  # sections: a hit reads one
     "t": Folder(cap=512, largest=7168, smallest=2048, share=5 / 16),  # posting shards plus the big lists' own files
     "d": Folder(cap=64, largest=12288, smallest=4096, share=1 / 32),  # dictionary: a prefix reads it
     "e": Folder(cap=64, largest=73728, smallest=4096, share=1 / 32),  # edit keys: a word no page holds reads three

@@ -42,11 +42,6 @@ define('engine/phrases', function (use) {
     }
     return false;
   }
-  // Of sids (a page's sections holding every counted word, best first), those whose text holds
-  // sentence (holdsSentence); the first SENTENCE_SECTIONS are checked.
-  async function sentenceSections(index, sentence, sids, prefix) {
-    return sectionsHolding(index, sids.slice(0, C.SENTENCE_SECTIONS), sentence, prefix);
-  }
   // Those of sids whose text, as terms, holds run (holdsSentence).
   async function sectionsHolding(index, sids, run, prefix) {
     var secs = await Promise.all(sids.map(function (sid) { return index.section(sid); }));
@@ -58,9 +53,13 @@ define('engine/phrases', function (use) {
     });
     return found;
   }
+  // Does section sid's text, as terms, hold run (holdsSentence)?
+  async function sectionHolds(index, sid, run, prefix) {
+    return (await sectionsHolding(index, [sid], run, prefix)).has(sid);
+  }
 
   return {
     phrases: phrases, holdsPhrase: holdsPhrase, phraseSections: phraseSections,
-    holdsSentence: holdsSentence, sentenceSections: sentenceSections, sectionsHolding: sectionsHolding
+    holdsSentence: holdsSentence, sectionsHolding: sectionsHolding, sectionHolds: sectionHolds
   };
 });

@@ -15,12 +15,13 @@ define('engine/semantic', function (use) {
   // [the query's integer vector, the words the model knows]
   async function queryVector(index, words) {
     var m = semanticMeta(index), dims = m.dims, prefix = m.prefix, shards = m.token_shards, check = V.checkTokens(dims);
+    var multi = words.length ? (await index.load('semantic', V.checkCentroids(m.clusters, dims))).multi : null;
     function lookup(piece) {
       return index.load(sem.tokenShard(piece, prefix, shards), check).then(function (t) { return t.get(piece); });
     }
     var total = new Array(dims).fill(0), known = [];
     for (var i = 0; i < words.length; i++) {
-      var vectors = await sem.wordPieces(words[i], lookup, prefix, m.max_chars);
+      var vectors = await sem.wordPieces(words[i], lookup, prefix, m.max_chars, multi);
       if (vectors === null) continue;
       known.push(words[i]);
       vectors.forEach(function (v) { sem.addInto(total, v); });
@@ -32,7 +33,7 @@ define('engine/semantic', function (use) {
   async function ranked(index, q, keep, probe) {
     var m = semanticMeta(index), qq = sem.dot(q, q);
     if (qq === 0 || m.clusters === 0) return [];
-    var cents = await index.load('semantic', V.checkCentroids(m.clusters, m.dims)), near = [];
+    var cents = (await index.load('semantic', V.checkCentroids(m.clusters, m.dims))).centroids, near = [];
     cents.forEach(function (c, k) { if (c[1]) near.push([-sem.cosine(sem.dot(q, c[0]), qq, c[1]), k]); });
     near.sort(byScore);
     var check = V.checkCluster(m.dims, index.sectionCount);

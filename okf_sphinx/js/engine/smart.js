@@ -273,14 +273,40 @@ define('engine/smart', function (use) {
     return ranked.filter(function (r, j) { return j === 0 || -r[3] >= floor; }).slice(0, C.HITS_PER_PAGE)
       .map(function (r) { return [-r[3], r[4]]; });
   }
-  // The sections of one page (secs) that hold the query as a sentence: of those holding every
-  // counted word, best score first, the ones whose text holds its terms in order.
-  async function sentenceHits(index, sentence, ev, secs, prefix) {
+  // The sections of one page (secs) that hold the query as a sentence, as far as pageHits can
+  // tell them apart: of the SENTENCE_SECTIONS best-scoring ones holding every counted word, those
+  // whose text holds its terms in order. Only the checks that can change the page's hits are made
+  // (each reads a section's text): the first hit is the best-scoring section of the first tier
+  // (names, then headings) that holds the sentence, else the tier's best; the others are drawn
+  // from the sections scoring at least SUB_HIT_FLOOR × the first's, so one below is never checked.
+  async function sentenceHits(index, sentence, ev, secs, prefix, names, heads) {
     var full = secs.filter(function (x) { return ev.every(function (e) { return e.acc.has(x[1]); }); })
       .map(function (x) { return [-x[0], x[1]]; }).sort(function (x, y) {
         return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1];
-      });
-    return full.length ? phrasesOf.sentenceSections(index, sentence, full.map(function (x) { return x[1]; }), prefix) : new Set();
+      }).slice(0, C.SENTENCE_SECTIONS);
+    if (!full.length) return new Set();
+    var tier = function (sid) { return [names.has(sid) ? names.get(sid) : C.UNNAMED, heads.has(sid) ? heads.get(sid) : C.NO_HEADING]; };
+    var same = function (a, b) { return a[0] === b[0] && a[1] === b[1]; };
+    var top = secs.map(function (x) { return tier(x[1]); }).reduce(function (a, b) { return b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a; });
+    var said = new Set(), checked = new Set(), first = null;
+    for (var i = 0; i < full.length; i++) {
+      var sid = full[i][1];
+      if (!same(tier(sid), top)) continue;
+      checked.add(sid);
+      if (await phrasesOf.sectionHolds(index, sid, sentence, prefix)) {
+        said.add(sid);
+        first = -full[i][0];
+        break;
+      }
+    }
+    if (first === null) {
+      first = -Infinity;
+      secs.forEach(function (x) { if (same(tier(x[1]), top) && x[0] > first) first = x[0]; });
+    }
+    var floor = C.SUB_HIT_FLOOR * first;
+    var rest = full.filter(function (x) { return !checked.has(x[1]) && -x[0] >= floor; }).map(function (x) { return x[1]; });
+    (await phrasesOf.sectionsHolding(index, rest, sentence, prefix)).forEach(function (sid) { said.add(sid); });
+    return said;
   }
   // One page of the answer, with its hits best: each hit's snippet is cut for the word forms
   // the section holds, its matched_terms are the query words it holds (said: the query text of
@@ -428,7 +454,7 @@ define('engine/smart', function (use) {
       return [rk, scored.has(p) ? scored.get(p) : sectionScores(ev, iv, pv, p, pages.namedByPage.get(p))];
     });
     var saidBy = await Promise.all(shownPages.map(function (x) {
-      return sentence ? sentenceHits(index, sentence, ev, x[1], prefix) : new Set();
+      return sentence ? sentenceHits(index, sentence, ev, x[1], prefix, names, heads) : new Set();
     }));
     var hitSids = [];
     var shown = await Promise.all(shownPages.map(function (x, n) {

@@ -279,7 +279,9 @@ define('engine/validators', function (use) {
   function checkCentroids(clusters, dims) {
     return function (name, v) {
       if (!isObject(v)) throw corrupt(name, 'the centroid table is malformed');
-      return vectorsOf(name, v.centroids, clusters, dims);
+      var multi = own.call(v, 'multi') ? v.multi : null;
+      if (multi !== null && !(Array.isArray(multi) && multi.length === 2 && multi.every(isStr))) throw corrupt(name, 'the piece starts are malformed');
+      return { centroids: vectorsOf(name, v.centroids, clusters, dims), multi: multi === null ? null : [multi[0], multi[1]] };
     };
   }
   function checkCluster(dims, sections) {
