@@ -339,13 +339,19 @@ def rank_pages(ev: list[dict[str, Any]], iv: list[dict[str, Any]], pv: list[Any]
     return ranked, scored
 
 
+def section_tier(sid: int, names: dict[int, int], heads: dict[int, int]) -> tuple[int, int]:
+    """Section ``sid``'s tier among its page's hits, lower first: its object-name tier
+    (``names``), then its heading tier (``heads``)."""
+    return names.get(sid, UNNAMED), heads.get(sid, NO_HEADING)
+
+
 def page_hits(secs: list[tuple[float, int]], names: dict[int, int], heads: dict[int, int],
               said: set[int] | frozenset[int] = frozenset()) -> list[tuple[float, int]]:
     """A page's hits, ``(score, sid)``: its named sections first (by tier), then its sections by
     heading tier (``heads``), then those holding the query as a sentence (``said``), then by
     score, then sid; the first always, further ones up to :data:`HITS_PER_PAGE` that score at
     least :data:`SUB_HIT_FLOOR` × the first's."""
-    ranked = sorted((names.get(sid, UNNAMED), heads.get(sid, NO_HEADING), sid not in said, -x, sid) for x, sid in secs)
+    ranked = sorted((*section_tier(sid, names, heads), sid not in said, -x, sid) for x, sid in secs)
     floor = SUB_HIT_FLOOR * -ranked[0][3]
     return [(-neg, sid) for j, (_t, _h, _s, neg, sid) in enumerate(ranked) if j == 0 or -neg >= floor][:HITS_PER_PAGE]
 
@@ -364,7 +370,7 @@ def sentence_hits(index: Index, sentence: list[str], ev: list[dict[str, Any]], s
         return set()
 
     def tier(sid: int) -> tuple[int, int]:
-        return names.get(sid, UNNAMED), heads.get(sid, NO_HEADING)
+        return section_tier(sid, names, heads)
 
     top = min(tier(sid) for _x, sid in secs)
     said: set[int] = set()

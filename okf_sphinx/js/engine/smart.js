@@ -261,11 +261,16 @@ define('engine/smart', function (use) {
   // A page's hits [score, sid]: its named sections first (by tier), then its sections by heading
   // tier (heads), then those holding the query as a sentence (said), then by score, then sid;
   // the first always, further ones up to HITS_PER_PAGE that score at least SUB_HIT_FLOOR × the first's.
+  // Section sid's tier among its page's hits, lower first: [its object-name tier (names), its heading tier (heads)].
+  function sectionTier(sid, names, heads) {
+    return [names.has(sid) ? names.get(sid) : C.UNNAMED, heads.has(sid) ? heads.get(sid) : C.NO_HEADING];
+  }
   function pageHits(secs, names, heads, said) {
-    var tierOf = function (sid) { return names.has(sid) ? names.get(sid) : C.UNNAMED; };
-    var headOf = function (sid) { return heads.has(sid) ? heads.get(sid) : C.NO_HEADING; };
     var saidOf = function (sid) { return said && said.has(sid) ? 0 : 1; };
-    var ranked = secs.map(function (x) { return [tierOf(x[1]), headOf(x[1]), saidOf(x[1]), -x[0], x[1]]; }).sort(function (x, y) {
+    var ranked = secs.map(function (x) {
+      var t = sectionTier(x[1], names, heads);
+      return [t[0], t[1], saidOf(x[1]), -x[0], x[1]];
+    }).sort(function (x, y) {
       for (var i = 0; i < 5; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
       return 0;
     });
@@ -285,7 +290,7 @@ define('engine/smart', function (use) {
         return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1];
       }).slice(0, C.SENTENCE_SECTIONS);
     if (!full.length) return new Set();
-    var tier = function (sid) { return [names.has(sid) ? names.get(sid) : C.UNNAMED, heads.has(sid) ? heads.get(sid) : C.NO_HEADING]; };
+    var tier = function (sid) { return sectionTier(sid, names, heads); };
     var same = function (a, b) { return a[0] === b[0] && a[1] === b[1]; };
     var top = secs.map(function (x) { return tier(x[1]); }).reduce(function (a, b) { return b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a; });
     var said = new Set(), checked = new Set(), first = null;
@@ -502,6 +507,6 @@ define('engine/smart', function (use) {
     Scoring: Scoring, smartMeta: smartMeta, stemmer: stemmer, segmenter: segmenter, group: group, completions: completions, variants: variants,
     formPosting: formPosting, queryIdentifiers: queryIdentifiers, pageOf: pageOf, evidence: evidence,
     computeEvidence: computeEvidence, sectionScores: sectionScores, Candidates: Candidates, candidates: candidates,
-    rankPages: rankPages, pageHits: pageHits, sentenceHits: sentenceHits, page: page, search: search
+    rankPages: rankPages, sectionTier: sectionTier, pageHits: pageHits, sentenceHits: sentenceHits, page: page, search: search
   };
 });
