@@ -15,7 +15,7 @@ runtime's twin is ``okf_sphinx/js/core/semantic.js``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from . import index_format as fmt
@@ -51,7 +51,7 @@ def token_shard(piece: str, prefix: str, shards: int) -> str:
 
 
 def word_pieces(word: str, lookup: Callable[[str], Any], prefix: str, max_chars: int,
-                multi: tuple[str, str] | None = None) -> list[Any] | None:
+                multi: tuple[Container[str], Container[str]] | None = None) -> list[Any] | None:
     """WordPiece: the greedy longest-match-first split of ``word`` (a term) into vocabulary
     pieces, as BERT's tokenizer does it; ``lookup(piece)`` is the piece's entry or None.  A
     word longer than ``max_chars`` code points, or one some position of which no piece

@@ -507,8 +507,8 @@ def _vectors(name: str, text: Any, count: int, dims: int) -> list[tuple[list[int
 
 def check_centroids(clusters: int, dims: int) -> Callable[[str, Any], dict[str, Any]]:
     """``semantic.js``: ``centroids``, one per cluster with its squared norm, and ``multi``,
-    the two strings of code points that start a piece of two or more code points (None when
-    the index does not say)."""
+    the two sets of code points that start a piece of two or more code points (from the file's
+    two strings, once per load; None when the index does not say)."""
     def check(name: str, v: Any) -> dict[str, Any]:
         if not isinstance(v, dict):
             raise corrupt(name, "the centroid table is malformed")
@@ -516,7 +516,7 @@ def check_centroids(clusters: int, dims: int) -> Callable[[str, Any], dict[str, 
         if multi is not None and not (isinstance(multi, list) and len(multi) == 2 and all(isinstance(s, str) for s in multi)):
             raise corrupt(name, "the piece starts are malformed")
         return {"centroids": _vectors(name, v.get("centroids"), clusters, dims),
-                "multi": None if multi is None else (multi[0], multi[1])}
+                "multi": None if multi is None else (frozenset(multi[0]), frozenset(multi[1]))}
 
     return check
 

@@ -18,15 +18,15 @@ define('core/semantic', function (use) {
   function tokenShard(piece, prefix, shards) { return 'w/' + (fmt.fnv1a32(pieceKey(piece, prefix)) % shards).toString(16); }
   // WordPiece: the greedy longest-match-first split of word into pieces; lookup(piece) resolves
   // to the piece's entry or null. null: the word is unknown (too long, or a position no piece matches).
-  // multi (semantic.js), when given: the code points that start a piece of two or more code points
-  // (without, then with the prefix); elsewhere only the one-code-point piece is looked up.
+  // multi (semantic.js, as checkCentroids gives it), when given: the two Sets of code points that
+  // start a piece of two or more code points (without, then with the prefix); elsewhere only the
+  // one-code-point piece is looked up.
   async function wordPieces(word, lookup, prefix, maxChars, multi) {
     var cps = Array.from(word);
     if (cps.length > maxChars) return null;
-    var starts = multi ? [new Set(Array.from(multi[0])), new Set(Array.from(multi[1]))] : null;
     var out = [], start = 0;
     while (start < cps.length) {
-      var end = starts === null || starts[start === 0 ? 0 : 1].has(cps[start]) ? cps.length : start + 1, entry = null;
+      var end = !multi || multi[start === 0 ? 0 : 1].has(cps[start]) ? cps.length : start + 1, entry = null;
       while (start < end) {
         var body = cps.slice(start, end).join('');
         entry = await lookup(start === 0 ? body : prefix + body);

@@ -281,7 +281,9 @@ define('engine/validators', function (use) {
       if (!isObject(v)) throw corrupt(name, 'the centroid table is malformed');
       var multi = own.call(v, 'multi') ? v.multi : null;
       if (multi !== null && !(Array.isArray(multi) && multi.length === 2 && multi.every(isStr))) throw corrupt(name, 'the piece starts are malformed');
-      return { centroids: vectorsOf(name, v.centroids, clusters, dims), multi: multi === null ? null : [multi[0], multi[1]] };
+      // multi: the two strings as Sets of code points, made once per load (wordPieces tests each position)
+      return { centroids: vectorsOf(name, v.centroids, clusters, dims),
+               multi: multi === null ? null : [new Set(Array.from(multi[0])), new Set(Array.from(multi[1]))] };
     };
   }
   function checkCluster(dims, sections) {
