@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from support.build import sphinx_build, write_project
-from support.browser import THEMES
+from support.browser import THEMES, fetched
 from support.http import serve
 
 pytestmark = pytest.mark.browser
@@ -36,12 +36,6 @@ def _section_urls(site_dir: Path) -> dict[tuple[str, int], str]:
 
 def _wait_done(page: Any) -> None:
     page.wait_for_selector("#okf-search[data-okf-state=done]")
-
-
-def _fetched(page: Any) -> dict[str, int]:
-    """Path → body bytes of every resource the page has loaded, from its Resource Timing entries."""
-    entries = page.evaluate("performance.getEntriesByType('resource').map(e => [e.name, e.encodedBodySize])")
-    return {urllib.parse.urlsplit(url).path: size for url, size in entries}
 
 
 def _results(page: Any) -> list[dict[str, str]]:
@@ -306,7 +300,7 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     _wait_done(page)
     # the page's own record of what it fetched: complete once the results show, where Playwright's
     # "requestfinished" events may still be on their way to this process when the page is done
-    loaded = _fetched(page)
+    loaded = fetched(page)
     result, _ = _expected(example_html, "retry policy")
     okf = {p.split("/_okf/", 1)[1][:-3] for p in loaded if "/_okf/" in p}
     stem = smart.stemmer(index)
@@ -343,7 +337,7 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     # a non-ASCII query adds the Unicode tables, once
     page.evaluate("performance.clearResourceTimings()")
     _submit(page, "Straße")
-    assert any(k.endswith("/_okf/unicode.js") for k in _fetched(page))
+    assert any(k.endswith("/_okf/unicode.js") for k in fetched(page))
     page.close()
 
 

@@ -712,13 +712,11 @@ def test_the_search_page_in_semantic_mode(sites: dict[str, Path]) -> None:
 
 
 def _loaded_names(page: Any) -> list[str]:
-    """The file names the page has loaded, from its own Resource Timing entries (complete once
-    its answer shows, where Playwright's network events may still be on their way)."""
-    import urllib.parse
+    """The file names the page has loaded (:func:`support.browser.fetched`): an index file's
+    name under ``_okf/``, any other file's last path segment."""
+    from support.browser import fetched
 
-    urls = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
-    return [urllib.parse.urlsplit(u).path.split("/_okf/", 1)[-1] if "/_okf/" in u else urllib.parse.urlsplit(u).path.rsplit("/", 1)[-1]
-            for u in urls]
+    return [path.split("/_okf/", 1)[-1] if "/_okf/" in path else path.rsplit("/", 1)[-1] for path in fetched(page)]
 
 
 @pytest.mark.browser

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,3 +24,11 @@ def chromium() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def fetched(page: Any) -> dict[str, int]:
+    """Path → body bytes of every resource the page has loaded, from its own Resource Timing
+    entries (complete once its answer shows, where Playwright's network events may still be
+    on their way)."""
+    entries = page.evaluate("performance.getEntriesByType('resource').map(e => [e.name, e.encodedBodySize])")
+    return {urllib.parse.urlsplit(url).path: size for url, size in entries}
