@@ -120,3 +120,36 @@ def test_a_pasted_sentence_puts_the_section_holding_it_first(said_site: Path, mo
 def test_node_puts_the_same_sentence_first(said_site: Path) -> None:
     js = node_answers(said_site, SAID_REQUESTS)
     assert [a["pages"][0]["hits"][0]["heading"] for a in js[:2]] == ["Pasted", "Pasted"]
+
+
+# "Weak" holds every word of the sentence, once each and far apart in a long text: it scores
+# below the floor of the page's first hit, so no check of it can change the page's hits
+CHECKED = {**SAID, "numbats.rst": SAID["numbats.rst"] + (
+    "\nWeak\n----\n\nA numbat " + "walks along the dry creek bed past gum trees and fallen bark, " * 12
+    + "then eats a little, " + "and rests under the scrub in the shade of the old fence posts, " * 12
+    + "far from the termites.\n")}
+
+
+def test_the_sentence_check_reads_only_the_sections_that_can_change_the_hits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = okf_sphinx.open_index(build_html(write_project(tmp_path / "src", CHECKED, conf='language = "en"\n')))
+    query = "a numbat that eats termites"
+    monkeypatch.setattr(smart, "SUB_HIT_FLOOR", 0.0)
+    unfloored = {h["heading"]: h["score"] for h in index.search(query, mode="smart")["pages"][0]["hits"]}
+    monkeypatch.undo()
+    assert set(unfloored) == {"Pasted", "Many", "Weak"}  # "Weak" holds every counted word (the page's design)
+    assert unfloored["Weak"] < smart.SUB_HIT_FLOOR * unfloored["Pasted"] - 0.1  # and scores below the floor
+
+    read: list[str] = []
+    section = index.section
+
+    def recorded(sid: int) -> dict[str, object]:
+        record = section(sid)
+        read.append(record["heading"])
+        return record
+
+    monkeypatch.setattr(index, "section", recorded)
+    (page,) = index.search(query, mode="smart")["pages"]
+    assert [h["heading"] for h in page["hits"]] == ["Pasted", "Many"]
+    # the first tier's best ("Many") is checked, then the first holding the sentence ("Pasted"); "Weak" never
+    assert "Weak" not in read and {"Many", "Pasted"} <= set(read), read
