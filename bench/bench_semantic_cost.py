@@ -14,8 +14,8 @@ SITE is a built site (or its ``_okf`` folder) without vectors.  In one run:
   records every file it reads; the gzip bytes of those files, median and max over the
   queries, for smart mode without vectors (the baseline), the blend (smart mode on the
   index with vectors) and semantic mode, at limit 5 (the search dialog's and page's
-  first step) and limit 10, and the query that reads the most with what it reads per
-  folder.  The files are those the browser runtime loads for the same
+  first step) and limit 10, the mean bytes per folder over the queries, and the query
+  that reads the most with what it reads per folder.  The files are those the browser runtime loads for the same
   answer (it mirrors the engine; ``unicode.js``, which Python reads for every query, counts
   only for a query with a non-ASCII character, as in the browser).
 
@@ -145,7 +145,13 @@ def main(argv: list[str] | None = None) -> int:
             reads = cold_reads(where, queries, mode, limit)
             sizes = [sum(folders.values()) for _q, folders in reads]
             top_q, top = max(reads, key=lambda r: sum(r[1].values()))
+            per_folder: dict[str, int] = {}
+            for _q, folders in reads:
+                for k, v in folders.items():
+                    per_folder[k] = per_folder.get(k, 0) + v
             cold[f"{group}: {name}"] = {"median": statistics.median(sizes), "max": max(sizes), "n": len(sizes),
+                                        "mean_folders": {k: round(v / len(reads)) for k, v in
+                                                         sorted(per_folder.items(), key=lambda kv: -kv[1])},
                                         "max_query": top_q, "max_folders": dict(sorted(top.items(), key=lambda kv: -kv[1]))}
     report["cold"] = cold
     print(json.dumps(report, indent=1))

@@ -382,6 +382,33 @@ def test_rare_files_share_a_bundle_that_both_engines_read_alike(built: Path, tmp
         assert run_node(site / "_okf", requests[:1])[0]["error"]["code"] == "index_corrupt", bad
 
 
+def test_an_overfull_posting_shard_sends_its_largest_lists_to_files_of_their_own() -> None:
+    """Stem groups that start alike share a shard (format 7), so a common start would make one
+    shard many times its aim: over OVERFULL times, its largest lists (down to BIG_POSTING_BYTES)
+    get files of their own until it holds about its aim; the other shards are as before."""
+    budget = sizing.Budget(8, 512, 4096, 2048)  # shards aim at 4,096 bytes
+    lists = packing.PostingLists()
+    for i in range(300):  # 40 words starting "con" in every section (~1.5 KB lists), and 200 others
+        lists.add(i, {**{f"con{k:02d}": 1 + (i + k) % 3 for k in range(40)}, f"w{i % 200}": 1}, 40000 + i)
+    out, shards = packing.posting_shards(lists, "t", budget=budget)
+    home = fmt.shard_name("con", shards)
+    terms = out[home]["terms"]
+    moved = sorted(t for t, e in terms.items() if not isinstance(e, str))
+    assert moved and all(t.startswith("con") for t in moved) and len(moved) < 40
+    kept = [e for e in terms.values() if isinstance(e, str)]
+    assert len(fmt.canonical_json(out[home])) <= 4096 * 1.25 < sizing.OVERFULL * 4096 < sum(len(e) + 2 for e in kept) + sum(
+        len(out[terms[t][1][0]]) + 2 for t in moved)
+    for t in moved:  # each moved list is in its own file, named after its shard, with its df
+        df, (ref,) = terms[t]
+        assert ref.startswith(home + "-") and out[ref] == fmt.encode_ints(lists.lists[t]) and df == 300
+    # the same lists with no common start: nothing moves
+    plain = packing.PostingLists()
+    for i in range(300):
+        plain.add(i, {f"w{i % 200}": 1, f"u{i % 7}": 1}, 40000 + i)
+    out, _ = packing.posting_shards(plain, "t", budget=budget)
+    assert not [k for k in out if "-" in k]
+
+
 def test_posting_shards_hold_the_stem_groups_that_start_alike(built: Path) -> None:
     """Format 7: a stem group's posting shard is picked by its first three code points, so the
     completions of a typed prefix are read from one file."""

@@ -58,12 +58,21 @@ def osa_distance(a: str, b: str, cap: int) -> int:
     return prev[len(b)]
 
 
+def filed_keys(smart: dict[str, Any], word: str) -> list[str]:
+    """``word``'s edit keys that may have words filed under them: all of them, but on an
+    index that lists the code points of the words its spelling files hold (``edit_chars``)
+    none with a code point outside that list, since no word is filed under such a key (so a
+    word in letters the site's words never use reads no ``e/`` file, and the answer is the same)."""
+    held = smart.get("edit_chars")
+    return [k for k in fmt.edit_keys(word) if held is None or all(c in held for c in k)]
+
+
 def near(index: Index, word: str) -> list[tuple[int, int, int, str]]:
     """``(distance, -df, n, term)`` of the site's words close to ``word`` (at most one edit
     away from a word of up to 4 code points, two from a longer one), nearest first, then
     most frequent, then in the order read: the words filed under ``word``'s edit keys
-    (``e/``, three files), or on an index without them the dictionary's words with the
-    same first two code points (``d/``)."""
+    (``e/``, three files at most: :func:`filed_keys`), or on an index without them the
+    dictionary's words with the same first two code points (``d/``)."""
     cap = 1 if len(word) <= 4 else 2
     smart = check_smart(index.manifest.get("smart"))
     shards = smart.get("edit_shards")
@@ -71,7 +80,7 @@ def near(index: Index, word: str) -> list[tuple[int, int, int, str]]:
         entries = dictionary(index, fmt.dict_key(word))
     else:
         entries = []
-        for key in fmt.edit_keys(word):
+        for key in filed_keys(smart, word):
             entries += index.load(fmt.edit_shard_name(key, shards), check_dict).get(key, [])
     seen: set[str] = set()
     scored = []

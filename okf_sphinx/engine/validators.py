@@ -147,9 +147,15 @@ def check_smart(m: Any) -> dict[str, Any]:
             and all(m.get(k) is None or (is_int(m[k]) and m[k] >= 1) for k in ("name_shards", "edit_shards", "heading_shards"))
             and is_int(m.get("pages")) and m["pages"] >= 0 and isinstance(m.get("language"), str)
             and isinstance(m.get("stemmer"), bool) and isinstance(m.get("stemmer_version"), str)
-            and is_finite(m.get("pavglen")) and m["pavglen"] > 0 and isinstance(m.get("idf_steps"), str)):
+            and is_finite(m.get("pavglen")) and m["pavglen"] > 0 and isinstance(m.get("idf_steps"), str)
+            and (m.get("edit_chars") is None or increasing_code_points(m["edit_chars"]))):
         raise corrupt("manifest", "the smart block is missing or invalid")
     return m
+
+
+def increasing_code_points(text: Any) -> bool:
+    """Is ``text`` a string of distinct code points in increasing order (``smart.edit_chars``)?"""
+    return isinstance(text, str) and all(a < b for a, b in zip(text, text[1:]))
 
 
 def check_link_firsts(firsts: Any) -> list[int]:

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from okf_sphinx.core import index_format as fmt
 
-from .sizing import BIG_POSTING_BYTES, MAX_POSTING_SHARDS, Budget, file_aim, large_site
+from .sizing import BIG_POSTING_BYTES, MAX_POSTING_SHARDS, OVERFULL, Budget, file_aim, large_site
 
 
 class SectionRow(NamedTuple):
@@ -200,6 +200,34 @@ def file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
     return record
 
 
+def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of: dict[str, str], big_bytes: int,
+                   target: int, shards: int, folder: str) -> set[str]:
+    """The posting lists that leave a shard of more than :data:`OVERFULL` × ``target`` bytes
+    for files of their own (largest first, down to :data:`BIG_POSTING_BYTES`) until it holds
+    about ``target``: ``t/`` shards are keyed by their stems' first code points, so a shard
+    of a common start (``con``, ``pro``) would make every word that starts so read all its
+    neighbours' lists (docs/index-format.md)."""
+    inline: dict[str, list[str]] = defaultdict(list)
+    load: dict[str, int] = defaultdict(int)
+    for term, size in sizes.items():
+        if size <= big_bytes:
+            name = fmt.shard_name(group_of.get(term, term), shards, folder)
+            inline[name].append(term)
+            load[name] += len(term) + 4 + size
+    for g, size in group_sizes.items():
+        load[fmt.shard_name(g, shards, folder)] += size
+    moved: set[str] = set()
+    for name, terms in inline.items():
+        if load[name] <= OVERFULL * target:
+            continue
+        for term in sorted(terms, key=lambda t: (-sizes[t], t)):
+            if load[name] <= target or sizes[term] < BIG_POSTING_BYTES:
+                break
+            moved.add(term)
+            load[name] -= len(term) + 4 + sizes[term]
+    return moved
+
+
 def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None = None,
                    groups: dict[str, list[Any]] | None = None) -> tuple[dict[str, Any], int]:
     """Posting shards (``t/`` terms, ``x/`` identifiers) and the shard count.
@@ -222,6 +250,7 @@ def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
     size = sum(len(t) + 4 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
     shards = min(max(1, -(-size // target)), MAX_POSTING_SHARDS)
+    moved = overfull_lists(sizes, group_sizes, group_of, big_bytes, target, shards, folder)
     out: dict[str, Any] = {}
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
@@ -229,7 +258,7 @@ def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None
     for term in sorted(postings):
         df = len(postings[term]) // 3
         name = fmt.shard_name(group_of.get(term, term), shards, folder)
-        if sizes[term] > big_bytes:
+        if sizes[term] > big_bytes or term in moved:
             ref = f"{name}-{big[name]}"
             big[name] += 1
             out[ref] = encoded[term]

@@ -63,6 +63,11 @@ FILES_PER_PAGE = 1.5
 MAX_POSTING_SHARDS = 4096
 #: Smallest size of a posting list that gets a file of its own (bytes of JSON).
 BIG_POSTING_BYTES = 1024
+#: A ``t/`` shard that would hold over this many times its aim (its stems share a common start:
+#: ``con``, ``pro``) sends its largest lists to files of their own until it holds about its aim.
+#: On the titled PEPs: +299 files (+10 %), cold smart step median 49.7 -> 44.5 KiB, the 63
+#: questions' blend 136.7 -> 120.4 KiB (at 1: +499 files, 115.2 KiB; bench/NOTEBOOK.md).
+OVERFULL = 2
 #: f/<k>: captured files the site ships no copy of, packed in runs of about this many bytes
 #: (a MkDocs site would otherwise get a file per page; read by the agent tools only).
 FILE_PACK_BYTES = 64 * 1024

@@ -205,9 +205,11 @@ def build_smart(
 
     # the words corrections lead to, under each of their edit keys (engine/spelling.py)
     edits: dict[str, list[list[Any]]] = defaultdict(list)
+    held: set[str] = set()  # the code points of the words filed there
     size = 0
     for term in sorted(words, key=lambda t: (-df[t], t)):
         if fmt.correctable(term) and not segment.has_cjk(term):
+            held.update(term)
             for key in fmt.edit_keys(term):
                 edits[key].append([term, df[term]])
                 size += len(term) + 12
@@ -224,6 +226,7 @@ def build_smart(
         "idf_steps": fmt.idf_steps(n_pages, group_pdf.values()),
         "dict_shards": d_shards,
         "edit_shards": e_shards,
+        "edit_chars": "".join(sorted(held)),
     }
     segmenter = segment.segmenter_for(language)
     if segmenter:  # a Chinese, Japanese or Korean site: queries split CJK terms into units

@@ -29,15 +29,25 @@ define('engine/spelling', function (use) {
     }
     return prev[b.length];
   }
+  // word's edit keys that may have words filed under them: all of them, but on an index that lists
+  // the code points of the words its spelling files hold (edit_chars) none with a code point outside
+  // that list, since no word is filed under such a key (a word in a script the site's words do not use
+  // reads no e/ file).
+  function filedKeys(smart, word) {
+    var held = smart.edit_chars;
+    return fmt.editKeys(word).filter(function (k) {
+      return held === undefined || held === null || Array.from(k).every(function (c) { return held.indexOf(c) >= 0; });
+    });
+  }
   // [distance, -df, n, term] of the site's words close to word (at most one edit from a word of
   // up to 4 code points, two from a longer one), nearest first, then most frequent, then in the
   // order read: the words filed under word's edit keys (e/, three files), or on an index without
   // them the dictionary's words with the same first two code points (d/).
   async function near(index, word) {
-    var cap = S.cpLen(word) <= 4 ? 1 : 2, shards = V.checkSmart(index.manifest.smart).edit_shards, entries = [];
+    var cap = S.cpLen(word) <= 4 ? 1 : 2, smart = V.checkSmart(index.manifest.smart), shards = smart.edit_shards, entries = [];
     if (shards === undefined || shards === null) entries = await dictionary(index, fmt.dictKey(word));
     else {
-      var keys = fmt.editKeys(word);
+      var keys = filedKeys(smart, word);
       var files = await Promise.all(keys.map(function (k) { return index.load(fmt.editShardName(k, shards), V.checkDict); }));
       files.forEach(function (f, i) { if (own.call(f, keys[i])) entries = entries.concat(f[keys[i]]); });
     }
@@ -80,6 +90,6 @@ define('engine/spelling', function (use) {
     return out + text.slice(at);
   }
 
-  return { dictionary: dictionary, osaDistance: osaDistance, near: near, suggestions: suggestions, correction: correction,
+  return { dictionary: dictionary, filedKeys: filedKeys, osaDistance: osaDistance, near: near, suggestions: suggestions, correction: correction,
     correctedQuery: correctedQuery };
 });

@@ -84,9 +84,16 @@ define('engine/validators', function (use) {
     var ok = isObject(m) && ['dict_shards', 'id_shards'].every(function (k) { return isInt(m[k]) && m[k] >= 1; })
       && ['name_shards', 'edit_shards', 'heading_shards'].every(function (k) { return m[k] === undefined || m[k] === null || (isInt(m[k]) && m[k] >= 1); })
       && isInt(m.pages) && m.pages >= 0 && isStr(m.language) && typeof m.stemmer === 'boolean'
-      && isStr(m.stemmer_version) && isFinite(m.pavglen) && m.pavglen > 0 && isStr(m.idf_steps);
+      && isStr(m.stemmer_version) && isFinite(m.pavglen) && m.pavglen > 0 && isStr(m.idf_steps)
+      && (m.edit_chars === undefined || m.edit_chars === null || increasingCodePoints(m.edit_chars));
     if (!ok) throw corrupt('manifest', 'the smart block is missing or invalid');
     return m;
+  }
+  // Is text a string of distinct code points in increasing order (smart.edit_chars)?
+  function increasingCodePoints(text) {
+    if (!isStr(text)) return false;
+    var cps = Array.from(text, function (c) { return c.codePointAt(0); });
+    return cps.every(function (c, i) { return i === 0 || cps[i - 1] < c; });
   }
   function checkLinkFirsts(firsts) {
     if (firsts === undefined || firsts === null) {
@@ -305,7 +312,7 @@ define('engine/validators', function (use) {
   return {
     checkSemantic: checkSemantic, checkTokens: checkTokens, checkCentroids: checkCentroids, checkCluster: checkCluster,
     corrupt: corrupt, isFinite: isFinite, isHex64: isHex64, isBuild: isBuild, checkManifest: checkManifest, bundleMap: bundleMap, checkUnicode: checkUnicode,
-    checkStemmerBlock: checkStemmerBlock, checkSmart: checkSmart, checkLinkFirsts: checkLinkFirsts, checkShard: checkShard,
+    checkStemmerBlock: checkStemmerBlock, checkSmart: checkSmart, increasingCodePoints: increasingCodePoints, checkLinkFirsts: checkLinkFirsts, checkShard: checkShard,
     checkEntries: checkEntries, checkFlat: checkFlat, checkPostings: checkPostings, checkSections: checkSections,
     objectFieldsOk: objectFieldsOk, checkConcepts: checkConcepts, checkPages: checkPages, checkPageTable: checkPageTable,
     checkPaths: checkPaths, checkMeta: checkMeta, checkDict: checkDict, checkNames: checkNames, checkHeadings: checkHeadings, checkLinks: checkLinks
