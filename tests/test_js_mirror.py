@@ -81,7 +81,8 @@ JS_ONLY_MEMBERS: dict[str, dict[str, str]] = {
     "Index": {"open": "the manifest is read when first needed (Python reads it on open)",
               "normaliserFor": "ASCII text needs no unicode.js", "loader": "where files come from (Python: its source)",
               "state": "the build it answers from (Python keeps it per thread)", "reads": "files requested so far",
-              "opening": "the manifest being read"},
+              "opening": "the manifest being read",
+              "dictionary": "engine/spelling.py's dictionary, which smart mode's completions read without the spelling part"},
     "Normaliser": {"t": "its tables (Python keeps them in private fields)", "unicodeVersion": "the tables' version"},
 }
 
