@@ -154,7 +154,7 @@ def constants_js() -> str:
 #: semantic mode's code, which uses them); spelling correction and suggestions only for a smart
 #: query with a word no page holds (completions read the dictionary through engine/index.js) —
 #: a page's cold query needs none of them.
-PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js"),
+PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js", "engine/vector_files.js"),
                                      "okf-options.js": ("engine/expansion.js", "engine/filters.js"),
                                      "okf-spelling.js": ("engine/spelling.js",)}
 #: The files of ``static/`` a site ships as they are: CSS.
