@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from support.build import sphinx_build, write_project
-from support.browser import THEMES
+from support.browser import THEMES, fetched
 from support.dialog import DIALOG_PAGES, axe_violations, expected_groups, landing_of, open_by_key, plain_url, shown_groups, type_query, wait_closed_with_focus_on
 
 pytestmark = pytest.mark.browser
@@ -52,6 +52,10 @@ def test_typing_matches_python_smart_answer(browser: Any, site: tuple[str, Path]
     marks = [m for g in shown_groups(page) for o in g["options"] for m in o["marks"]]
     assert marks  # matched words are highlighted
     assert errors == []
+    if base.startswith("http"):  # (file:// pages keep no Resource Timing)
+        # the spelling part of the runtime is read beside the first query ("r" is no word of the site)
+        scripts = [k.rsplit("/", 1)[1] for k in fetched(page) if "/okf-" in k]
+        assert "okf-search.js" in scripts and "okf-spelling.js" in scripts, scripts
     page.close()
 
 
@@ -188,6 +192,8 @@ def test_misspelt_word_corrected_then_as_typed(browser: Any, site: tuple[str, Pa
     assert [g["label"] for g in shown_groups(page)] == [p["title"] or p["concept_id"] for p in expected["pages"]]
     marks = {m.lower() for g in shown_groups(page) for o in g["options"] for m in o["marks"]}
     assert "policy" in marks and "polcy" not in marks
+    if base.startswith("http"):  # read for the word no page holds (file:// pages keep no Resource Timing)
+        assert "okf-spelling.js" in [k.rsplit("/", 1)[1] for k in fetched(page)]
     landings = {o["landing"] for g in shown_groups(page) for o in g["options"]}  # lands marking the words searched
     assert not any("polcy" in x for x in landings) and any("policy" in x for x in landings), landings
     assert not page.locator(".okf-dialog-did:not(.okf-dialog-as-typed)").count()  # no "Did you mean" besides

@@ -329,7 +329,7 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     assert "unicode" not in okf and "/searchindex.js" not in loaded
     # okf's own files: the stemmer, the runtime, the page's script and CSS — not the dialog (this
     # page has none), not the runtime's parts a cold query needs none of (filters and expansion,
-    # semantic mode: this index has no vectors)
+    # spelling: every word is the site's, semantic mode: this index has no vectors)
     assert sorted(k.rsplit("/", 1)[1] for k in loaded if "/_okf/" not in k and "/okf-" in k) == [
         "okf-search-page.js", "okf-search.css", "okf-search.js", "okf-stemmer-english.js", "okf-stemmer.js"]
     index_bytes = sum(v for k, v in loaded.items() if "/_okf/" in k)
@@ -338,6 +338,13 @@ def test_cold_query_bytes(browser: Any, http_root: str, example_html: Path) -> N
     page.evaluate("performance.clearResourceTimings()")
     _submit(page, "Straße")
     assert any(k.endswith("/_okf/unicode.js") for k in fetched(page))
+    # a word no page holds adds the spelling part of the runtime, which corrects it as Python does
+    page.evaluate("performance.clearResourceTimings()")
+    _submit(page, "retry polcy")
+    assert [k.rsplit("/", 1)[1] for k in fetched(page) if "/okf-" in k and "/_okf/" not in k] == ["okf-spelling.js"]
+    result, links = _expected(example_html, "retry polcy")
+    assert result["corrected"]["query"] == "retry policy"
+    assert [r["href"] for r in _results(page)] == links[:len(_results(page))] and _results(page)
     page.close()
 
 

@@ -27,7 +27,8 @@ JS = browser.SOURCES
 #: The Python modules of the query path, each with a JavaScript twin.
 TWINS = ("core.errors", "core.terms", "core.segment", "core.index_format", "engine.validators", "engine.index", "engine.query",
          "engine.smart", "engine.filters", "engine.spelling", "engine.words", "engine.phrases", "engine.expansion",
-         "engine.object_names", "engine.headings", "engine.link_labels", "core.semantic", "engine.semantic")
+         "engine.object_names", "engine.headings", "engine.link_labels", "core.semantic", "engine.semantic",
+         "engine.vector_files")
 
 #: JavaScript files with no Python twin, and why.
 JS_ONLY_FILES = {
@@ -76,12 +77,15 @@ PY_ONLY_MEMBERS: dict[str, dict[str, str]] = {
 JS_ONLY: dict[str, dict[str, str]] = {
     "core/terms": {"ASCII": "the Normaliser without tables, for ASCII text (Python always has the tables)",
                    "asciiSeparator": "the separators an ASCII query may take without unicode.js"},
+    "engine/validators": {n: "JSON's object and string tests (Python: isinstance), which engine/vector_files.js uses too"
+                          for n in ("isObject", "isStr")},
 }
 JS_ONLY_MEMBERS: dict[str, dict[str, str]] = {
     "Index": {"open": "the manifest is read when first needed (Python reads it on open)",
               "normaliserFor": "ASCII text needs no unicode.js", "loader": "where files come from (Python: its source)",
               "state": "the build it answers from (Python keeps it per thread)", "reads": "files requested so far",
-              "opening": "the manifest being read"},
+              "opening": "the manifest being read",
+              "dictionary": "engine/spelling.py's dictionary, which smart mode's completions read without the spelling part"},
     "Normaliser": {"t": "its tables (Python keeps them in private fields)", "unicodeVersion": "the tables' version"},
 }
 

@@ -766,6 +766,9 @@ def test_semantic_code_only_for_an_index_with_vectors(sites: dict[str, Path]) ->
     for where in ("plain", "plain dialog"):
         assert "okf-search.js" in loaded[where], loaded[where]  # the page did answer from the runtime
         assert "okf-semantic.js" not in loaded[where], (where, loaded[where])
+        # nor filters and expansion; but the spelling part, as no page holds "outbound" (the
+        # search page's tests show a query of the site's words never loads it)
+        assert "okf-options.js" not in loaded[where] and "okf-spelling.js" in loaded[where], (where, sorted(loaded[where]))
         assert not [n for n in loaded[where] if n.startswith(("v/", "w/"))], (where, loaded[where])
     assert not loaded["plain marks"]  # nothing "by meaning" without vectors
     for where in ("vectors", "vectors dialog"):

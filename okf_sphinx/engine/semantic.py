@@ -24,8 +24,8 @@ from . import smart
 from .expansion import expanded
 from .filters import check_filters, page_filter
 from .query import check_size, hit, prepare
-from .validators import (check_centroids, check_cluster, check_meta, check_page_table, check_paths, check_semantic,
-                         check_tokens)
+from .validators import check_meta, check_page_table, check_paths
+from .vector_files import check_centroids, check_cluster, check_semantic, check_tokens
 
 if TYPE_CHECKING:
     from .index import Index

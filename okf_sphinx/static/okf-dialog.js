@@ -21,6 +21,7 @@
   var PAGES = 5, MAX = 100, RECENT = 8, HL = 'okf-hl', CRUMB_IDLE = 250, XHTML = 'http://www.w3.org/1999/xhtml';
   var dialog = null, input, status, list, more, all, recentBar, token = 0, active = -1;
   var asTyped = null;  // the query the reader asked to search as typed (no correction)
+  var spelling = null;  // the spelling part of the runtime (okf-spelling.js), once asked for
   var limit = PAGES, focusAt = -1;
   var perf = win.performance && win.performance.mark ? win.performance : null;
   var outlines = {};
@@ -310,6 +311,10 @@
     }
     if (!q.trim()) { focusAt = -1; showRecent(); say(''); done(); return; }
     var eng = okf.index();
+    if (!spelling) {  // read beside the first query: a word typed letter by letter is no word of the site at first
+      spelling = okf.module('engine/source').loadPart('okf-spelling.js');
+      spelling.catch(function () { spelling = null; });  // read again when a query needs it
+    }
     eng.search(q, { mode: 'smart', limit: limit, prefix: true, correct: q !== asTyped, present: true }).then(function (result) {
       // (the words as searched: a correction may hold what an ASCII query does not)
       return eng.normaliserFor(result.corrected ? result.corrected.query : q).then(function (norm) {

@@ -151,9 +151,12 @@ def constants_js() -> str:
 #: ``loadPart``): their file name → the modules they hold.  Semantic mode's code is read only
 #: for an index that has vectors (or a request for ``mode="semantic"``); the filters and link
 #: expansion only for a request with ``under``, ``meta``, ``kind`` or ``expand`` (and with
-#: semantic mode's code, which uses them) — a page's cold query needs neither.
-PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js"),
-                                     "okf-options.js": ("engine/expansion.js", "engine/filters.js")}
+#: semantic mode's code, which uses them); spelling correction and suggestions only for a smart
+#: query with a word no page holds (completions read the dictionary through engine/index.js) —
+#: a page's cold query needs none of them.
+PARTS: dict[str, tuple[str, ...]] = {"okf-semantic.js": ("core/semantic.js", "engine/semantic.js", "engine/vector_files.js"),
+                                     "okf-options.js": ("engine/expansion.js", "engine/filters.js"),
+                                     "okf-spelling.js": ("engine/spelling.js",)}
 #: The files of ``static/`` a site ships as they are: CSS.
 STYLES = ("okf-dialog.css", "okf-search.css")
 #: The page-side snippet (``static/okf-boot.js``): on every page but the search page (which has

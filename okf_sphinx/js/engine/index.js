@@ -217,6 +217,13 @@ define('engine/index', function (use, root) {
     if (steps === null || !(fmt.isInt(df) && df >= 1 && df <= n)) throw V.corrupt('manifest', 'a document frequency or the idf steps are out of range');
     return fmt.storedIdf(n, df, steps);
   };
+  // JavaScript only (Python: engine/spelling.py dictionary): [term, df] of the site's terms that
+  // start with key, most frequent first — here so that smart mode's completions need not read
+  // the spelling part of the runtime (okf-spelling.js)
+  Index.prototype.dictionary = async function (key) {
+    var shard = await this.load(fmt.dictShardName(key, V.checkSmart(this.manifest.smart).dict_shards), V.checkDict);
+    return own.call(shard, key) ? shard[key] : [];
+  };
   // the posting shard t/<hex> that holds term (and its stem group)
   Index.prototype.shardOf = function (term) { return fmt.shardName(fmt.postingKey(term, this.stem()), this.shards); };
   Index.prototype.shard = function (name) { return this.load(name, V.checkShard); };

@@ -4,18 +4,18 @@
 define('engine/semantic', function (use) {
   'use strict';
   var C = use('core/constants'), errors = use('core/errors'), sem = use('core/semantic'), terms = use('core/terms');
-  var V = use('engine/validators');
+  var V = use('engine/validators'), files = use('engine/vector_files');
   var query = use('engine/query'), smart = use('engine/smart'), filters = use('engine/filters'), expansion = use('engine/expansion');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
 
-  function semanticMeta(index) { return V.checkSemantic(index.manifest.semantic, C.SEMANTIC_SETTING); }
+  function semanticMeta(index) { return files.checkSemantic(index.manifest.semantic, C.SEMANTIC_SETTING); }
   function byScore(x, y) { return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] - y[1]; }  // [-score, n] ascending
 
   // [the query's integer vector, the words the model knows]
   async function queryVector(index, words) {
-    var m = semanticMeta(index), dims = m.dims, prefix = m.prefix, shards = m.token_shards, check = V.checkTokens(dims);
-    var multi = words.length ? (await index.load('semantic', V.checkCentroids(m.clusters, dims))).multi : null;
+    var m = semanticMeta(index), dims = m.dims, prefix = m.prefix, shards = m.token_shards, check = files.checkTokens(dims);
+    var multi = words.length ? (await index.load('semantic', files.checkCentroids(m.clusters, dims))).multi : null;
     function lookup(piece) {
       return index.load(sem.tokenShard(piece, prefix, shards), check).then(function (t) { return t.get(piece); });
     }
@@ -33,10 +33,10 @@ define('engine/semantic', function (use) {
   async function ranked(index, q, keep, probe) {
     var m = semanticMeta(index), qq = sem.dot(q, q);
     if (qq === 0 || m.clusters === 0) return [];
-    var cents = (await index.load('semantic', V.checkCentroids(m.clusters, m.dims))).centroids, near = [];
+    var cents = (await index.load('semantic', files.checkCentroids(m.clusters, m.dims))).centroids, near = [];
     cents.forEach(function (c, k) { if (c[1]) near.push([-sem.cosine(sem.dot(q, c[0]), qq, c[1]), k]); });
     near.sort(byScore);
-    var check = V.checkCluster(m.dims, index.sectionCount);
+    var check = files.checkCluster(m.dims, index.sectionCount);
     var clusters = await Promise.all(near.slice(0, probe === undefined ? m.probe : Math.min(probe, m.probe)).map(function (n) { return index.load('v/' + n[1].toString(16), check); }));
     var out = [];
     for (var i = 0; i < clusters.length; i++) {

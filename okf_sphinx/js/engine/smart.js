@@ -7,7 +7,7 @@ define('engine/smart', function (use) {
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors'), fmt = use('core/index_format');
   var segment = use('core/segment');
   var V = use('engine/validators'), query = use('engine/query'), phrasesOf = use('engine/phrases'), source = use('engine/source');
-  var objectNames = use('engine/object_names'), headings = use('engine/headings'), linkLabels = use('engine/link_labels'), spelling = use('engine/spelling');
+  var objectNames = use('engine/object_names'), headings = use('engine/headings'), linkLabels = use('engine/link_labels');
   var W = use('engine/words');
   var OkfError = errors.OkfError;
   var own = Object.prototype.hasOwnProperty;
@@ -76,7 +76,7 @@ define('engine/smart', function (use) {
     }
     if (complete && S.cpLen(word) >= C.MIN_PREFIX) {
       var have = new Set(out.map(function (x) { return x[0]; }));
-      var entries = await spelling.dictionary(index, fmt.dictKey(word));
+      var entries = await index.dictionary(fmt.dictKey(word));
       var extra = completions(entries.map(function (e) { return e[0]; }), word, have, stem);
       if (extra.length && g === null) {
         // the word is no whole word of the site: weigh it as its most frequent completion's group
@@ -343,6 +343,10 @@ define('engine/smart', function (use) {
   function optionsPart() {
     return source.loadPart('okf-options.js').then(function () { return [use('engine/filters'), use('engine/expansion')]; });
   }
+  // engine/spelling, once its part of the runtime is read: only for a word no page holds
+  function spellingPart() {
+    return source.loadPart('okf-spelling.js').then(function () { return use('engine/spelling'); });
+  }
 
   // search_sections in smart mode: the page-grouped answer of docs/smart.md.
   // hitSidsOut (the blend's, engine/semantic.js) gets the sids of the answer's hits in order,
@@ -388,6 +392,8 @@ define('engine/smart', function (use) {
     // and, when a site's word is confidently what it misspells, is that word (correct)
     var complete = function (i) { return prefix && i === last && !paired[i]; };
     var found = await Promise.all(smartWords.map(function (w, i) { return counts[i] ? variants(index, w, stem, complete(i)) : null; }));
+    // the spelling part of the runtime (okf-spelling.js) is read only when a counted word occurs nowhere
+    var spelling = found.some(function (fw, i) { return counts[i] && !fw[0].length && !paired[i]; }) ? await spellingPart() : null;
     var fixing = await Promise.all(smartWords.map(function (w, i) {
       var ask = counts[i] && !found[i][0].length && correct && !paired[i] && !inPhrase.has(i) && words[foundUnits[i][0]] === w;
       return ask ? spelling.correction(index, w) : null;

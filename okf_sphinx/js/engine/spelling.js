@@ -5,11 +5,9 @@ define('engine/spelling', function (use) {
   var C = use('core/constants'), S = use('core/strings'), fmt = use('core/index_format'), V = use('engine/validators');
   var own = Object.prototype.hasOwnProperty;
 
-  // [term, df] of the site's terms that start with key, most frequent first
-  async function dictionary(index, key) {
-    var shard = await index.load(fmt.dictShardName(key, V.checkSmart(index.manifest.smart).dict_shards), V.checkDict);
-    return own.call(shard, key) ? shard[key] : [];
-  }
+  // [term, df] of the site's terms that start with key, most frequent first (engine/index.js
+  // reads it: smart mode's completions need it without this part of the runtime)
+  function dictionary(index, key) { return index.dictionary(key); }
   // Optimal-string-alignment edit distance over code points; cap + 1 once it exceeds cap.
   function osaDistance(a, b, cap) {
     a = Array.from(a); b = Array.from(b);
