@@ -200,6 +200,12 @@ def file_record(path: str, data: bytes, codec: str) -> dict[str, str]:
     return record
 
 
+def _entry_bytes(term: str, size: int) -> int:
+    """The bytes a posting list of ``size`` bytes (quotes included) takes in its shard as
+    written: ``"term":"<list>",``."""
+    return len(term) + 4 + size
+
+
 def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of: dict[str, str], big_bytes: int,
                    target: int, shards: int, folder: str) -> set[str]:
     """The posting lists that leave a shard of more than :data:`OVERFULL` × ``target`` bytes
@@ -213,7 +219,7 @@ def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of:
         if size <= big_bytes:
             name = fmt.shard_name(group_of.get(term, term), shards, folder)
             inline[name].append(term)
-            load[name] += len(term) + 4 + size
+            load[name] += _entry_bytes(term, size)
     for g, size in group_sizes.items():
         load[fmt.shard_name(g, shards, folder)] += size
     moved: set[str] = set()
@@ -224,7 +230,7 @@ def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of:
             if load[name] <= target or sizes[term] < BIG_POSTING_BYTES:
                 break
             moved.add(term)
-            load[name] -= len(term) + 4 + sizes[term]
+            load[name] -= _entry_bytes(term, sizes[term])
     return moved
 
 
@@ -239,16 +245,16 @@ def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None
     group_of = {term: g for g, e in (groups or {}).items() for term in e[2]}
     encoded = {t: fmt.encode_ints(p) for t, p in postings.items()}
     sizes = {t: len(e) + 2 for t, e in encoded.items()}
-    # the bytes each entry takes as written: `"term":"<list>",`, `"stem":[df,df,["term",…]],` (`[]` for a lone stem)
+    # the bytes each group takes as written: `"stem":[df,df,["term",…]],` (`[]` for a lone stem); a list's: _entry_bytes
     group_sizes = {g: len(g) + 12 + (0 if e[2] == [g] else sum(len(t) + 3 for t in e[2]))
                    + sum(len(t) + len(c) + 6 for labels in e[3:] for t, c in labels.items())
                    for g, e in (groups or {}).items()}
     # about `budget` files: shards of `target` bytes, lists over half of that in files of their own
     b = budget or large_site(folder)
-    whole = sum(len(t) + 4 + p for t, p in sizes.items()) + sum(group_sizes.values())
+    whole = sum(_entry_bytes(t, p) for t, p in sizes.items()) + sum(group_sizes.values())
     target = file_aim(whole, b.files, b.smallest, b.largest, b.cap)
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
-    size = sum(len(t) + 4 + p for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
+    size = sum(_entry_bytes(t, p) for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
     shards = min(max(1, -(-size // target)), MAX_POSTING_SHARDS)
     moved = overfull_lists(sizes, group_sizes, group_of, big_bytes, target, shards, folder)
     out: dict[str, Any] = {}
