@@ -258,13 +258,13 @@ define('engine/smart', function (use) {
     ranked.sort(byRank);
     return [ranked, scored];
   }
-  // A page's hits [score, sid]: its named sections first (by tier), then its sections by heading
-  // tier (heads), then those holding the query as a sentence (said), then by score, then sid;
-  // the first always, further ones up to HITS_PER_PAGE that score at least SUB_HIT_FLOOR × the first's.
   // Section sid's tier among its page's hits, lower first: [its object-name tier (names), its heading tier (heads)].
   function sectionTier(sid, names, heads) {
     return [names.has(sid) ? names.get(sid) : C.UNNAMED, heads.has(sid) ? heads.get(sid) : C.NO_HEADING];
   }
+  // A page's hits [score, sid]: its named sections first (by tier), then its sections by heading
+  // tier (heads), then those holding the query as a sentence (said), then by score, then sid;
+  // the first always, further ones up to HITS_PER_PAGE that score at least SUB_HIT_FLOOR × the first's.
   function pageHits(secs, names, heads, said) {
     var saidOf = function (sid) { return said && said.has(sid) ? 0 : 1; };
     var ranked = secs.map(function (x) {
