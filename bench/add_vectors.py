@@ -5,9 +5,12 @@
 Reads every file of the index, runs ``writer/semantic_index.py`` over it (the same
 ``add_semantic`` the hosts call after ``build_index``) and writes the whole index to
 ``OUT_SITE/_okf`` (``--copy-site`` copies the rest of the site, e.g. ``_sources/``, first).
-The result is byte-identical to a build with ``okf_search_semantic_model = MODEL``
-(``tests/test_semantic.py`` checks it on a real build), so benchmarks can compare one
-build's index with and without vectors, and time only what the vectors cost.
+The result is a build with ``okf_search_semantic_model = MODEL`` but for ``t/``: such a build
+sizes ``t/`` for questions (writer/sizing.py ``VECTOR_POSTING_SCALE``), this keeps the index's
+own ``t/`` files; every other file holds what the build's holds and the answers are the same
+(``tests/test_semantic.py`` checks it on a real build).  So benchmarks can compare one build's
+index with and without vectors and time only what the vectors cost; for the cold bytes of a
+build with vectors, re-index with ``reindex_doctrees.py --vectors``.
 """
 
 from __future__ import annotations

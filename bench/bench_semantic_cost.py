@@ -2,7 +2,9 @@
 
     python bench/bench_semantic_cost.py SITE [--model DIR] [--work DIR] [--queries FILE]
 
-SITE is a built site (or its ``_okf`` folder) without vectors.  In one run:
+SITE is a built site (or its ``_okf`` folder) without vectors.  A build with vectors sizes
+``t/`` for questions (writer/sizing.py ``VECTOR_POSTING_SCALE``), which adding vectors to SITE
+does not: ``--vectors-site`` names such a build of the same site to read instead.  In one run:
 
 - the vectors are added as a build with ``okf_search_semantic_model`` adds them
   (``bench/add_vectors.py``'s ``add_semantic``): CPU seconds of loading the model and of
@@ -115,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=str(DEFAULT_MODEL))
     ap.add_argument("--work", type=Path, default=HERE / "results" / "semantic-cost")
     ap.add_argument("--queries", default=None, help="a bench/semantic_sets file whose questions are asked too")
+    ap.add_argument("--vectors-site", type=Path, default=None,
+                    help="the same site built with vectors (a build with okf_search_semantic_model, or "
+                         "reindex_doctrees.py --vectors: t/ sized for questions), read instead of adding vectors to SITE")
     args = ap.parse_args(argv)
     from okf_sphinx.core.hosts import SPHINX
     from okf_sphinx.writer.disk import write_index
@@ -128,7 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     block = add_semantic(files, model)
     t2 = time.process_time()
     out = args.work / "site"
-    write_index(out / "_okf", files, SPHINX)
+    if args.vectors_site is not None:  # the build's own vectors and t/ (the timings above: of adding them to SITE)
+        out = args.vectors_site
+    else:
+        write_index(out / "_okf", files, SPHINX)
     report: dict[str, Any] = {"semantic": block, "model_cpu_s": round(t1 - t0, 2), "vectors_cpu_s": round(t2 - t1, 2)}
     before, after = folder_sizes(src), folder_sizes(out / "_okf")
     report["index"] = {"without": before["all"], "with": after["all"],

@@ -102,6 +102,8 @@ def main() -> None:
     ap.add_argument("--trace-memory", action="store_true", help="report tracemalloc's peak over the index build")
     ap.add_argument("--budget-scale", type=float, default=1.0,
                     help="okf_search_index_files: multiply the writer's file budgets (files against cold-query bytes)")
+    ap.add_argument("--vectors", metavar="MODEL", help="add semantic vectors from this model2vec folder, as a build with "
+                    "okf_search_semantic_model does (t/ sized for questions)")
     args = ap.parse_args()
     from sphinx.util.docutils import LoggingReporter
 
@@ -152,7 +154,12 @@ def main() -> None:
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
     t1 = time.time()
-    files = build_index(records, source_root(records, args.srcdir, None), site, resolve_limits("default", SPHINX))
+    files = build_index(records, source_root(records, args.srcdir, None), site, resolve_limits("default", SPHINX),
+                        vectors=bool(args.vectors))
+    if args.vectors:
+        from okf_sphinx.writer.semantic_index import add_semantic, load_model
+
+        add_semantic(files, load_model(args.vectors, Path.cwd(), "model"))
     written = write_index(args.out / "_okf", files, SPHINX)
     print(len(records), "pages", files["manifest"]["sections"], "sections", written, "bytes",
           len(files), "files", "index", round(time.time() - t1, 1), "s", "total", round(time.time() - t0, 1), "s")

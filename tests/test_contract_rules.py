@@ -107,7 +107,7 @@ def test_fnv1a32_and_shard_names() -> None:
         h = ((h ^ byte) * 0x01000193) % 2**32
     assert fmt.fnv1a32("é") == h
     assert fmt.shard_name("foobar", 1) == "t/0"
-    # t/ (format_version 7): by the key's first three code points; x/: by the whole key
+    # t/ (format_version 7 and 8 without shard_depths): by the key's first three code points; x/: by the whole key
     assert fmt.shard_name("foobar", 4096) == f"t/{fmt.fnv1a32('foo') % 4096:x}" == fmt.shard_name("foot", 4096)
     assert fmt.shard_name("a", 16) == f"t/{0xE40C292C % 16:x}"
     assert fmt.shard_name("éèêz", 4096) == f"t/{fmt.fnv1a32('éèê') % 4096:x}"

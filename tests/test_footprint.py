@@ -42,7 +42,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_sections_are_packed_into_files_each_reader_unpacks_alike(built: Path) -> None:
     index = okf_sphinx.open_index(built)
     m = index.manifest
-    assert m["format_version"] == 7 and m["sections_all"] > 60
+    assert m["format_version"] == 8 and m["sections_all"] > 60
     starts = fmt.section_starts(m["section_files"])
     assert sum(fmt.decode_ints(m["section_files"])) == m["sections_all"]
     assert starts[0] == 0 and len(starts) == len(list((built / "_okf" / "s").glob("*.js"))) < m["sections_all"]
@@ -140,12 +140,12 @@ def test_file_budgets_bound_the_number_of_files() -> None:
         return lists
 
     stats = built(2000)
-    out, shards = packing.posting_shards(stats, "t", budget=postings(2, 8))  # a large-site cap of 8
+    out, shards, _ = packing.posting_shards(stats, "t", budget=postings(2, 8))  # a large-site cap of 8
     names = [k for k in out if k.startswith("t/")]
     assert shards <= 8 and len(names) <= 10, (shards, len(names))
     assert any("-" in k for k in names)  # the biggest lists have files of their own
     # a page budget of 2 files, but no shard over SHARD_MAX_BYTES: more files than the budget
-    out, shards = packing.posting_shards(stats, "t", budget=postings(2, sizing.FOLDERS["t"].cap))
+    out, shards, _ = packing.posting_shards(stats, "t", budget=postings(2, sizing.FOLDERS["t"].cap))
     total = sum(len(fmt.canonical_json(v)) for k, v in out.items() if "-" not in k)
     assert shards > 2 and total / shards <= sizing.FOLDERS["t"].largest * 1.25, (shards, total)
     # a page budget that does bind: fewer, larger shards than the smallest size would make
@@ -383,20 +383,24 @@ def test_rare_files_share_a_bundle_that_both_engines_read_alike(built: Path, tmp
 
 
 def test_an_overfull_posting_shard_sends_its_largest_lists_to_files_of_their_own() -> None:
-    """Stem groups that start alike share a shard (format 7), so a common start would make one
-    shard many times its aim: over OVERFULL times, its largest lists (down to BIG_POSTING_BYTES)
-    get files of their own until it holds about its aim; the other shards are as before."""
+    """Stem groups that start alike share a shard, so a common start would make one shard many
+    times its aim (format 8 keys such a start deeper, ``shard_depths``, but no depth parts stems
+    that agree in their first MAX_SHARD_DEPTH code points): over OVERFULL times, its largest lists
+    (down to BIG_POSTING_BYTES) get files of their own until it holds about its aim; the other
+    shards are as before."""
     budget = sizing.Budget(8, 512, 4096, 2048)  # shards aim at 4,096 bytes
     lists = packing.PostingLists()
-    for i in range(300):  # 40 words starting "con" in every section (~1.5 KB lists), and 200 others
-        lists.add(i, {**{f"con{k:02d}": 1 + (i + k) % 3 for k in range(40)}, f"w{i % 200}": 1}, 40000 + i)
-    out, shards = packing.posting_shards(lists, "t", budget=budget)
-    home = fmt.shard_name("con", shards)
+    common = "con" + "x" * (fmt.MAX_SHARD_DEPTH - 3)
+    for i in range(300):  # 40 words starting alike in every section (~1.5 KB lists), and 200 others
+        lists.add(i, {**{f"{common}{k:02d}": 1 + (i + k) % 3 for k in range(40)}, f"w{i % 200}": 1}, 40000 + i)
+    out, shards, depths = packing.posting_shards(lists, "t", budget=budget)
+    assert depths == {"con": fmt.MAX_SHARD_DEPTH}
+    home = fmt.shard_name(common, shards, depths=depths)
     terms = out[home]["terms"]
     moved = sorted(t for t, e in terms.items() if not isinstance(e, str))
     assert moved and all(t.startswith("con") for t in moved) and len(moved) < 40
     kept = [e for e in terms.values() if isinstance(e, str)]
-    assert len(fmt.canonical_json(out[home])) <= 4096 * 1.25 < sizing.OVERFULL * 4096 < sum(len(e) + 2 for e in kept) + sum(
+    assert len(fmt.canonical_json(out[home])) <= 4096 * 1.5 < sizing.OVERFULL * 4096 < sum(len(e) + 2 for e in kept) + sum(
         len(out[terms[t][1][0]]) + 2 for t in moved)
     for t in moved:  # each moved list is in its own file, named after its shard, with its df
         df, (ref,) = terms[t]
@@ -405,20 +409,22 @@ def test_an_overfull_posting_shard_sends_its_largest_lists_to_files_of_their_own
     plain = packing.PostingLists()
     for i in range(300):
         plain.add(i, {f"w{i % 200}": 1, f"u{i % 7}": 1}, 40000 + i)
-    out, _ = packing.posting_shards(plain, "t", budget=budget)
+    out, _, _ = packing.posting_shards(plain, "t", budget=budget)
     assert not [k for k in out if "-" in k]
 
 
 def test_posting_shards_hold_the_stem_groups_that_start_alike(built: Path) -> None:
-    """Format 7: a stem group's posting shard is picked by its first three code points, so the
-    completions of a typed prefix are read from one file."""
+    """A stem group's posting shard is picked by its first three code points (deeper for the
+    starts the manifest's ``shard_depths`` names, format 8), so the completions of a typed
+    prefix are read from one file."""
     m = index_value(built / "_okf", "manifest")
+    depths = m.get("shard_depths")
     home: dict[str, str] = {}
     for k in range(m["shards"]):
         name = f"t/{k:x}"
         for stem in index_value(built / "_okf", name)["groups"]:
-            assert fmt.shard_name(stem, m["shards"]) == name
-            assert home.setdefault(stem[:3], name) == name, stem
+            assert fmt.shard_name(stem, m["shards"], depths=depths) == name
+            assert home.setdefault(fmt.shard_key(stem, depths), name) == name, stem
     assert len(home) > m["shards"] > 1 or m["shards"] == 1
 
 

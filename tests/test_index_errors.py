@@ -11,7 +11,7 @@ import pytest
 import okf_sphinx
 from okf_sphinx import OkfError
 from support.build import index_value, rewrite_index_value, same_build
-from okf_sphinx.core.index_format import decode_ints, encode_ints, unwrap
+from okf_sphinx.core.index_format import FORMAT_VERSION, decode_ints, encode_ints, unwrap
 from support.cli import code_of
 
 
@@ -60,14 +60,15 @@ def test_section_file_counts_must_add_up(site: Path) -> None:
 def test_foreign_version(site: Path) -> None:
     m = site / "_okf" / "manifest.js"
     value = unwrap("manifest", m.read_bytes())
-    for old in (1, 2, 3, 4, 5, 6, 8):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
-        # 5 (captured files written out beside their sections' texts), 6 (idf floats, postings by the whole key, no bundles), a future one
+    for old in (1, 2, 3, 4, 5, 6, 7, 9):  # 1 (a file per section), 2 (word forms apart), 3 (JSON posting numbers), 4 (no build),
+        # 5 (captured files written out beside their sections' texts), 6 (idf floats, postings by the whole key, no bundles),
+        # 7 (no shard_depths: a reader of 8 would look for a deep start's stems in other shards), a future one
         value["format_version"] = old
         m.write_bytes(same_build("manifest", value, m))
         assert code_of(lambda: search(site)) == "index_version_unsupported"
         with pytest.raises(OkfError) as err:
             search(site)
-        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [7]
+        assert "rebuild the site" in err.value.message and err.value.details["supported"] == [FORMAT_VERSION]
     value["format"] = "something-else"
     m.write_bytes(same_build("manifest", value, m))
     assert code_of(lambda: search(site)) == "index_corrupt"

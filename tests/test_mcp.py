@@ -221,7 +221,7 @@ def test_index_errors_through_the_server(site, tmp_path):
             (target / "_okf" / "s" / f"{k}.js").write_bytes(f'okfLoad("s/{k}",{{"truncated'.encode())
             corrupt = await s.call_tool("get_section", {"locator": _locator_of(site, 3)})
             manifest = target / "_okf" / "manifest.js"
-            text = manifest.read_text(encoding="utf-8").replace('"format_version":7', '"format_version":6')
+            text = manifest.read_text(encoding="utf-8").replace('"format_version":8', '"format_version":7')
             manifest.unlink()
             manifest.write_text(text, encoding="utf-8")
             version = await s.call_tool("search_sections", {"query": "retry"})

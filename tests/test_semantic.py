@@ -158,20 +158,35 @@ def test_no_cluster_is_more_than_its_share() -> None:
     assert (balanced(np.zeros((10, 2)), 10) == 0).all()
 
 
-def test_vectors_only_add_files_and_a_manifest_block(sites: dict[str, Path]) -> None:
+def postings_of(files: dict[str, bytes]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Every stem group and every term's posting list of an index, whichever ``t/`` file holds them."""
+    groups: dict[str, Any] = {}
+    terms: dict[str, Any] = {}
+    for name, data in files.items():
+        if name.startswith("t/") and "-" not in name:
+            shard = fmt.unwrap(name[:-3], data)
+            groups.update(shard["groups"])
+            for term, entry in shard["terms"].items():
+                terms[term] = entry if isinstance(entry, str) else fmt.unwrap(entry[1][0], files[entry[1][0] + ".js"])
+    return groups, terms
+
+
+def test_vectors_add_files_a_manifest_block_and_smaller_posting_files(sites: dict[str, Path]) -> None:
     plain, vectors = files_of(sites["plain"]), files_of(sites["vectors"])
     added = sorted(set(vectors) - set(plain))
-    assert set(plain) <= set(vectors)
-    assert all(n == "semantic.js" or n.startswith(("v/", "w/")) for n in added) and "semantic.js" in added
-    for name in plain:  # every file holds what it held; only the build it names (format 5) is another
-        if name != "manifest.js":
+    assert set(plain) - set(vectors) <= {n for n in plain if n.startswith("t/")}
+    assert all(n == "semantic.js" or n.startswith(("v/", "w/", "t/")) for n in added) and "semantic.js" in added
+    for name in plain:  # every other file holds what it held; only the build it names (format 5) is another
+        if name != "manifest.js" and not name.startswith("t/"):
             assert fmt.unwrap(name[:-3], vectors[name]) == fmt.unwrap(name[:-3], plain[name]), name
+    # t/ holds the same groups and lists, in more, smaller files (writer/sizing.py VECTOR_POSTING_SCALE)
+    assert postings_of(vectors) == postings_of(plain)
     mp = fmt.unwrap("manifest", plain["manifest.js"])
     mv = fmt.unwrap("manifest", vectors["manifest.js"])
     block = mv.pop("semantic")
-    own = ("index_revision", "build")
+    own = ("index_revision", "build", "shards", "shard_depths")
     assert {k: v for k, v in mv.items() if k not in own} == {k: v for k, v in mp.items() if k not in own}
-    assert mv["build"] != mp["build"]
+    assert mv["build"] != mp["build"] and mv["shards"] > mp["shards"]
     assert block == {"model": "tiny", "dims": DIMS, "prefix": "##", "max_chars": 100, "token_shards": block["token_shards"],
                      "clusters": 1, "probe": 4, "vectors": block["vectors"]}
     assert block["vectors"] == mv["sections"]  # every section says something the model knows
@@ -198,7 +213,18 @@ def test_adding_vectors_to_a_built_index_is_the_build_with_the_model(sites: dict
     r = subprocess.run([sys.executable, str(BENCH / "add_vectors.py"), str(sites["plain"]), str(tiny_model),
                         str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert files_of(tmp_path / "out") == files_of(sites["vectors"])
+    # the same vectors and the same answers; only t/ keeps the plain index's sizes (bench/add_vectors.py)
+    added, built = files_of(tmp_path / "out"), files_of(sites["vectors"])
+    for name in built:
+        if name != "manifest.js" and not name.startswith("t/"):
+            assert fmt.unwrap(name[:-3], added[name]) == fmt.unwrap(name[:-3], built[name]), name
+    assert postings_of(added) == postings_of(built)
+    a, b = open_index(tmp_path / "out"), open_index(sites["vectors"])
+    for q in ("install the package", "clear the cache", "retry"):
+        for mode in ("keyword", "smart", "semantic"):
+            ra, rb = a.search(q, mode=mode), b.search(q, mode=mode)
+            assert {k: v for k, v in ra.items() if not k.endswith("revision")} == {
+                k: v for k, v in rb.items() if not k.endswith("revision")}, (q, mode)
 
 
 def test_a_model_that_cannot_be_loaded_fails_the_build_naming_the_setting(tmp_path: Path) -> None:

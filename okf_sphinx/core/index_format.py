@@ -18,7 +18,7 @@ from urllib.parse import quote
 from .errors import OkfError, json_text
 
 FORMAT = "okf-sphinx-index"
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 #: Hex digits of a build's identity (:func:`build_id`), which every index file carries.
 BUILD_DIGITS = 16
 #: Name prefix of the folders an index is staged in, next to the index folder, while it is swapped in.
@@ -121,14 +121,27 @@ def fnv1a32(term: str) -> int:
 #: Code points of a posting key that pick its ``t/`` shard (format_version 7): the stem groups
 #: that start alike share a file, so a typed prefix's completions are mostly read from one.
 POSTING_SHARD_CODE_POINTS = 3
+#: The most code points a start of the manifest's ``shard_depths`` may key its stems by
+#: (format_version 8; a stem shorter than its depth is keyed whole).
+MAX_SHARD_DEPTH = 16
 
 
-def shard_name(key: str, shards: int, folder: str = "t") -> str:
+def shard_key(key: str, depths: dict[str, int] | None = None) -> str:
+    """What picks the ``t/`` shard of posting key ``key``: its first
+    :data:`POSTING_SHARD_CODE_POINTS` code points, or more when the manifest's
+    ``shard_depths`` (``depths``) names that start: a start with more stems than a shard
+    holds (``con``, ``pro`` on a large site) spreads them over the shards by their first
+    ``depths[start]`` code points (format_version 8)."""
+    start = key[:POSTING_SHARD_CODE_POINTS]
+    return key[:depths[start]] if depths and start in depths else start
+
+
+def shard_name(key: str, shards: int, folder: str = "t", depths: dict[str, int] | None = None) -> str:
     """The posting shard of ``key``: ``t/<hex>`` (a term's stem group: the stem, or the term
-    itself when the site has no stemmer, see :func:`posting_key`), by the key's first
-    :data:`POSTING_SHARD_CODE_POINTS` code points, or ``x/<hex>`` (smart mode's identifiers,
+    itself when the site has no stemmer, see :func:`posting_key`), by :func:`shard_key`
+    (``depths``: the manifest's ``shard_depths``), or ``x/<hex>`` (smart mode's identifiers,
     keyed as written, by the whole key)."""
-    return f"{folder}/{fnv1a32(key[:POSTING_SHARD_CODE_POINTS] if folder == 't' else key) % shards:x}"
+    return f"{folder}/{fnv1a32(shard_key(key, depths) if folder == 't' else key) % shards:x}"
 
 
 def posting_key(term: str, stem: Callable[[str], str] | None) -> str:

@@ -383,7 +383,12 @@ class Index:
 
     def shard_of(self, term: str) -> str:
         """The posting shard ``t/<hex>`` that holds ``term`` (and its stem group)."""
-        return fmt.shard_name(fmt.posting_key(term, self.stem), self.shards)
+        return self.key_shard(fmt.posting_key(term, self.stem))
+
+    def key_shard(self, key: str) -> str:
+        """The posting shard ``t/<hex>`` of posting key ``key`` (a stem group's stem)."""
+        m = self._view().manifest
+        return fmt.shard_name(key, m["shards"], depths=m.get("shard_depths"))
 
     def shard(self, name: str) -> dict[str, Any]:
         """A ``t/`` shard: ``{"groups": {stem: [section df, page df, [terms]]}, "terms": {term: postings or [df, [file]]}}``."""

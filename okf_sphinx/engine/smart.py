@@ -97,7 +97,7 @@ def segmenter(index: Index) -> str | None:
 def group(index: Index, stem: str) -> list[Any] | None:
     """The stem group ``[section df, page df, [terms]]`` of ``stem``, from the posting shard
     that also holds those terms' posting lists."""
-    return index.shard(fmt.shard_name(stem, index.shards))["groups"].get(stem)
+    return index.shard(index.key_shard(stem))["groups"].get(stem)
 
 
 def completions(entries: list[str], word: str, have: set[str], stem: Callable[[str], str] | None) -> list[str]:

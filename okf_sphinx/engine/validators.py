@@ -91,7 +91,18 @@ def check_manifest(name: str, m: Any) -> dict[str, Any]:
         raise corrupt(name, "idf_steps is missing or invalid")
     if "bundles" in m and bundle_map(m["bundles"]) is None:
         raise corrupt(name, "bundles is invalid")
+    if "shard_depths" in m and not is_shard_depths(m["shard_depths"]):
+        raise corrupt(name, "shard_depths is invalid")
     return m
+
+
+def is_shard_depths(depths: Any) -> bool:
+    """The manifest's ``shard_depths`` (format_version 8): ``{start: code points}``, each start
+    :data:`~okf_sphinx.core.index_format.POSTING_SHARD_CODE_POINTS` code points long, each
+    depth longer than that and at most :data:`~okf_sphinx.core.index_format.MAX_SHARD_DEPTH`."""
+    return isinstance(depths, dict) and all(
+        len(k) == fmt.POSTING_SHARD_CODE_POINTS and is_int(d) and fmt.POSTING_SHARD_CODE_POINTS < d <= fmt.MAX_SHARD_DEPTH
+        for k, d in depths.items())
 
 
 def bundle_map(bundles: Any) -> dict[str, str] | None:

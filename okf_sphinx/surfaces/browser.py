@@ -46,7 +46,7 @@ SHARED: dict[str, tuple[str, ...]] = {
                               "SNIPPET_CODE_POINTS", "SNIPPET_LEAD"),
     "okf_sphinx.core.segment": ("SEGMENTER", "PART", "MAX_UNITS", "CJK_RANGES"),
     "okf_sphinx.core.index_format": ("FORMAT", "FORMAT_VERSION", "BUILD_DIGITS", "INT_DIGITS", "MAX_INT_DIGITS",
-                                     "DICT_KEY_CODE_POINTS", "POSTING_SHARD_CODE_POINTS", "MAX_QUERY_IDENTIFIERS", "LINK_VIAS",
+                                     "DICT_KEY_CODE_POINTS", "POSTING_SHARD_CODE_POINTS", "MAX_SHARD_DEPTH", "MAX_QUERY_IDENTIFIERS", "LINK_VIAS",
                                      "MIN_EDIT_TERM", "MAX_EDIT_TERM", "IDF_SERIES_TERMS", "MAX_IDF_STEP", "MAX_FOLD_CODE_POINTS"),
     "okf_sphinx.engine.source": ("FILE_NAME",),
     "okf_sphinx.engine.validators": ("OBJECT_FIELDS",),

@@ -173,7 +173,7 @@ def build_site(
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        files = build_index(records, root, site, limits, progress, encoding)
+        files = build_index(records, root, site, limits, progress, encoding, vectors=semantic_model is not None)
         if semantic_model is not None:  # the vectors (writer/semantic_index.py: numpy, only with a model)
             from .semantic_index import add_semantic  # noqa: PLC0415
 

@@ -353,9 +353,12 @@ def build_index(
     limits: dict[str, int],
     progress: Callable[[list[DocRecord]], Iterable[DocRecord]] = iter,
     encoding: str = "utf-8",
+    vectors: bool = False,
 ) -> dict[str, Any]:
     """Every index file, as ``{name: JSON value}``; ``progress`` wraps the per-page loop;
-    sources are decoded as ``encoding`` (Sphinx's ``source_encoding``)."""
+    sources are decoded as ``encoding`` (Sphinx's ``source_encoding``); ``vectors``: semantic
+    vectors will be added (writer/semantic_index.py), so ``t/`` is sized for questions
+    (:data:`~okf_sphinx.writer.sizing.VECTOR_POSTING_SCALE`)."""
     files = _captured(records)
     if not isinstance(root, SourceRoot):
         root = SourceRoot(root, files)
@@ -377,7 +380,7 @@ def build_index(
     del captured, maps  # every text the index needs is in `table.rows` now: free the sources' bytes and line maps
 
     out["concepts"], pages = _pages(records, root, site, sid_of, table.anchors, progress)
-    budgets = file_budgets(len(records), site.file_scale)
+    budgets = file_budgets(len(records), site.file_scale, vectors)
     page_rows = [[r.docname, r.title, r.searchable, _page_base(site, r.docname), _relative(r.files[0].path, root)]
                  for r in records]
     section_files, starts = pack_sections(table.rows, page_rows, entries, budgets["s"])
@@ -396,13 +399,13 @@ def build_index(
     smart_files, smart, groups = build_smart(table.terms.lists, table.lengths, spans, site.language, budgets)
     attach_labels(groups, label_counts(site.link_labels(), sid_of, n_search, lambda sid: table.rows[sid].row[5]))
     out.update(smart_files)
-    term_shards, shards = posting_shards(table.terms, "t", budgets["t"], groups=groups)
+    term_shards, shards, depths = posting_shards(table.terms, "t", budgets["t"], groups=groups)
     out.update(term_shards)
     # the section dfs the index stores (terms, identifiers, stem groups), whose idfs the manifest steps
     section_dfs = {len(flat) // 3 for built in (table.terms, table.identifiers) for flat in built.lists.values()}
     section_dfs.update(g[0] for g in groups.values())
     del table.terms  # written: the shards' JSON values hold the lists from here on
-    id_shards, smart["id_shards"] = posting_shards(table.identifiers, "x", budgets["x"])
+    id_shards, smart["id_shards"], _ = posting_shards(table.identifiers, "x", budgets["x"])
     out.update(id_shards)
     link_files, smart["link_firsts"] = build_links(_section_links(resolved, sid_of, n_search), budgets["l"])
     out.update(link_files)
@@ -430,6 +433,7 @@ def build_index(
         "smart": smart,
         "project": site.project,
         **({"objects": len(objects)} if objects else {}),
+        **({"shard_depths": depths} if depths else {}),
     }
     return out
 

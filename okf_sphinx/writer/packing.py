@@ -206,8 +206,34 @@ def _entry_bytes(term: str, size: int) -> int:
     return len(term) + 4 + size
 
 
+def shard_depths(key_bytes: dict[str, int], target: int) -> dict[str, int]:
+    """The manifest's ``shard_depths`` (format_version 8): each start (a posting key's first
+    :data:`fmt.POSTING_SHARD_CODE_POINTS` code points) whose keys hold more than ``target``
+    bytes in all, with the fewest code points that split them into keys of at most ``target``
+    bytes (a key that still holds more is one stem, or as long as :data:`fmt.MAX_SHARD_DEPTH`).
+    Keyed by three code points alone, the stems of ``con…`` made one 86 KB shard on the PEPs,
+    which a question read for each of its ``con…`` words (docs/index-format.md)."""
+    by_start: dict[str, dict[str, int]] = defaultdict(dict)
+    for key, size in key_bytes.items():
+        by_start[key[:fmt.POSTING_SHARD_CODE_POINTS]][key] = size
+    out: dict[str, int] = {}
+    for start, keys in sorted(by_start.items()):
+        if len(start) < fmt.POSTING_SHARD_CODE_POINTS or sum(keys.values()) <= target:
+            continue
+        for depth in range(fmt.POSTING_SHARD_CODE_POINTS + 1, fmt.MAX_SHARD_DEPTH + 1):
+            load: dict[str, int] = defaultdict(int)
+            count: dict[str, int] = defaultdict(int)
+            for key, size in keys.items():
+                load[key[:depth]] += size
+                count[key[:depth]] += 1
+            if all(load[k] <= target or count[k] == 1 for k in load) or depth == fmt.MAX_SHARD_DEPTH:
+                out[start] = depth
+                break
+    return out
+
+
 def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of: dict[str, str], big_bytes: int,
-                   target: int, shards: int, folder: str) -> set[str]:
+                   target: int, shards: int, folder: str, depths: dict[str, int]) -> set[str]:
     """The posting lists that leave a shard of more than :data:`OVERFULL` × ``target`` bytes
     for files of their own (largest first, down to :data:`BIG_POSTING_BYTES`) until it holds
     about ``target``: ``t/`` shards are keyed by their stems' first code points, so a shard
@@ -217,11 +243,11 @@ def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of:
     load: dict[str, int] = defaultdict(int)
     for term, size in sizes.items():
         if size <= big_bytes:
-            name = fmt.shard_name(group_of.get(term, term), shards, folder)
+            name = fmt.shard_name(group_of.get(term, term), shards, folder, depths)
             inline[name].append(term)
             load[name] += _entry_bytes(term, size)
     for g, size in group_sizes.items():
-        load[fmt.shard_name(g, shards, folder)] += size
+        load[fmt.shard_name(g, shards, folder, depths)] += size
     moved: set[str] = set()
     for name, terms in inline.items():
         if load[name] <= OVERFULL * target:
@@ -235,8 +261,9 @@ def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of:
 
 
 def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None = None,
-                   groups: dict[str, list[Any]] | None = None) -> tuple[dict[str, Any], int]:
-    """Posting shards (``t/`` terms, ``x/`` identifiers) and the shard count.
+                   groups: dict[str, list[Any]] | None = None) -> tuple[dict[str, Any], int, dict[str, int]]:
+    """Posting shards (``t/`` terms, ``x/`` identifiers), the shard count and the ``t/`` shards'
+    :func:`shard_depths`.
 
     ``t/`` shards hold ``{"groups": {stem: group}, "terms": {term: entry}}``: a term sits in
     the shard of the stem group that lists it (:func:`fmt.posting_key`), beside that group,
@@ -256,14 +283,21 @@ def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
     size = sum(_entry_bytes(t, p) for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
     shards = min(max(1, -(-size // target)), MAX_POSTING_SHARDS)
-    moved = overfull_lists(sizes, group_sizes, group_of, big_bytes, target, shards, folder)
+    depths: dict[str, int] = {}
+    if folder == "t":
+        key_bytes: dict[str, int] = defaultdict(int, group_sizes)
+        for t, p in sizes.items():
+            if p <= big_bytes:
+                key_bytes[group_of.get(t, t)] += _entry_bytes(t, p)
+        depths = shard_depths(key_bytes, target)
+    moved = overfull_lists(sizes, group_sizes, group_of, big_bytes, target, shards, folder, depths)
     out: dict[str, Any] = {}
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
     keyed = folder == "t"
     for term in sorted(postings):
         df = len(postings[term]) // 3
-        name = fmt.shard_name(group_of.get(term, term), shards, folder)
+        name = fmt.shard_name(group_of.get(term, term), shards, folder, depths)
         if sizes[term] > big_bytes or term in moved:
             ref = f"{name}-{big[name]}"
             big[name] += 1
@@ -274,11 +308,11 @@ def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None
         (content[name].setdefault("terms", {}) if keyed else content[name])[term] = entry
     for g in sorted(groups or {}):
         e = groups[g]  # a group whose one term is its stem lists no terms
-        content[fmt.shard_name(g, shards, folder)].setdefault("groups", {})[g] = [e[0], e[1], [] if e[2] == [g] else e[2], *e[3:]]
+        content[fmt.shard_name(g, shards, folder, depths)].setdefault("groups", {})[g] = [e[0], e[1], [] if e[2] == [g] else e[2], *e[3:]]
     for k in range(shards):
         shard = content.get(f"{folder}/{k:x}", {})
         out[f"{folder}/{k:x}"] = {"groups": shard.get("groups", {}), "terms": shard.get("terms", {})} if keyed else shard
-    return out, shards
+    return out, shards, depths
 
 
 #: Index files that only the agent tools and smart mode's filters read (never a plain query),

@@ -68,6 +68,12 @@ BIG_POSTING_BYTES = 1024
 #: On the titled PEPs: +299 files (+10 %), cold smart step median 49.7 -> 44.5 KiB, the 63
 #: questions' blend 136.7 -> 120.4 KiB (at 1: +499 files, 115.2 KiB; bench/NOTEBOOK.md).
 OVERFULL = 2
+#: An index with semantic vectors sizes ``t/`` as :func:`file_budgets` would with this factor
+#: on its files (``t/`` only): a blended question reads one shard per word, six to ten of
+#: them, and such an index already holds a file per token shard (``w/``, 2,048 with a
+#: MiniLM vocabulary).  On the titled PEPs the 63 questions' blend read 111.9 KiB at the
+#: median with the default ``t/`` (606 files), 90.7 KiB at 4 (1,759; bench/NOTEBOOK.md).
+VECTOR_POSTING_SCALE = 4
 #: f/<k>: captured files the site ships no copy of, packed in runs of about this many bytes
 #: (a MkDocs site would otherwise get a file per page; read by the agent tools only).
 FILE_PACK_BYTES = 64 * 1024
@@ -90,15 +96,17 @@ def large_site(folder: str) -> Budget:
     return Budget(f.cap, f.cap, f.largest, f.smallest)
 
 
-def file_budgets(pages: int, scale: float = 1.0) -> dict[str, Budget]:
+def file_budgets(pages: int, scale: float = 1.0, vectors: bool = False) -> dict[str, Budget]:
     """Each folder's :class:`Budget` for a site of ``pages`` pages (an aim: the packers make
     files larger rather than exceed it; depends on the index content and ``scale`` only):
-    ``scale`` multiplies the page budget and the large-site budgets and divides the largest sizes."""
+    ``scale`` multiplies the page budget and the large-site budgets and divides the largest sizes
+    (``vectors``: ``t/``'s by :data:`VECTOR_POSTING_SCALE` more)."""
     out = {}
     for k, f in FOLDERS.items():
-        cap = max(1, int(f.cap * scale))
-        out[k] = Budget(max(1, min(cap, int(FILES_PER_PAGE * scale * pages * f.share))), cap, int(f.largest / scale),
-                        int(f.smallest / scale))
+        s = scale * (VECTOR_POSTING_SCALE if vectors and k == "t" else 1)
+        cap = max(1, int(f.cap * s))
+        out[k] = Budget(max(1, min(cap, int(FILES_PER_PAGE * s * pages * f.share))), cap, int(f.largest / s),
+                        int(f.smallest / s))
     return out
 
 

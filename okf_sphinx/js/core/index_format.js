@@ -5,6 +5,7 @@ define('core/index_format', function (use) {
   'use strict';
   var C = use('core/constants'), S = use('core/strings'), errors = use('core/errors');
   var OkfError = errors.OkfError;
+  var own = Object.prototype.hasOwnProperty;
 
   // an integer (JSON has one number type: true is never 1)
   function isInt(v) { return typeof v === 'number' && Number.isInteger(v); }
@@ -66,12 +67,17 @@ define('core/index_format', function (use) {
     for (var i = 0; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
     return h;
   }
-  // The posting shard of key: t/<hex> (a term's stem group, by its first POSTING_SHARD_CODE_POINTS
-  // code points) or x/<hex> (identifiers as written, by the whole key).
-  function shardName(key, shards, folder) {
+  // What picks the t/ shard of posting key key: its first POSTING_SHARD_CODE_POINTS code points,
+  // or more when the manifest's shard_depths (depths) names that start (format_version 8).
+  function shardKey(key, depths) {
+    var points = Array.from(key), start = points.slice(0, C.POSTING_SHARD_CODE_POINTS).join('');
+    return depths && own.call(depths, start) ? points.slice(0, depths[start]).join('') : start;
+  }
+  // The posting shard of key: t/<hex> (a term's stem group, by shardKey; depths: the manifest's
+  // shard_depths) or x/<hex> (identifiers as written, by the whole key).
+  function shardName(key, shards, folder, depths) {
     folder = folder || 't';
-    if (folder === 't') key = Array.from(key).slice(0, C.POSTING_SHARD_CODE_POINTS).join('');
-    return folder + '/' + (fnv1a32(key) % shards).toString(16);
+    return folder + '/' + (fnv1a32(folder === 't' ? shardKey(key, depths) : key) % shards).toString(16);
   }
   // What places a term's posting list: its stem when the build stemmed; else the term. A part
   // key (" 数据", core/segment.js) is placed by its unit.
@@ -242,7 +248,7 @@ define('core/index_format', function (use) {
   }
 
   return {
-    isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, unwrapFile: unwrapFile, fnv1a32: fnv1a32, shardName: shardName, postingKey: postingKey,
+    isInt: isInt, canonicalJson: canonicalJson, unwrap: unwrap, unwrapFile: unwrapFile, fnv1a32: fnv1a32, shardKey: shardKey, shardName: shardName, postingKey: postingKey,
     decodeInts: decodeInts, sectionUrl: sectionUrl, sectionStarts: sectionStarts, sectionFileOf: sectionFileOf,
     sectionRecords: sectionRecords, bm25Part: bm25Part, decodeWordList: decodeWordList, readUnicodeFile: readUnicodeFile, idfBase: idfBase, stepUlps: stepUlps, readIdfSteps: readIdfSteps, storedIdf: storedIdf, dictKey: dictKey, dictShardName: dictShardName,
     editKeys: editKeys, editShardName: editShardName, correctable: correctable,

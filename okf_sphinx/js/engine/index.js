@@ -225,7 +225,12 @@ define('engine/index', function (use, root) {
     return own.call(shard, key) ? shard[key] : [];
   };
   // the posting shard t/<hex> that holds term (and its stem group)
-  Index.prototype.shardOf = function (term) { return fmt.shardName(fmt.postingKey(term, this.stem()), this.shards); };
+  Index.prototype.shardOf = function (term) { return this.keyShard(fmt.postingKey(term, this.stem())); };
+  // the posting shard t/<hex> of posting key key (a stem group's stem)
+  Index.prototype.keyShard = function (key) {
+    var m = this.state.manifest;
+    return fmt.shardName(key, m.shards, 't', m.shard_depths);
+  };
   Index.prototype.shard = function (name) { return this.load(name, V.checkShard); };
   // The decoded posting list of term, or null when no searchable section has it
   // (folder 'x': smart mode's identifier postings, in shards shards).

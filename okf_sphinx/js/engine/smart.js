@@ -44,7 +44,7 @@ define('engine/smart', function (use) {
   // The stem group [section df, page df, [terms]] of stem, from the posting shard that also
   // holds those terms' posting lists.
   async function group(index, stem) {
-    var shard = await index.shard(fmt.shardName(stem, index.shards));
+    var shard = await index.shard(index.keyShard(stem));
     return own.call(shard.groups, stem) ? shard.groups[stem] : null;
   }
   // Up to MAX_COMPLETIONS dictionary terms (most frequent first) that complete word and are not

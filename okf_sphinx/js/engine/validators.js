@@ -42,7 +42,16 @@ define('engine/validators', function (use) {
     if (!(isInt(m.pages_per_file) && m.pages_per_file >= 1)) throw corrupt(name, 'pages_per_file is missing or invalid');
     if (m.bundles !== undefined && bundleMap(m.bundles) === null) throw corrupt(name, 'bundles is invalid');
     if (fmt.readIdfSteps(m.idf_steps) === null) throw corrupt(name, 'idf_steps is missing or invalid');
+    if (m.shard_depths !== undefined && !isShardDepths(m.shard_depths)) throw corrupt(name, 'shard_depths is invalid');
     return m;
+  }
+  // The manifest's shard_depths (format_version 8): {start: code points}, each start
+  // POSTING_SHARD_CODE_POINTS code points long, each depth longer than that and at most MAX_SHARD_DEPTH.
+  function isShardDepths(depths) {
+    return isObject(depths) && Object.keys(depths).every(function (k) {
+      var d = depths[k];
+      return Array.from(k).length === C.POSTING_SHARD_CODE_POINTS && isInt(d) && d > C.POSTING_SHARD_CODE_POINTS && d <= C.MAX_SHARD_DEPTH;
+    });
   }
   // The manifest's bundles (format_version 7: [[name, ...], ...], bundle k is the file b/<k>) as
   // a Map name -> 'b/<k>'; null when it is not a list of non-empty lists of distinct names
@@ -247,7 +256,7 @@ define('engine/validators', function (use) {
   }
 
   return {
-    corrupt: corrupt, isObject: isObject, isStr: isStr, isFinite: isFinite, isHex64: isHex64, isBuild: isBuild, checkManifest: checkManifest, bundleMap: bundleMap, checkUnicode: checkUnicode,
+    corrupt: corrupt, isObject: isObject, isStr: isStr, isFinite: isFinite, isHex64: isHex64, isBuild: isBuild, checkManifest: checkManifest, isShardDepths: isShardDepths, bundleMap: bundleMap, checkUnicode: checkUnicode,
     checkStemmerBlock: checkStemmerBlock, checkSmart: checkSmart, increasingCodePoints: increasingCodePoints, checkLinkFirsts: checkLinkFirsts, checkShard: checkShard,
     checkEntries: checkEntries, checkFlat: checkFlat, checkPostings: checkPostings, checkSections: checkSections,
     objectFieldsOk: objectFieldsOk, checkConcepts: checkConcepts, checkPages: checkPages, checkPageTable: checkPageTable,
