@@ -138,6 +138,14 @@ def test_theme_shortcuts_open_the_dialog(browser: Any, sites: dict[str, Path], s
         page.keyboard.press("Escape")
         wait_closed_with_focus_on(page, "document.activeElement.id === 'okf-test-link'")
         assert not _theme_search_open(page, theme), key
+    # a checkbox (Material's drawer toggle is one) is no text field: the theme's keys open the dialog there too
+    page.evaluate("() => { const c = document.createElement('input'); c.type = 'checkbox'; c.id = 'okf-test-box'; document.body.prepend(c); }")
+    for key in ["/", *THEME_KEYS[theme]]:
+        page.focus("#okf-test-box")
+        open_by_key(page, key)
+        assert not _theme_search_open(page, theme), key
+        page.keyboard.press("Escape")
+        wait_closed_with_focus_on(page, "document.activeElement.id === 'okf-test-box'")
     # the keys still type into a text field
     page.evaluate("() => { const t = document.createElement('textarea'); t.id = 'other'; document.body.prepend(t); }")
     page.focus("#other")

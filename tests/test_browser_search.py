@@ -94,6 +94,18 @@ def test_search_page_has_no_dialog_its_keys_come_to_its_field(browser: Any, site
         page.keyboard.press(key)
         assert page.evaluate("document.activeElement.id") == "okf-q", key
         assert page.input_value("#okf-q") == "retry"  # "/" was not typed: the field took the focus only
+    # as in the dialog (okf-boot.js): a checkbox, radio or button the theme's page holds is no text field
+    page.evaluate("""() => { for (const [type, id] of [['checkbox', 'c'], ['radio', 'r'], ['button', 'b']]) {
+        const i = document.createElement('input'); i.type = type; i.id = 'okf-test-' + id; document.body.prepend(i); } }""")
+    for id_ in ("okf-test-c", "okf-test-r", "okf-test-b"):
+        page.focus("#" + id_)
+        page.keyboard.press("/")
+        assert page.evaluate("document.activeElement.id") == "okf-q", id_
+    # a text field keeps its "/"
+    page.evaluate("() => { const t = document.createElement('input'); t.id = 'okf-test-t'; document.body.prepend(t); }")
+    page.focus("#okf-test-t")
+    page.keyboard.type("a/b")
+    assert page.input_value("#okf-test-t") == "a/b" and page.evaluate("document.activeElement.id") == "okf-test-t"
     # a theme's header box (alabaster shows none on the search page; furo, pydata and rtd do)
     page.evaluate("""() => { const f = document.createElement('form'); f.action = 'search.html'; f.id = 'theme-box';
         const i = document.createElement('input'); i.name = 'q'; f.appendChild(i); document.body.prepend(f); }""")

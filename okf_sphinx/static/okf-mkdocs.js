@@ -46,9 +46,12 @@
     show();
     if (window.MutationObserver) new MutationObserver(show).observe(holder, { attributes: true, attributeFilter: ['hidden'] });
   }
+  // okf-boot.js's rule for its own keys: a field one types into, not a checkbox, radio or button
+  // (Material's drawer and search toggles are checkboxes)
   function typing(t) {
     var tag = t && t.tagName;
-    return !!t && (t.isContentEditable || tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT');
+    return !!t && (t.isContentEditable || tag === 'TEXTAREA' || tag === 'SELECT'
+      || (tag === 'INPUT' && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/i.test(t.type)));
   }
   // the theme's own search shortcut key: true when this keydown is it
   function themeShortcut(ev) {

@@ -292,7 +292,10 @@
     var mac = /Mac|iPhone|iPad/.test(root.navigator.platform || root.navigator.userAgent || '');
     root.addEventListener('keydown', function (ev) {
       var k = ev.key, t = ev.target, tag = t && t.tagName;
-      var field = t && (t.isContentEditable || tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT');
+      // okf-boot.js's rule (typing), which this page does not load: a field one types into, not
+      // a checkbox, radio or button a theme's page holds (Material's drawer toggle)
+      var field = !!t && (t.isContentEditable || tag === 'TEXTAREA' || tag === 'SELECT'
+        || (tag === 'INPUT' && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/i.test(t.type)));
       if ((/^k$/i.test(k) && !ev.shiftKey && !ev.altKey && (mac ? ev.metaKey : ev.ctrlKey))
           || (k === '/' && !ev.ctrlKey && !ev.metaKey && !ev.altKey && !field)) {
         ev.preventDefault();
