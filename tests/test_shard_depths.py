@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import okf_sphinx
 from okf_sphinx import OkfError
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.engine.index import Index
-from okf_sphinx.engine.source import open_source
 from okf_sphinx.writer import packing, sizing
+from support.reads import Reading
 from support.build import build_html, index_value, logical_files, rewrite_index_value, write_project
 from support.cli import envelope_of, okf
 
@@ -86,18 +84,6 @@ def test_the_build_writes_depths_and_every_group_is_where_they_say(site: Path) -
     # the con… stems spread over more than one shard
     con = {fmt.shard_name(s, manifest["shards"], depths=depths) for s in ("configur", "connect", "contain", "convert")}
     assert len(con) > 1
-
-
-class Reading(Index):
-    """An Index that remembers the index files it was asked for (their logical names)."""
-
-    def __init__(self, site: Path) -> None:
-        super().__init__(open_source(site))
-        self.names: list[str] = []
-
-    def load(self, name: str, check: Any) -> Any:
-        self.names.append(name)
-        return super().load(name, check)
 
 
 @pytest.mark.node

@@ -15,8 +15,7 @@ import pytest
 import okf_sphinx
 from okf_sphinx import OkfError
 from okf_sphinx.core import index_format as fmt
-from okf_sphinx.engine.index import Index
-from okf_sphinx.engine.source import open_source
+from support.reads import Reading
 from support.build import build_html, index_value, logical_files, rewrite_index_value, write_project
 from support.cli import envelope_of, okf
 
@@ -42,18 +41,6 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     rewrite_index_value(older / "_okf", "manifest",
                         lambda m: {**m, "smart": {k: v for k, v in m["smart"].items() if k != "edit_chars"}})
     return {"built": built, "older": older}
-
-
-class Reading(Index):
-    """An Index that remembers the index files it was asked for (their logical names)."""
-
-    def __init__(self, site: Path) -> None:
-        super().__init__(open_source(site))
-        self.names: list[str] = []
-
-    def load(self, name: str, check: Any) -> Any:
-        self.names.append(name)
-        return super().load(name, check)
 
 
 def spelling_reads(site: Path, query: str) -> tuple[dict[str, Any], set[str]]:
