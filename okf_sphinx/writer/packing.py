@@ -232,22 +232,21 @@ def shard_depths(key_bytes: dict[str, int], target: int) -> dict[str, int]:
     return out
 
 
-def overfull_lists(sizes: dict[str, int], group_sizes: dict[str, int], group_of: dict[str, str], big_bytes: int,
+def overfull_lists(sizes: dict[str, int], key_bytes: dict[str, int], group_of: dict[str, str], big_bytes: int,
                    target: int, shards: int, folder: str, depths: dict[str, int]) -> set[str]:
     """The posting lists that leave a shard of more than :data:`OVERFULL` × ``target`` bytes
     for files of their own (largest first, down to :data:`BIG_POSTING_BYTES`) until it holds
     about ``target``: ``t/`` shards are keyed by their stems' first code points, so a shard
     of a common start (``con``, ``pro``) would make every word that starts so read all its
-    neighbours' lists (docs/index-format.md)."""
-    inline: dict[str, list[str]] = defaultdict(list)
+    neighbours' lists (docs/index-format.md).  ``key_bytes``: what each posting key's group
+    and inline lists take in its shard."""
     load: dict[str, int] = defaultdict(int)
+    for key, size in key_bytes.items():
+        load[fmt.shard_name(key, shards, folder, depths)] += size
+    inline: dict[str, list[str]] = defaultdict(list)
     for term, size in sizes.items():
         if size <= big_bytes:
-            name = fmt.shard_name(group_of.get(term, term), shards, folder, depths)
-            inline[name].append(term)
-            load[name] += _entry_bytes(term, size)
-    for g, size in group_sizes.items():
-        load[fmt.shard_name(g, shards, folder, depths)] += size
+            inline[fmt.shard_name(group_of.get(term, term), shards, folder, depths)].append(term)
     moved: set[str] = set()
     for name, terms in inline.items():
         if load[name] <= OVERFULL * target:
@@ -281,16 +280,14 @@ def posting_shards(built: PostingLists, folder: str = "t", budget: Budget | None
     whole = sum(_entry_bytes(t, p) for t, p in sizes.items()) + sum(group_sizes.values())
     target = file_aim(whole, b.files, b.smallest, b.largest, b.cap)
     big_bytes = max(BIG_POSTING_BYTES, target // 2)
-    size = sum(_entry_bytes(t, p) for t, p in sizes.items() if p <= big_bytes) + sum(group_sizes.values())
-    shards = min(max(1, -(-size // target)), MAX_POSTING_SHARDS)
-    depths: dict[str, int] = {}
-    if folder == "t":
-        key_bytes: dict[str, int] = defaultdict(int, group_sizes)
-        for t, p in sizes.items():
-            if p <= big_bytes:
-                key_bytes[group_of.get(t, t)] += _entry_bytes(t, p)
-        depths = shard_depths(key_bytes, target)
-    moved = overfull_lists(sizes, group_sizes, group_of, big_bytes, target, shards, folder, depths)
+    # what each posting key (a stem group, or a term of none) takes in its shard: its group, its inline lists
+    key_bytes: dict[str, int] = defaultdict(int, group_sizes)
+    for t, p in sizes.items():
+        if p <= big_bytes:
+            key_bytes[group_of.get(t, t)] += _entry_bytes(t, p)
+    shards = min(max(1, -(-sum(key_bytes.values()) // target)), MAX_POSTING_SHARDS)
+    depths = shard_depths(key_bytes, target) if folder == "t" else {}
+    moved = overfull_lists(sizes, key_bytes, group_of, big_bytes, target, shards, folder, depths)
     out: dict[str, Any] = {}
     content: dict[str, dict[str, Any]] = defaultdict(dict)
     big: dict[str, int] = defaultdict(int)
