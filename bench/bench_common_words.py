@@ -33,6 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+# the benchmarks beside this one: importable only once their folder is on sys.path (so E402)
 import add_vectors  # noqa: E402
 import bench_quality as bq  # noqa: E402
 import bench_query  # noqa: E402

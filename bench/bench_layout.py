@@ -43,15 +43,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from okf_sphinx.core import index_format as fmt
+from okf_sphinx.engine.index import Index
+from okf_sphinx.engine.source import open_source
+from okf_sphinx.writer.packing import page_aligned_starts
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+# the benchmarks beside this one: importable only once their folder is on sys.path (so E402)
 import bench_smart  # noqa: E402
 from bench_query import QUERIES  # noqa: E402
-
-from okf_sphinx.core import index_format as fmt  # noqa: E402
-from okf_sphinx.engine.index import Index  # noqa: E402
-from okf_sphinx.engine.source import open_source  # noqa: E402
-from okf_sphinx.writer.packing import page_aligned_starts  # noqa: E402
 
 KINDS = ("keyword", "smart", "smart+prefix", "page")
 GROUP_CAP = 2.5  # content-grouped and oracle files: at most this many times the median file
